@@ -1,0 +1,212 @@
+#include "application.hpp"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "png_writer.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/gui/gl_view.hpp"
+
+namespace rl::app {
+
+constexpr int kInteropCount = 4096;
+
+// Headless frames use GLFW's key codes too, so scripted key presses mean the same as real ones.
+void mapHeadlessKeys(ImGuiIO& io) {
+  const int map[][2] = {
+      {ImGuiKey_Tab, GLFW_KEY_TAB},         {ImGuiKey_LeftArrow, GLFW_KEY_LEFT},
+      {ImGuiKey_RightArrow, GLFW_KEY_RIGHT}, {ImGuiKey_UpArrow, GLFW_KEY_UP},
+      {ImGuiKey_DownArrow, GLFW_KEY_DOWN},   {ImGuiKey_PageUp, GLFW_KEY_PAGE_UP},
+      {ImGuiKey_PageDown, GLFW_KEY_PAGE_DOWN}, {ImGuiKey_Home, GLFW_KEY_HOME},
+      {ImGuiKey_End, GLFW_KEY_END},         {ImGuiKey_Insert, GLFW_KEY_INSERT},
+      {ImGuiKey_Delete, GLFW_KEY_DELETE},   {ImGuiKey_Backspace, GLFW_KEY_BACKSPACE},
+      {ImGuiKey_Space, GLFW_KEY_SPACE},     {ImGuiKey_Enter, GLFW_KEY_ENTER},
+      {ImGuiKey_Escape, GLFW_KEY_ESCAPE},   {ImGuiKey_KeyPadEnter, GLFW_KEY_KP_ENTER},
+      {ImGuiKey_A, GLFW_KEY_A},             {ImGuiKey_C, GLFW_KEY_C},
+      {ImGuiKey_V, GLFW_KEY_V},             {ImGuiKey_X, GLFW_KEY_X},
+      {ImGuiKey_Y, GLFW_KEY_Y},             {ImGuiKey_Z, GLFW_KEY_Z}};
+  for (const auto& m : map) io.KeyMap[m[0]] = m[1];
+}
+
+bool parseSize(const std::string& text, int* width, int* height) {
+  static const std::regex re("^([0-9]{1,5})x([0-9]{1,5})$");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return false;
+  int w = std::stoi(m[1]), h = std::stoi(m[2]);
+  if (w < 64 || h < 64 || w > 16384 || h > 16384) return false;
+  *width = w;
+  *height = h;
+  return true;
+}
+
+Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(std::move(options)) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // our own settings file, not imgui.ini
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  if (ctx_.window()) {
+    ImGui_ImplGlfw_InitForOpenGL(ctx_.window(), true);
+  } else {
+    io.BackendPlatformName = "reducelab-headless";
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    mapHeadlessKeys(io);
+  }
+  ImGui_ImplOpenGL3_Init("#version 430 core");
+  model_.ui.uiScale = opt_.uiScale;
+  std::string fontError;
+  if (!ui_.init(ctx_.contentScale(), &fontError)) model_.addLog(gui::LogLevel::Warn, fontError);
+
+  model_.device = queryDevice(0);
+  model_.glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  model_.glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  model_.addLog(gui::LogLevel::Info, "GL: " + model_.glRenderer + ", " + model_.glVersion + " (" +
+                                         ctx_.description() + ")");
+  if (model_.device.available)
+    model_.addLog(gui::LogLevel::Info,
+                  "GPU: " + model_.device.name + ", compute capability " +
+                      model_.device.ccString());
+  else
+    model_.addLog(gui::LogLevel::Warn, "No usable NVIDIA GPU (" +
+                                           model_.device.unavailableReason +
+                                           "): CPU model mode");
+  initInterop();
+}
+
+Application::~Application() {
+  interop_.detach();
+  if (model_.interop.buffer) glDeleteBuffers(1, &model_.interop.buffer);
+  ImGui_ImplOpenGL3_Shutdown();
+  if (ctx_.window()) ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void Application::initInterop() {
+  gui::InteropStrip& s = model_.interop;
+  s.buffer = createFloatBuffer(kInteropCount);
+  s.count = kInteropCount;
+  s.error = fillInteropBuffer(s.buffer, s.count, model_.device.available, interop_, &s.writer);
+  s.ok = s.error.empty();
+  if (s.ok)
+    model_.addLog(gui::LogLevel::Info, "Interop buffer written by the " + s.writer);
+  else
+    model_.addLog(gui::LogLevel::Error, "Interop buffer: " + s.error);
+}
+
+void Application::renderFrame() {
+  ui_.applyPendingSettings(model_);
+  if (ui_.fontsDirty()) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    ui_.fontsRebuilt();
+  }
+  int fbw = 0, fbh = 0;
+  ctx_.framebufferSize(&fbw, &fbh);
+  ImGuiIO& io = ImGui::GetIO();
+  if (ctx_.window()) {
+    ImGui_ImplGlfw_NewFrame();
+  } else {
+    io.DisplaySize = ImVec2(float(fbw), float(fbh));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.0f / 60.0f;  // fixed: headless frames are reproducible
+  }
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  ui_.draw(model_, *this);
+  ImGui::Render();
+  glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
+  glViewport(0, 0, fbw, fbh);
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  gui::endGlPassFrame();
+}
+
+std::string Application::saveScreenshot(const std::string& path) {
+  int fbw = 0, fbh = 0;
+  ctx_.framebufferSize(&fbw, &fbh);
+  glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
+  if (!ctx_.headless()) glReadBuffer(GL_BACK);
+  return writePngAtomic(path, fbw, fbh, readFramebufferRgba(fbw, fbh));
+}
+
+void Application::printStats() const {
+  if (frameMs_.empty()) return;
+  std::vector<double> v = frameMs_;
+  std::sort(v.begin(), v.end());
+  const double median = v[v.size() / 2];
+  const double p99 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.99))];
+  std::printf("frames: %zu  frame time median %.2f ms  p99 %.2f ms  max %.2f ms  (%s)\n", v.size(),
+              median, p99, v.back(), ctx_.description().c_str());
+}
+
+int Application::run() {
+  const int frames = opt_.frames > 0 ? opt_.frames : (ctx_.headless() ? 3 : 0);
+  for (int n = 0; !quit_ && !ctx_.shouldClose() && (frames == 0 || n < frames); ++n) {
+    ctx_.pollEvents();
+    const auto t0 = std::chrono::steady_clock::now();
+    renderFrame();
+    if (opt_.stats) glFinish();
+    frameMs_.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    const bool last = frames > 0 && n == frames - 1;
+    if (last && !opt_.screenshot.empty()) {
+      if (std::string e = saveScreenshot(opt_.screenshot); !e.empty()) {
+        std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+        return 1;
+      }
+    }
+    if (screenshotRequested_) {
+      screenshotRequested_ = false;
+      char name[64];
+      std::time_t now = std::time(nullptr);
+      std::strftime(name, sizeof name, "reducelab-%Y%m%d-%H%M%S.png", std::localtime(&now));
+      std::string e = saveScreenshot(name);
+      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
+                    e.empty() ? std::string("Screenshot saved: ") + name : e);
+    }
+    ctx_.swapBuffers();
+  }
+  if (!opt_.dumpLayout.empty()) {
+    nlohmann::json j;
+    for (const auto& [name, r] : model_.layout) j[name] = {r.x, r.y, r.w, r.h};
+    if (std::string e = writeTextAtomic(opt_.dumpLayout, j.dump(2)); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+      return 1;
+    }
+  }
+  if (opt_.stats) printStats();
+  return 0;
+}
+
+int runGui(const GuiOptions& options) {
+  if (!options.screenshot.empty())
+    if (std::string e = checkWritable(options.screenshot); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: cannot write --screenshot %s: %s\n",
+                   options.screenshot.c_str(), e.c_str());
+      return 1;
+    }
+  std::string error;
+  std::unique_ptr<GlContext> ctx =
+      options.headless ? createHeadlessContext(options.width, options.height, &error)
+                       : createWindowContext(options.width, options.height, &error);
+  if (!ctx) {
+    std::fprintf(stderr, "reducelab: error: %s\n", error.c_str());
+    return 1;
+  }
+  Application app(*ctx, options);
+  return app.run();
+}
+
+}  // namespace rl::app

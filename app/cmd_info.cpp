@@ -1,0 +1,107 @@
+// `reducelab info`: the device, the GL context and whether CUDA-GL interop works in it.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "gl_context.hpp"
+#include "interop.hpp"
+#include "reducelab/cuda_device.hpp"
+
+namespace rl::app {
+
+int runInfo(const InfoOptions& options) {
+  const DeviceInfo d = queryDevice(0);
+  // GL: a headless EGL context, whatever the display, so the answer is the same everywhere.
+  std::string glError, renderer, version, platform, interop = "not tried";
+  bool interopOk = false;
+  {
+    std::unique_ptr<GlContext> ctx = createHeadlessContext(64, 64, &glError);
+    if (ctx) {
+      renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+      platform = ctx->description();
+      if (d.available) {
+        const int n = 1 << 20;
+        GLuint buf = createFloatBuffer(n);
+        CudaGlBuffer cgl;
+        std::string writer;
+        std::string e = fillInteropBuffer(buf, n, true, cgl, &writer);
+        cgl.detach();
+        int bad = e.empty() ? countPatternMismatches(buf, n) : n;
+        glDeleteBuffers(1, &buf);
+        interopOk = e.empty() && bad == 0;
+        interop = interopOk ? "works (" + std::to_string(n) +
+                                  " floats written by a CUDA kernel into a GL buffer, read back "
+                                  "with glGetBufferSubData: all correct)"
+                  : e.empty() ? "FAILED: " + std::to_string(bad) + " of " + std::to_string(n) +
+                                    " values wrong after readback"
+                              : "FAILED: " + e;
+      } else {
+        interop = "not available (no CUDA device); the CPU model fills GL buffers instead";
+      }
+    } else {
+      interop = "not available (no GL context)";
+    }
+  }
+
+  if (options.json) {
+    nlohmann::json j;
+    j["cuda_runtime"] = cudaVersionString(d.runtimeVersion);
+    j["cuda_driver"] = cudaVersionString(d.driverVersion);
+    j["device_available"] = d.available;
+    if (d.available) {
+      j["device"] = {{"name", d.name},
+                     {"uuid", d.uuid},
+                     {"compute_capability", d.ccString()},
+                     {"sm_count", d.smCount},
+                     {"l2_bytes", d.l2Bytes},
+                     {"memory_bytes", d.totalMemBytes},
+                     {"bus_width_bits", d.busWidthBits},
+                     {"memory_clock_khz", d.memClockKHz},
+                     {"sm_clock_khz", d.smClockKHz},
+                     {"theoretical_peak_gbs", d.theoreticalPeakGBs()}};
+    } else {
+      j["unavailable_reason"] = d.unavailableReason;
+    }
+    j["gl"] = {{"renderer", renderer}, {"version", version}, {"platform", platform},
+               {"error", glError}};
+    j["interop_ok"] = interopOk;
+    j["interop"] = interop;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+
+  std::printf("ReduceLab device information\n");
+  std::printf("  CUDA runtime        %s (linked statically)\n",
+              cudaVersionString(d.runtimeVersion).c_str());
+  std::printf("  CUDA driver         %s\n", d.driverVersion > 0
+                                                 ? cudaVersionString(d.driverVersion).c_str()
+                                                 : "none found");
+  if (!d.available) {
+    std::printf("  GPU                 none: %s\n", d.unavailableReason.c_str());
+    std::printf("                      ReduceLab runs in CPU-model mode: traces come from the CPU "
+                "model, measurements need an NVIDIA GPU.\n");
+  } else {
+    std::printf("  device %d            %s\n", d.ordinal, d.name.c_str());
+    std::printf("  compute capability  %s\n", d.ccString().c_str());
+    std::printf("  SMs                 %d\n", d.smCount);
+    std::printf("  L2 cache            %.1f MiB (%lld bytes)\n", d.l2Bytes / 1048576.0,
+                (long long)d.l2Bytes);
+    std::printf("  memory              %.1f GiB (%.1f GiB free)\n", d.totalMemBytes / 1073741824.0,
+                d.freeMemBytes / 1073741824.0);
+    std::printf("  memory bus width    %d bit\n", d.busWidthBits);
+    std::printf("  memory clock        %d MHz\n", d.memClockKHz / 1000);
+    std::printf("  SM clock (peak)     %d MHz\n", d.smClockKHz / 1000);
+    std::printf("  theoretical peak    %.1f GB/s  (2 x %d MHz x %d bit / 8)\n",
+                d.theoreticalPeakGBs(), d.memClockKHz / 1000, d.busWidthBits);
+  }
+  if (!renderer.empty())
+    std::printf("  GL renderer         %s, %s\n                      via %s\n", renderer.c_str(),
+                version.c_str(), platform.c_str());
+  else
+    std::printf("  GL renderer         none: %s\n", glError.c_str());
+  std::printf("  CUDA-GL interop     %s\n", interop.c_str());
+  return 0;
+}
+
+}  // namespace rl::app

@@ -1,0 +1,63 @@
+// reducelab: the GUI (window or --headless) and its CLI subcommands, one engine underneath.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "application.hpp"
+#include "commands.hpp"
+
+namespace {
+
+// One line on stderr for any usage error, then exit code 2.
+int usageError(const std::string& what) {
+  std::fprintf(stderr, "reducelab: error: %s (see reducelab --help)\n", what.c_str());
+  return 2;
+}
+
+std::string oneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"ReduceLab: teach and measure parallel reduction on NVIDIA GPUs.\n"
+               "Without a subcommand it opens the GUI (or renders it offscreen with --headless)."};
+  cli.set_version_flag("--version", "reducelab 0.1.0");
+  rl::app::GuiOptions gui;
+  std::string size = "1600x900";
+  cli.add_flag("--headless", gui.headless, "Render offscreen through EGL (no window system)");
+  cli.add_option("--frames", gui.frames, "Render N frames, then exit")
+      ->check(CLI::Range(1, 1000000));
+  cli.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
+  cli.add_option("--size", size, "Offscreen/window size WxH (default 1600x900)");
+  cli.add_option("--ui-scale", gui.uiScale, "UI scale (0.5 to 3; multiplies the monitor's scale)")
+      ->check(CLI::Range(0.5f, 3.0f));
+  cli.add_flag("--stats", gui.stats, "Print frame-time median and p99 at exit");
+  cli.add_option("--dump-layout", gui.dumpLayout,
+                 "Write the named panel rectangles of the last frame as JSON (for tests)");
+
+  rl::app::InfoOptions info;
+  CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
+  infoCmd->add_flag("--json", info.json, "JSON instead of text");
+
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usageError(oneLine(e.what()));
+  }
+  if (*infoCmd) return rl::app::runInfo(info);
+  if (!rl::app::parseSize(size, &gui.width, &gui.height))
+    return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
+                      "'");
+  return rl::app::runGui(gui);
+}

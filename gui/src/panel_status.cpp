@@ -1,0 +1,68 @@
+// Status bar: device, GL renderer and the CUDA-GL interop strip.
+#include <imgui.h>
+
+#include "reducelab/gui/gl_view.hpp"
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/shader.hpp"
+#include "reducelab/gui/ui.hpp"
+
+namespace rl::gui {
+namespace {
+
+void drawInteropStrip(const InteropStrip& strip, ImVec2 size) {
+  ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImVec2 p1(p0.x + size.x, p0.y + size.y);
+  ImGui::Dummy(size);
+  if (!strip.ok || !strip.buffer || strip.count <= 0) {
+    ImGui::GetWindowDrawList()->AddRectFilled(p0, p1, IM_COL32(90, 90, 90, 255));
+    return;
+  }
+  static GLuint program = 0;
+  static bool failed = false;
+  static std::string error;
+  if (!program && !failed) failed = !(program = buildProgram("fullscreen.vert", "strip.frag", &error));
+  if (failed) {
+    ImGui::GetWindowDrawList()->AddRectFilled(p0, p1, IM_COL32(160, 0, 0, 255));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("strip shader failed: %s", error.c_str());
+    return;
+  }
+  const GLuint buffer = strip.buffer;
+  const int count = strip.count;
+  addGlPass(ImGui::GetWindowDrawList(), p0, p1, [buffer, count] {
+    glUseProgram(program);
+    glBindVertexArray(emptyVertexArray());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+    glUniform1i(glGetUniformLocation(program, "count"), count);
+    glDisable(GL_BLEND);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  });
+  ImGui::GetWindowDrawList()->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+}  // namespace
+
+void drawStatusContents(Model& model) {
+  if (model.device.available)
+    ImGui::Text("GPU: %s (CC %s, %d SMs)", model.device.name.c_str(),
+                model.device.ccString().c_str(), model.device.smCount);
+  else
+    ImGui::TextUnformatted("GPU: none (CPU model)");
+  ImGui::SameLine(0, 30 * uiScale());
+  ImGui::Text("GL: %s", model.glRenderer.c_str());
+  ImGui::SameLine(0, 30 * uiScale());
+  const InteropStrip& s = model.interop;
+  ImGui::Text("Interop buffer (%s):", s.ok ? s.writer.c_str() : "failed");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s",
+                      s.ok ? "A GL buffer object written directly by the writer shown, drawn by "
+                             "shaders/strip.frag: a ramp with a white marker every 512 values."
+                           : s.error.c_str());
+  ImGui::SameLine();
+  const float w = 240 * uiScale(), h = ImGui::GetFrameHeight() * 0.8f;
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (ImGui::GetFrameHeight() - h) * 0.5f);
+  ImVec2 at = ImGui::GetCursorScreenPos();
+  drawInteropStrip(s, ImVec2(w, h));
+  model.layout["interop-strip"] = {at.x, at.y, w, h};
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,82 @@
+#include "reducelab/gui/shader.hpp"
+
+#include <sstream>
+
+#include "reducelab/embedded_text.hpp"
+
+namespace rl {
+extern const EmbeddedText kShaderFiles[];
+extern const int kShaderFiles_count;
+}  // namespace rl
+
+namespace rl::gui {
+
+std::string shaderSource(std::string_view name) {
+  std::string_view text = findEmbedded(kShaderFiles, kShaderFiles_count, name);
+  if (text.empty()) return {};
+  std::istringstream in{std::string(text)};
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const std::string key = "#include \"";
+    if (line.rfind(key, 0) == 0) {
+      std::string inc = line.substr(key.size(), line.find('"', key.size()) - key.size());
+      out += shaderSource(inc);
+    } else {
+      out += line;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+namespace {
+GLuint compile(GLenum type, std::string_view name, std::string* log) {
+  std::string src = shaderSource(name);
+  if (src.empty()) {
+    *log = "shader file not found: " + std::string(name);
+    return 0;
+  }
+  GLuint s = glCreateShader(type);
+  const char* p = src.c_str();
+  glShaderSource(s, 1, &p, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char buf[2048];
+    glGetShaderInfoLog(s, sizeof buf, nullptr, buf);
+    *log = std::string(name) + ": " + buf;
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+}  // namespace
+
+GLuint buildProgram(std::string_view vertName, std::string_view fragName, std::string* log) {
+  GLuint vs = compile(GL_VERTEX_SHADER, vertName, log);
+  if (!vs) return 0;
+  GLuint fs = compile(GL_FRAGMENT_SHADER, fragName, log);
+  if (!fs) {
+    glDeleteShader(vs);
+    return 0;
+  }
+  GLuint prog = glCreateProgram();
+  glAttachShader(prog, vs);
+  glAttachShader(prog, fs);
+  glLinkProgram(prog);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char buf[2048];
+    glGetProgramInfoLog(prog, sizeof buf, nullptr, buf);
+    *log = std::string(fragName) + " (link): " + buf;
+    glDeleteProgram(prog);
+    return 0;
+  }
+  return prog;
+}
+
+}  // namespace rl::gui

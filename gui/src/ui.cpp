@@ -1,0 +1,200 @@
+// Window layout, fonts, theme and the menu bar. Panels live in panel_*.cpp / view_*.cpp.
+#include "reducelab/gui/ui.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "reducelab/gui/panels.hpp"
+
+namespace rl::gui {
+namespace {
+
+Fonts g_fonts;
+float g_scale = 1.0f;
+constexpr float kBaseFontPx = 18.0f;  // readable on a projector at scale 1
+constexpr const char* kFontDir = "/usr/share/fonts/truetype/dejavu/";
+constexpr ImGuiWindowFlags kPanelFlags =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+    ImGuiWindowFlags_NoFocusOnAppearing;
+
+}  // namespace
+
+const Fonts& fonts() { return g_fonts; }
+float uiScale() { return g_scale; }
+
+void Model::addLog(LogLevel level, std::string text) { log.push_back({level, std::move(text)}); }
+
+bool Ui::init(float contentScale, std::string* error) {
+  contentScale_ = contentScale > 0 ? contentScale : 1.0f;
+  fontOk_ = std::filesystem::exists(std::string(kFontDir) + "DejaVuSans.ttf");
+  if (!fontOk_ && error)
+    *error = "font DejaVuSans.ttf not found in " + std::string(kFontDir) +
+             " (install fonts-dejavu-core); using ImGui's built-in font";
+  return fontOk_;
+}
+
+void Ui::rebuildFonts() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  const float px = std::round(kBaseFontPx * g_scale);
+  if (fontOk_) {
+    std::string dir = kFontDir;
+    g_fonts.regular = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), px);
+    g_fonts.mono = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), px);
+    g_fonts.large = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), px * 2.2f);
+  }
+  if (!g_fonts.regular || !g_fonts.mono || !g_fonts.large) {
+    ImFontConfig cfg;
+    cfg.SizePixels = px;
+    g_fonts.regular = g_fonts.mono = io.Fonts->AddFontDefault(&cfg);
+    cfg.SizePixels = px * 2.0f;
+    g_fonts.large = io.Fonts->AddFontDefault(&cfg);
+  }
+  io.Fonts->Build();
+  fontsDirty_ = true;
+}
+
+void Ui::applyStyle(const UiSettings& ui) {
+  ImGuiStyle style;
+  if (ui.theme == Theme::Dark) {
+    ImGui::StyleColorsDark(&style);
+  } else {
+    ImGui::StyleColorsLight(&style);
+    // High contrast for projectors: pure white panels, black text, strong borders.
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+    style.Colors[ImGuiCol_Border] = ImVec4(0.2f, 0.2f, 0.2f, 1);
+    style.FrameBorderSize = 1.0f;
+  }
+  style.WindowRounding = 3.0f;
+  style.FrameRounding = 3.0f;
+  style.ScaleAllSizes(g_scale);
+  ImGui::GetStyle() = style;
+}
+
+void Ui::applyPendingSettings(Model& model) {
+  model.ui.uiScale = std::clamp(model.ui.uiScale, 0.5f, 3.0f);
+  const float scale = contentScale_ * model.ui.uiScale;
+  if (scale != appliedScale_ || model.ui.theme != appliedTheme_) {
+    const bool scaleChanged = scale != appliedScale_;
+    g_scale = appliedScale_ = scale;
+    appliedTheme_ = model.ui.theme;
+    if (scaleChanged) rebuildFonts();
+    applyStyle(model.ui);
+  }
+}
+
+void Ui::drawMenuBar(Model& model, UiActions& actions) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Save screenshot", "F12")) actions.requestScreenshot();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.requestQuit();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    ImGui::MenuItem("Left panels (kernel, parameters)", nullptr, &model.ui.showLeft);
+    ImGui::MenuItem("Right panels (bandwidth, occupancy)", nullptr, &model.ui.showRight);
+    ImGui::MenuItem("Bottom panels (results, log)", nullptr, &model.ui.showBottom);
+    ImGui::Separator();
+    bool dark = model.ui.theme == Theme::Dark;
+    if (ImGui::MenuItem("Dark theme", nullptr, dark)) model.ui.theme = Theme::Dark;
+    if (ImGui::MenuItem("Light theme (projector)", nullptr, !dark)) model.ui.theme = Theme::Light;
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(160 * g_scale);
+    float s = model.ui.uiScale;
+    if (ImGui::SliderFloat("UI scale", &s, 0.5f, 3.0f, "%.2fx")) model.ui.uiScale = s;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Size of text and widgets. Ctrl+= / Ctrl+- also change it.");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    ImGui::TextUnformatted("ReduceLab — parallel reduction on NVIDIA GPUs");
+    ImGui::Separator();
+    ImGui::TextUnformatted("Ctrl+= / Ctrl+-   UI scale");
+    ImGui::TextUnformatted("F12               screenshot");
+    ImGui::TextUnformatted("Ctrl+Q            quit");
+    ImGui::EndMenu();
+  }
+  model.layout["menu"] = {0, 0, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
+  ImGui::EndMainMenuBar();
+}
+
+void Ui::drawStatusBar(Model& model, float y, float h) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(0, y));
+  ImGui::SetNextWindowSize(ImVec2(display.x, h));
+  ImGui::Begin("##status", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
+                                        ImGuiWindowFlags_NoScrollbar);
+  drawStatusContents(model);
+  ImGui::End();
+  model.layout["status"] = {0, y, display.x, h};
+}
+
+void Ui::drawPanels(Model& model, UiActions& actions) {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float s = g_scale;
+  float top = model.layout["menu"].h;
+  if (model.cpuModel()) {
+    const float bannerH = ImGui::GetFrameHeight() + 6 * s;
+    ImGui::SetNextWindowPos(ImVec2(0, top));
+    ImGui::SetNextWindowSize(ImVec2(d.x, bannerH));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.85f, 0.45f, 0.05f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 1));
+    ImGui::Begin("##cpu-model-banner", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
+                                                    ImGuiWindowFlags_NoScrollbar);
+    ImGui::Text("CPU model mode: %s. Traces come from the CPU model; measurements need an NVIDIA GPU.",
+                model.device.unavailableReason.c_str());
+    ImGui::End();
+    ImGui::PopStyleColor(2);
+    model.layout["banner"] = {0, top, d.x, bannerH};
+    top += bannerH;
+  } else {
+    model.layout.erase("banner");
+  }
+  const float statusH = ImGui::GetFrameHeight() + 10 * s;
+  const float bottom = d.y - statusH;
+  drawStatusBar(model, bottom, statusH);
+
+  const float leftW = model.ui.showLeft ? std::clamp(d.x * 0.22f, 280 * s, 520 * s) : 0;
+  const float rightW = model.ui.showRight ? std::clamp(d.x * 0.28f, 300 * s, 640 * s) : 0;
+  const float centreW = std::max(100.0f, d.x - leftW - rightW);
+  const float bottomH = model.ui.showBottom ? std::clamp((bottom - top) * 0.30f, 120 * s, 420 * s) : 0;
+
+  auto panel = [&](const char* id, float x, float y, float w, float h, auto&& body) {
+    if (w <= 0 || h <= 0) return;
+    ImGui::SetNextWindowPos(ImVec2(x, y));
+    ImGui::SetNextWindowSize(ImVec2(w, h));
+    if (ImGui::Begin(id, nullptr, kPanelFlags)) body();
+    ImGui::End();
+    std::string name = id;
+    name = name.substr(0, name.find("###"));
+    model.layout[name] = {x, y, w, h};
+  };
+  const float mid = bottom - top;
+  panel("Kernel", 0, top, leftW, mid * 0.5f, [&] { drawKernelPanel(model, actions); });
+  panel("Parameters", 0, top + mid * 0.5f, leftW, mid * 0.5f,
+        [&] { drawParametersPanel(model, actions); });
+  panel("Views", leftW, top, centreW, mid - bottomH, [&] { drawCentreViews(model, actions); });
+  panel("Results", leftW, bottom - bottomH, centreW, bottomH,
+        [&] { drawResultsAndLog(model, actions); });
+  panel("Bandwidth", leftW + centreW, top, rightW, mid * 0.55f,
+        [&] { drawBandwidthPanel(model, actions); });
+  panel("Occupancy", leftW + centreW, top + mid * 0.55f, rightW, mid * 0.45f,
+        [&] { drawOccupancyPanel(model, actions); });
+}
+
+void Ui::draw(Model& model, UiActions& actions) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('=', false)) model.ui.uiScale += 0.1f;
+  if (io.KeyCtrl && ImGui::IsKeyPressed('-', false)) model.ui.uiScale -= 0.1f;
+  if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) actions.requestQuit();
+  if (ImGui::IsKeyPressed(301 /* F12 */, false)) actions.requestScreenshot();
+  drawMenuBar(model, actions);
+  drawPanels(model, actions);
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,104 @@
+// Device discovery and the CUDA-GL interop smoke kernel.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/interop_pattern.hpp"
+
+namespace rl {
+namespace {
+
+std::string explain(cudaError_t e) {
+  switch (e) {
+    case cudaErrorInsufficientDriver:
+      return "no NVIDIA driver is loaded (or it is older than this CUDA runtime needs)";
+    case cudaErrorNoDevice:
+      return "the NVIDIA driver reports no CUDA-capable device";
+    default:
+      return std::string("CUDA error: ") + cudaGetErrorString(e);
+  }
+}
+
+int attr(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  cudaDeviceGetAttribute(&v, a, dev);
+  return v;
+}
+
+__global__ void interopPatternKernel(float* out, size_t count) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x)
+    out[i] = interopPattern(i, count);
+}
+
+}  // namespace
+
+DeviceInfo queryDevice(int ordinal) {
+  DeviceInfo d;
+  d.ordinal = ordinal;
+  cudaRuntimeGetVersion(&d.runtimeVersion);
+  cudaDriverGetVersion(&d.driverVersion);
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    d.unavailableReason = explain(e);
+    return d;
+  }
+  if (ordinal < 0 || ordinal >= count) {
+    d.unavailableReason = "CUDA device " + std::to_string(ordinal) + " does not exist (" +
+                          std::to_string(count) + " found)";
+    return d;
+  }
+  cudaDeviceProp p{};
+  if ((e = cudaGetDeviceProperties(&p, ordinal)) != cudaSuccess) {
+    d.unavailableReason = explain(e);
+    return d;
+  }
+  d.available = true;
+  d.name = p.name;
+  char uuid[64];
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(p.uuid.bytes);
+  std::snprintf(uuid, sizeof uuid,
+                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                u[14], u[15]);
+  d.uuid = uuid;
+  char bus[32];
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, ordinal) == cudaSuccess) d.pciBusId = bus;
+  d.ccMajor = p.major;
+  d.ccMinor = p.minor;
+  d.smCount = p.multiProcessorCount;
+  d.l2Bytes = p.l2CacheSize;
+  d.totalMemBytes = int64_t(p.totalGlobalMem);
+  d.busWidthBits = attr(cudaDevAttrGlobalMemoryBusWidth, ordinal);
+  // CUDA 13 removed cudaDeviceProp::memoryClockRate / clockRate; the attributes remain.
+  d.memClockKHz = attr(cudaDevAttrMemoryClockRate, ordinal);
+  d.smClockKHz = attr(cudaDevAttrClockRate, ordinal);
+  d.warpSize = p.warpSize;
+  d.maxThreadsPerBlock = p.maxThreadsPerBlock;
+  d.maxThreadsPerSM = p.maxThreadsPerMultiProcessor;
+  d.maxBlocksPerSM = attr(cudaDevAttrMaxBlocksPerMultiprocessor, ordinal);
+  d.regsPerSM = p.regsPerMultiprocessor;
+  d.regsPerBlock = p.regsPerBlock;
+  d.smemPerSM = int64_t(p.sharedMemPerMultiprocessor);
+  d.smemPerBlock = int64_t(p.sharedMemPerBlock);
+  d.smemPerBlockOptin = int64_t(p.sharedMemPerBlockOptin);
+  d.reservedSmemPerBlock = attr(cudaDevAttrReservedSharedMemoryPerBlock, ordinal);
+  size_t freeB = 0, totalB = 0;
+  if (cudaSetDevice(ordinal) == cudaSuccess && cudaMemGetInfo(&freeB, &totalB) == cudaSuccess)
+    d.freeMemBytes = int64_t(freeB);
+  return d;
+}
+
+std::string launchInteropPattern(float* devPtr, size_t count) {
+  if (count == 0) return {};
+  unsigned blocks = unsigned((count + 255) / 256 < 65535 ? (count + 255) / 256 : 65535);
+  interopPatternKernel<<<blocks, 256>>>(devPtr, count);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  return e == cudaSuccess ? std::string() : std::string(cudaGetErrorString(e));
+}
+
+}  // namespace rl
