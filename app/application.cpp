@@ -180,7 +180,9 @@ int Application::run() {
   }
   if (!opt_.dumpLayout.empty()) {
     nlohmann::json j;
-    for (const auto& [name, r] : model_.layout) j[name] = {r.x, r.y, r.w, r.h};
+    for (const auto& [name, r] : model_.layout) j["panels"][name] = {r.x, r.y, r.w, r.h};
+    j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
+    j["cpu_model"] = model_.cpuModel();
     if (std::string e = writeTextAtomic(opt_.dumpLayout, j.dump(2)); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;

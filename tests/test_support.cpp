@@ -1,0 +1,90 @@
+#include "test_support.hpp"
+
+#include <stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rl::test {
+
+static std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string tempPath(const std::string& name) {
+  static const std::string dir = [] {
+    std::string d = (std::filesystem::temp_directory_path() /
+                     ("reducelab-tests-" + std::to_string(getpid())))
+                        .string();
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir + "/" + name;
+}
+
+CommandResult runReducelab(const std::string& args, const std::string& envPrefix) {
+  static int counter = 0;
+  const std::string base = tempPath("cmd" + std::to_string(counter++));
+  const std::string cmd = envPrefix + " " + REDUCELAB_BINARY + " " + args + " >" + base +
+                          ".out 2>" + base + ".err";
+  int status = std::system(cmd.c_str());
+  CommandResult r;
+  if (status != -1 && WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
+  r.out = readAll(base + ".out");
+  r.err = readAll(base + ".err");
+  return r;
+}
+
+Image loadPng(const std::string& path) {
+  Image img;
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.width, &img.height, &n, 4);
+  if (!data) {
+    img.width = img.height = 0;
+    return img;
+  }
+  img.rgba.assign(data, data + size_t(img.width) * img.height * 4);
+  stbi_image_free(data);
+  return img;
+}
+
+double lumaStdDev(const Image& img) {
+  double sum = 0, sum2 = 0;
+  const size_t n = size_t(img.width) * img.height;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* p = &img.rgba[i * 4];
+    double l = 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
+    sum += l;
+    sum2 += l * l;
+  }
+  double mean = sum / double(n);
+  return std::sqrt(std::max(0.0, sum2 / double(n) - mean * mean));
+}
+
+int distinctColours(const Image& img) {
+  std::set<uint32_t> colours;
+  const size_t n = size_t(img.width) * img.height;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* p = &img.rgba[i * 4];
+    colours.insert((uint32_t(p[0] >> 3) << 10) | (uint32_t(p[1] >> 3) << 5) | uint32_t(p[2] >> 3));
+  }
+  return int(colours.size());
+}
+
+int countLines(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n';
+  if (!text.empty() && text.back() != '\n') ++lines;
+  return lines;
+}
+
+}  // namespace rl::test

@@ -1,0 +1,32 @@
+#pragma once
+// Helpers shared by the test suites: running the reducelab binary, reading PNGs.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rl::test {
+
+struct CommandResult {
+  int exitCode = -1;  // -1: did not exit normally (signal, crash)
+  std::string out, err;
+};
+
+// Runs `reducelab <args>` (args already shell-quoted) with optional environment prefix.
+CommandResult runReducelab(const std::string& args, const std::string& envPrefix = "");
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+  bool ok() const { return width > 0; }
+  const uint8_t* at(int x, int y) const { return &rgba[(size_t(y) * width + x) * 4]; }
+};
+Image loadPng(const std::string& path);
+
+// Standard deviation of luminance, and the number of distinct colours (quantised to 5 bits).
+double lumaStdDev(const Image& img);
+int distinctColours(const Image& img);
+
+std::string tempPath(const std::string& name);  // in a per-process temp folder
+int countLines(const std::string& text);
+
+}  // namespace rl::test
