@@ -44,6 +44,16 @@ int main(int argc, char** argv) {
   CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
   infoCmd->add_flag("--json", info.json, "JSON instead of text");
 
+  rl::app::BenchOptions bench;
+  CLI::App* benchCmd = cli.add_subcommand("bench", "Measure kernels on the GPU (the seeds' table)");
+  rl::app::addRunOptions(benchCmd, bench.run, "Kernel id, a comma list (k3,k7,cub) or all");
+  benchCmd->add_option("--format", bench.format, "table, csv, json or md")->capture_default_str();
+  benchCmd->add_option("--out", bench.out, "Write to this file (atomically) instead of stdout");
+  benchCmd->add_flag("--force", bench.force, "Overwrite --out if it exists");
+  benchCmd->add_flag("--cpu-only", bench.cpuOnly, "Only the CPU baseline and reference (no GPU needed)");
+  benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N)");
+  for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -56,6 +66,7 @@ int main(int argc, char** argv) {
     return usageError(oneLine(e.what()));
   }
   if (*infoCmd) return rl::app::runInfo(info);
+  if (*benchCmd) return rl::app::runBench(bench);
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

@@ -6,17 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "gl_context.hpp"
+#include "gpu_support.hpp"
 #include "interop.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "test_support.hpp"
 
 using namespace rl;
 
-#define REQUIRE_GPU()                                                      \
-  do {                                                                     \
-    DeviceInfo d_ = queryDevice(0);                                        \
-    if (!d_.available) GTEST_SKIP() << "no GPU: " << d_.unavailableReason; \
-  } while (0)
+
 
 TEST(GpuInterop, KernelWritesIntoGlBufferAndReadbackMatches) {
   REQUIRE_GPU();

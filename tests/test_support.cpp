@@ -34,7 +34,9 @@ std::string tempPath(const std::string& name) {
 CommandResult runReducelab(const std::string& args, const std::string& envPrefix) {
   static int counter = 0;
   const std::string base = tempPath("cmd" + std::to_string(counter++));
-  const std::string cmd = envPrefix + " " + REDUCELAB_BINARY + " " + args + " >" + base +
+  const char* override = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
+  const std::string binary = override && *override ? override : REDUCELAB_BINARY;
+  const std::string cmd = envPrefix + " " + binary + " " + args + " >" + base +
                           ".out 2>" + base + ".err";
   int status = std::system(cmd.c_str());
   CommandResult r;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "reducelab/gui/panels.hpp"
@@ -13,7 +14,13 @@ namespace {
 Fonts g_fonts;
 float g_scale = 1.0f;
 constexpr float kBaseFontPx = 18.0f;  // readable on a projector at scale 1
-constexpr const char* kFontDir = "/usr/share/fonts/truetype/dejavu/";
+constexpr const char* kDefaultFontDir = "/usr/share/fonts/truetype/dejavu/";
+// fonts-dejavu-core's folder, or $REDUCELAB_FONT_DIR (machines without the package).
+std::string fontDir() {
+  const char* env = std::getenv("REDUCELAB_FONT_DIR");
+  std::string d = env && *env ? env : kDefaultFontDir;
+  return d.back() == '/' ? d : d + "/";
+}
 constexpr ImGuiWindowFlags kPanelFlags =
     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
@@ -28,9 +35,9 @@ void Model::addLog(LogLevel level, std::string text) { log.push_back({level, std
 
 bool Ui::init(float contentScale, std::string* error) {
   contentScale_ = contentScale > 0 ? contentScale : 1.0f;
-  fontOk_ = std::filesystem::exists(std::string(kFontDir) + "DejaVuSans.ttf");
+  fontOk_ = std::filesystem::exists(fontDir() + "DejaVuSans.ttf");
   if (!fontOk_ && error)
-    *error = "font DejaVuSans.ttf not found in " + std::string(kFontDir) +
+    *error = "font DejaVuSans.ttf not found in " + fontDir() +
              " (install fonts-dejavu-core); using ImGui's built-in font";
   return fontOk_;
 }
@@ -40,7 +47,7 @@ void Ui::rebuildFonts() {
   io.Fonts->Clear();
   const float px = std::round(kBaseFontPx * g_scale);
   if (fontOk_) {
-    std::string dir = kFontDir;
+    const std::string dir = fontDir();
     g_fonts.regular = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), px);
     g_fonts.mono = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), px);
     g_fonts.large = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), px * 2.2f);

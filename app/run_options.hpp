@@ -1,0 +1,27 @@
+#pragma once
+// The run options shared by bench, trace, sweep and the GUI's command line.
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "reducelab/config.hpp"
+
+namespace rl::app {
+
+struct RunOptionText {
+  std::string kernel = "k7";
+  std::string op = "sum", type = "float32", accumulate = "same", n = "2^24", final = "default";
+  std::string data = "uniform", range = "-1000,1000";
+  int block = 512, reps = 20, warmup = 3;
+  bool warmL2 = false;
+  uint64_t seed = 1;
+  uint64_t tracedBlock = 0;
+};
+
+// Adds --kernel --op --type --accumulate --n --block --reps --warmup --warm-l2 --final --data
+// --seed --range to `cmd`. `kernelHelp` describes what --kernel accepts there.
+void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp);
+
+// Converts the texts (everything but the kernel list) into `c`. "" or a one-line error.
+std::string toRunConfig(const RunOptionText& t, RunConfig* c);
+
+}  // namespace rl::app

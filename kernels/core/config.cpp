@@ -1,0 +1,154 @@
+#include "reducelab/config.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace rl {
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
+
+// Elements one thread covers per grid-stride iteration (vector kernels: 4 loads of 16 bytes).
+uint64_t elemsPerIteration(const KernelInfo& k, ElemType in) {
+  if (k.id == KernelId::K10 || k.id == KernelId::K11 || k.id == KernelId::K12)
+    return 4 * (16 / elemBytes(in));
+  return uint64_t(std::max(1, k.elemsPerIteration));
+}
+
+size_t sharedBytes(const KernelInfo& k, int block, ElemType acc) {
+  switch (k.id) {
+    case KernelId::K8: case KernelId::K9: case KernelId::K10: case KernelId::K11:
+    case KernelId::K12:
+      return 32 * elemBytes(acc);  // one value per warp
+    case KernelId::Cub:
+      return 0;
+    default:  // the tree in shared memory; a 32-thread block gets 64 values (see k6)
+      return size_t(std::max(block, 64)) * elemBytes(acc);
+  }
+}
+
+}  // namespace
+
+FinalStage resolvedFinal(const RunConfig& c) {
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k) return FinalStage::Gpu;
+  return c.final == FinalStage::Default ? defaultFinal(*k) : c.final;
+}
+
+uint64_t blocksToCover(const KernelInfo& k, uint64_t n, int block, ElemType in) {
+  switch (k.shape) {
+    case GridShape::OnePerThread: return ceilDiv(n, uint64_t(block));
+    case GridShape::PairPerThread: return ceilDiv(n, 2 * uint64_t(block));
+    case GridShape::GridStride: return ceilDiv(n, uint64_t(block) * elemsPerIteration(k, in));
+    case GridShape::Library: return 1;
+  }
+  return 1;
+}
+
+Geometry planGeometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks) {
+  Geometry g;
+  g.final = resolvedFinal(c);
+  g.block = unsigned(c.block);
+  g.smemBytes = sharedBytes(k, c.block, c.accType());
+  residentBlocks = std::max<uint64_t>(residentBlocks, 1);
+  auto gridFor = [&](uint64_t n, ElemType in) {
+    uint64_t cover = blocksToCover(k, n, c.block, in);
+    return k.shape == GridShape::GridStride ? std::min(cover, residentBlocks) : cover;
+  };
+  if (k.shape == GridShape::Library) {
+    g.passGrids = {1};
+    g.partials = 1;
+    g.maxElemsPerThread = 0;
+    return g;
+  }
+  uint64_t grid = gridFor(c.n, c.type);
+  g.passGrids.push_back(grid);
+  const uint64_t threads = grid * uint64_t(c.block);
+  g.maxElemsPerThread =
+      k.shape == GridShape::GridStride
+          ? ceilDiv(c.n, threads * elemsPerIteration(k, c.type)) * elemsPerIteration(k, c.type)
+          : (k.shape == GridShape::PairPerThread ? 2 : 1);
+  if (g.final == FinalStage::Gpu) {
+    while (grid > 1) {
+      grid = gridFor(grid, c.accType());
+      g.passGrids.push_back(grid);
+    }
+    g.partials = 1;
+  } else if (g.final == FinalStage::Cpu) {
+    g.partials = grid;
+  } else {
+    g.partials = 1;  // atomic, last block: one launch leaves one value
+  }
+  return g;
+}
+
+uint64_t sequentialChainBound(const KernelInfo& k, const Geometry& g, uint64_t n) {
+  const int treeDepth = log2Ceil(g.block ? g.block : 1);
+  if (k.shape == GridShape::Library)  // CUB: per-thread tiles and a tree; bound it generously
+    return std::max<uint64_t>(64, uint64_t(std::sqrt(double(n)))) + 2 * log2Ceil(n) + 64;
+  uint64_t chain = g.maxElemsPerThread + treeDepth;
+  switch (g.final) {
+    case FinalStage::Gpu:
+      for (size_t p = 1; p < g.passGrids.size(); ++p)
+        chain += ceilDiv(g.passGrids[p - 1], g.passGrids[p] * g.block) * 2 + treeDepth;
+      break;
+    case FinalStage::Cpu: chain += g.partials; break;
+    case FinalStage::Atomic: chain += g.grid(); break;
+    case FinalStage::LastBlock: chain += ceilDiv(g.grid(), g.block) + treeDepth; break;
+    default: break;
+  }
+  return chain + 2;
+}
+
+uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d) {
+  const uint64_t input = c.n * elemBytes(c.type);
+  const uint64_t partials = 2 * (blocksToCover(*findKernel(c.kernel), c.n, c.block, c.type) + 64) *
+                            elemBytes(c.accType());
+  const uint64_t flush = c.warmL2 ? 0 : uint64_t(std::max<int64_t>(d.l2Bytes, 1 << 20)) * 2;
+  return input + partials + flush + (64 << 20);  // + CUB temp storage and slack
+}
+
+std::string validate(const RunConfig& c, const DeviceInfo* device) {
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k) return "unknown kernel '" + c.kernel + "' (known: " + kernelKeys() + ")";
+  const int maxBlock = device && device->available ? device->maxThreadsPerBlock : 1024;
+  if (c.block < 32 || c.block > 1024 || (c.block & (c.block - 1)) != 0)
+    return "block size " + std::to_string(c.block) + " is not a power of two from 32 to 1024";
+  if (c.block > maxBlock)
+    return "block size " + std::to_string(c.block) + " is above this GPU's limit of " +
+           std::to_string(maxBlock) + " threads per block";
+  if (c.block < k->minBlock)
+    return "kernel " + std::string(k->key) + " needs at least " + std::to_string(k->minBlock) +
+           " threads per block (its last warp reads sdata[tid + 32])";
+  if (!allowsFinal(*k, c.final)) {
+    std::string allowed;
+    for (FinalStage f : k->finals) allowed += (allowed.empty() ? "" : " or ") + std::string(name(f));
+    return "kernel " + std::string(k->key) + " finishes with " + allowed + "; --final " +
+           std::string(name(c.final)) + " does not apply to it";
+  }
+  if (c.n < 1) return "N must be at least 1";
+  if (c.n > (uint64_t(1) << 40)) return "N is above the largest supported value (2^40)";
+  if (c.reps < 1 || c.reps > 100000) return "repetitions must be between 1 and 100000";
+  if (c.warmup < 0 || c.warmup > 10000) return "warm-up runs must be between 0 and 10000";
+  if (c.data == DataPattern::IntRange && c.rangeLo > c.rangeHi)
+    return "the integer range is empty (low " + std::to_string(c.rangeLo) + " > high " +
+           std::to_string(c.rangeHi) + ")";
+  const uint64_t cover = blocksToCover(*k, c.n, c.block, c.type);
+  if (k->shape != GridShape::GridStride && k->shape != GridShape::Library &&
+      cover > 0x7fffffffull)
+    return "N = " + std::to_string(c.n) + " needs " + std::to_string(cover) +
+           " blocks of " + std::to_string(c.block) + " threads, above the grid limit of 2^31-1";
+  if (device && device->available) {
+    const uint64_t need = deviceBytesNeeded(c, *device);
+    const uint64_t have = uint64_t(device->freeMemBytes);
+    if (have > 0 && need > have)
+      return "N = " + std::to_string(c.n) + " " + std::string(name(c.type)) + " needs " +
+             std::to_string(need >> 20) + " MiB of device memory, but only " +
+             std::to_string(have >> 20) + " MiB are free";
+  }
+  return {};
+}
+
+}  // namespace rl

@@ -1,0 +1,63 @@
+#include "reducelab/occupancy.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace rl {
+
+OccupancyResult computeOccupancy(const DeviceInfo& d, const OccupancyInput& in) {
+  OccupancyResult r;
+  const int warpSize = d.warpSize > 0 ? d.warpSize : 32;
+  const int warpsPerBlock = (in.blockSize + warpSize - 1) / warpSize;
+  r.maxWarps = d.maxThreadsPerSM / warpSize;
+  r.blocksByThreads = warpsPerBlock > 0 ? r.maxWarps / warpsPerBlock : 0;
+  r.blocksByBlockLimit = d.maxBlocksPerSM;
+  // Registers are allocated per warp in units of 256.
+  const int regsPerWarp = ((std::max(in.registersPerThread, 1) * warpSize + 255) / 256) * 256;
+  const int warpsByRegs = d.regsPerSM / regsPerWarp;
+  r.blocksByRegisters = in.registersPerThread > 255 ? 0 : warpsByRegs / warpsPerBlock;
+  // Shared memory: allocated in units of 128 bytes, plus what the driver reserves per block.
+  const int64_t smem = ((int64_t(in.sharedBytesPerBlock) + 127) / 128) * 128 + d.reservedSmemPerBlock;
+  r.blocksBySharedMemory =
+      in.sharedBytesPerBlock > d.smemPerBlockOptin && d.smemPerBlockOptin > 0
+          ? 0
+          : (smem > 0 ? int(std::min<int64_t>(d.smemPerSM / smem, INT_MAX)) : INT_MAX);
+  r.activeBlocks = std::min({r.blocksByThreads, r.blocksByBlockLimit, r.blocksByRegisters,
+                             r.blocksBySharedMemory});
+  r.activeWarps = r.activeBlocks * warpsPerBlock;
+  r.occupancy = r.maxWarps > 0 ? double(r.activeWarps) / r.maxWarps : 0;
+  auto add = [&](int v, const char* name) {
+    if (v == r.activeBlocks) r.limiter += (r.limiter.empty() ? "" : " + ") + std::string(name);
+  };
+  add(r.blocksByThreads, "threads");
+  add(r.blocksByBlockLimit, "blocks per SM");
+  add(r.blocksByRegisters, "registers");
+  add(r.blocksBySharedMemory, "shared memory");
+  return r;
+}
+
+DeviceInfo assumedH200() {
+  DeviceInfo d;
+  d.available = false;
+  d.name = "NVIDIA H200 (assumed)";
+  d.ccMajor = 9;
+  d.ccMinor = 0;
+  d.smCount = 132;
+  d.l2Bytes = 60 << 20;
+  d.totalMemBytes = int64_t(141) << 30;
+  d.busWidthBits = 6016;
+  d.memClockKHz = 3201000;
+  d.warpSize = 32;
+  d.maxThreadsPerBlock = 1024;
+  d.maxThreadsPerSM = 2048;
+  d.maxBlocksPerSM = 32;
+  d.regsPerSM = 65536;
+  d.regsPerBlock = 65536;
+  d.smemPerSM = 233472;
+  d.smemPerBlock = 49152;
+  d.smemPerBlockOptin = 232448;
+  d.reservedSmemPerBlock = 1024;
+  return d;
+}
+
+}  // namespace rl

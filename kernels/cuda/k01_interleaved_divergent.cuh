@@ -1,0 +1,44 @@
+// Kernel 1: interleaved addressing with a divergent branch.
+// Harris's kernel 1; the UPC lecture's Kernel01 (partials finished on the CPU) and Kernel02
+// (finished by a second GPU pass).
+#pragma once
+#include "reduce_ops.cuh"
+#include "tracer.cuh"
+
+namespace rl::kernels {
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k1InterleavedDivergent(const TIn* __restrict__ in, TAcc* __restrict__ out,
+                                       size_t n, Trace tr) {
+  TAcc* sdata = sharedArray<TAcc>();
+  const unsigned tid = threadIdx.x;
+  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
+  tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
+
+  // Each thread loads one element into shared memory (the identity past the end).
+  sdata[tid] = loadOrIdentity<Op, TAcc>(in, i, n);
+  tr.step(kStepLoad, 1, globalLoad<TIn>(), sharedStore<TAcc>());
+  tr.lane(sdata[tid], tr.global(in + i, i < n), tr.shared(&sdata[tid]));
+  __syncthreads();
+
+  // The tree: at stride s, threads whose index is a multiple of 2s add the element s away.
+  // `tid % (2*s)` leaves most lanes of every warp idle: the warps diverge.
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
+    if (tid % (2 * s) == 0) {
+      sdata[tid] = Op()(sdata[tid], sdata[tid + s]);
+      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + s]), tr.shared(&sdata[tid]));
+    }
+    __syncthreads();
+  }
+
+  // Thread 0 writes this block's result.
+  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
+  if (tid == 0) {
+    out[blockIdx.x] = sdata[0];
+    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
+  }
+  tr.end();
+}
+
+}  // namespace rl::kernels

@@ -1,0 +1,43 @@
+// Kernel 7: multiple elements per thread with a grid-stride loop. Harris's kernel 7; the UPC
+// lecture's Kernel07 (partials finished on the CPU) and Kernel08 (finished on the GPU).
+// A grid of about one wave of blocks; each thread first sums many elements in a register
+// (pairs blockSize apart, as Harris does), then the block reduces as kernel 6.
+#pragma once
+#include "k06_complete_unroll.cuh"
+
+namespace rl::kernels {
+
+template <unsigned BlockSize, class Op, class TIn, class TAcc, class Trace>
+__global__ void __launch_bounds__(BlockSize)
+    k7GridStride(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n, Trace tr) {
+  TAcc* sdata = sharedArray<TAcc>();
+  const unsigned tid = threadIdx.x;
+  const size_t first = size_t(blockIdx.x) * (BlockSize * 2) + tid;
+  const size_t gridSize = size_t(BlockSize) * 2 * gridDim.x;
+  tr.begin(sdata, in, n, size_t(blockIdx.x) * BlockSize * 2, sizeof(TIn), sizeof(TAcc));
+
+  TAcc v = Op::template identity<TAcc>();
+  uint32_t iterations = 0;
+  for (size_t i = first; i < n; i += gridSize) {
+    v = Op()(v, TAcc(in[i]));
+    if (i + BlockSize < n) v = Op()(v, TAcc(in[i + BlockSize]));
+    ++iterations;
+  }
+  sdata[tid] = v;
+  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>(), sharedStore<TAcc>());
+  tr.iterations(iterations);
+  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + BlockSize, first + BlockSize < n),
+          tr.shared(&sdata[tid]));
+  __syncthreads();
+
+  blockReduceUnrolled<BlockSize, Op>(sdata, tid, tr);
+
+  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
+  if (tid == 0) {
+    out[blockIdx.x] = sdata[0];
+    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
+  }
+  tr.end();
+}
+
+}  // namespace rl::kernels

@@ -1,0 +1,88 @@
+// Kernel 8: warp-shuffle reduction. Beyond Harris: lanes exchange registers with
+// __shfl_down_sync instead of going through shared memory; shared memory only holds one value
+// per warp. For 32-bit integers on GPUs that have it (sm_80+), one __reduce_*_sync instruction
+// reduces the whole warp.
+#pragma once
+#include <type_traits>
+
+#include "reduce_ops.cuh"
+#include "tracer.cuh"
+
+namespace rl::kernels {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Warp level: lane 0 ends with the warp's result.
+template <class Op, class TAcc>
+constexpr bool kHasRedux = sizeof(TAcc) == 4 && std::is_integral_v<TAcc>;
+
+template <class Op, class TAcc, class Trace>
+__device__ __forceinline__ TAcc warpReduce(TAcc v, Trace& tr) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kHasRedux<Op, TAcc>) {  // one instruction for the whole warp
+    if constexpr (std::is_same_v<Op, SumOp>) v = __reduce_add_sync(kFullMask, v);
+    if constexpr (std::is_same_v<Op, MinOp>) v = __reduce_min_sync(kFullMask, v);
+    if constexpr (std::is_same_v<Op, MaxOp>) v = __reduce_max_sync(kFullMask, v);
+    tr.step(kStepWarpReduce, 32);
+    tr.lane(v);
+  } else
+#endif
+  {
+    for (int offset = 16; offset > 0; offset /= 2) {
+      v = Op()(v, __shfl_down_sync(kFullMask, v, offset));
+      const int lane = int(threadIdx.x % 32);
+      tr.step(kStepShuffle, offset, shuffleSlot(sizeof(TAcc)));
+      tr.lane(v, tr.srcLane(lane + offset < 32 ? lane + offset : lane));
+    }
+  }
+  return v;
+}
+
+// Block level: each warp reduces, lane 0 of each warp stores its partial in shared memory,
+// warp 0 reduces the partials. Thread 0 ends with the block's result.
+template <class Op, class TAcc, class Trace>
+__device__ __forceinline__ TAcc blockReduce(TAcc v, Trace& tr) {
+  TAcc* warpSums = sharedArray<TAcc>();  // 32 values
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned numWarps = (blockDim.x + 31) / 32;
+  v = warpReduce<Op>(v, tr);
+  tr.step(kStepWarpStore, 0, sharedStore<TAcc>());
+  if (lane == 0) {
+    warpSums[warp] = v;
+    tr.lane(v, tr.shared(&warpSums[warp]));
+  }
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < numWarps ? warpSums[lane] : Op::template identity<TAcc>();
+    tr.step(kStepWarpLoad, 0, sharedLoad<TAcc>());
+    tr.lane(v, tr.shared(&warpSums[lane < numWarps ? lane : 0]));
+    v = warpReduce<Op>(v, tr);
+  }
+  return v;
+}
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                              Trace tr) {
+  const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
+
+  // Grid-stride loop: one element per iteration, consecutive lanes read consecutive elements.
+  TAcc v = Op::template identity<TAcc>();
+  uint32_t iterations = 0;
+  for (size_t i = first; i < n; i += stride, ++iterations) v = Op()(v, TAcc(in[i]));
+  tr.step(kStepGridStride, 1, globalLoad<TIn>());
+  tr.iterations(iterations);
+  tr.lane(v, tr.global(in + first, first < n));
+
+  v = blockReduce<Op>(v, tr);
+  tr.step(kStepBlockResult, 0, globalStore<TAcc>());
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = v;
+    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
+  }
+  tr.end();
+}
+
+}  // namespace rl::kernels

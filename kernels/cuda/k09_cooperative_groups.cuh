@@ -1,0 +1,65 @@
+// Kernel 9: cooperative groups. The same structure as kernel 8, written with
+// cooperative_groups: the block and its 32-thread tiles are objects, and cg::reduce picks the
+// warp reduction (shuffles, or redux.sync where the GPU has it) for the type and operator.
+#pragma once
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+#include "reduce_ops.cuh"
+#include "tracer.cuh"
+
+namespace rl::kernels {
+
+namespace cg = cooperative_groups;
+
+template <class Op, class T> struct CgOperator;
+template <class T> struct CgOperator<SumOp, T> { using type = cg::plus<T>; };
+template <class T> struct CgOperator<MinOp, T> { using type = cg::less<T>; };
+template <class T> struct CgOperator<MaxOp, T> { using type = cg::greater<T>; };
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                                    Trace tr) {
+  using CgOp = typename CgOperator<Op, TAcc>::type;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  TAcc* warpSums = sharedArray<TAcc>();
+  const size_t first = size_t(blockIdx.x) * blockDim.x + block.thread_rank();
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  tr.begin(warpSums, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
+
+  TAcc v = Op::template identity<TAcc>();
+  uint32_t iterations = 0;
+  for (size_t i = first; i < n; i += stride, ++iterations) v = Op()(v, TAcc(in[i]));
+  tr.step(kStepGridStride, 1, globalLoad<TIn>());
+  tr.iterations(iterations);
+  tr.lane(v, tr.global(in + first, first < n));
+
+  v = cg::reduce(warp, v, CgOp());
+  tr.step(kStepWarpReduce, 32);
+  tr.lane(v);
+  tr.step(kStepWarpStore, 0, sharedStore<TAcc>());
+  if (warp.thread_rank() == 0) {
+    warpSums[warp.meta_group_rank()] = v;
+    tr.lane(v, tr.shared(&warpSums[warp.meta_group_rank()]));
+  }
+  block.sync();
+
+  if (warp.meta_group_rank() == 0) {
+    const unsigned lane = warp.thread_rank();
+    v = lane < warp.meta_group_size() ? warpSums[lane] : Op::template identity<TAcc>();
+    tr.step(kStepWarpLoad, 0, sharedLoad<TAcc>());
+    tr.lane(v, tr.shared(&warpSums[lane < warp.meta_group_size() ? lane : 0]));
+    v = cg::reduce(warp, v, CgOp());
+    tr.step(kStepWarpReduce, 32);
+    tr.lane(v);
+  }
+  tr.step(kStepBlockResult, 0, globalStore<TAcc>());
+  if (block.thread_rank() == 0) {
+    out[blockIdx.x] = v;
+    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
+  }
+  tr.end();
+}
+
+}  // namespace rl::kernels

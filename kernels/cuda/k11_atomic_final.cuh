@@ -1,0 +1,32 @@
+// Kernel 11: single pass, the blocks' results combined with atomics (seed 004's atomicAdd).
+// Kernel 10's loads and block reduction, then thread 0 of each block does one atomic on the
+// result. No second launch, no partials array. Floating-point sums are then NOT run-to-run
+// deterministic: the blocks finish in a different order each run, and float addition is not
+// associative, so the last bits of the result change between runs.
+#pragma once
+#include "k10_vector_loads.cuh"
+
+namespace rl::kernels {
+
+// `out[0]` must hold the identity before the launch (the launcher writes it).
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k11AtomicFinal(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                               Trace tr) {
+  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * kLoadsInFlight * (16 / sizeof(TIn)),
+           sizeof(TIn), sizeof(TAcc));
+  TAcc v = vectorThreadSum<Op, TIn, TAcc>(in, n, tr);
+  v = blockReduce<Op>(v, tr);
+  tr.step(kStepBlockResult, 0, globalAtomic<TAcc>());
+  if (threadIdx.x == 0) {
+    atomicCombine(Op(), out, v);
+    tr.lane(v, tr.output(0, sizeof(TAcc)));
+  }
+  tr.end();
+}
+
+template <class Op, class TAcc>
+__global__ void writeIdentity(TAcc* out) {
+  *out = Op::template identity<TAcc>();
+}
+
+}  // namespace rl::kernels

@@ -1,0 +1,74 @@
+// Launching the catalogue's kernels: one registry entry per instantiation
+// (kernel x operation x input/accumulator types x trace policy x template block size).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <compare>
+#include <cstddef>
+#include <map>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/trace_format.hpp"
+#include "reducelab/types.hpp"
+
+namespace rl::kernels {
+
+struct LaunchArgs {
+  const void* in = nullptr;
+  void* out = nullptr;
+  size_t n = 0;
+  unsigned grid = 1, block = 256;
+  size_t smemBytes = 0;
+  cudaStream_t stream = nullptr;
+  trace::TraceHeader* trace = nullptr;  // null: the untraced kernel
+  unsigned tracedBlock = 0;
+  void* partials = nullptr;  // k12: gridDim.x partials
+  unsigned* counter = nullptr;  // k12: the ticket counter (0 between launches)
+};
+
+using LaunchFn = cudaError_t (*)(const LaunchArgs&);
+
+struct KernelEntry {
+  LaunchFn launch = nullptr;
+  const void* func = nullptr;  // the __global__ function, for attributes and occupancy
+};
+
+struct VariantKey {
+  KernelId id;
+  Op op;
+  ElemType in, acc;
+  bool traced;
+  int blockTemplate;  // the block size for kernels templated on it, else 0
+  auto operator<=>(const VariantKey&) const = default;
+};
+
+class Registry {
+ public:
+  void add(const VariantKey& k, KernelEntry e) { entries_[k] = e; }
+  const KernelEntry* find(const VariantKey& k) const {
+    auto it = entries_.find(k);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::map<VariantKey, KernelEntry> entries_;
+};
+
+// All entries, registered on first use.
+const Registry& registry();
+
+void registerK1(Registry&);
+void registerK2(Registry&);
+void registerK3(Registry&);
+void registerK4(Registry&);
+void registerK5(Registry&);
+void registerK6(Registry&);
+void registerK7(Registry&);
+void registerK8(Registry&);
+void registerK9(Registry&);
+void registerK10(Registry&);
+void registerK11(Registry&);
+void registerK12(Registry&);
+
+}  // namespace rl::kernels

@@ -1,0 +1,23 @@
+// Instantiations of kernel 11 (k11_atomic_final.cuh). The launch writes the identity into the
+// result first: it is part of the algorithm, so it is inside the timed region.
+#include "k11_atomic_final.cuh"
+#include "launch_common.cuh"
+
+namespace rl::kernels {
+void registerK11(Registry& r) {
+  forEachVariant([&](auto op, auto in, auto acc, auto trace) {
+    using Op_ = typename decltype(op)::type;
+    using In_ = typename decltype(in)::type;
+    using Acc_ = typename decltype(acc)::type;
+    using Tr_ = typename decltype(trace)::type;
+    LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
+      writeIdentity<Op_, Acc_><<<1, 1, 0, a.stream>>>(static_cast<Acc_*>(a.out));
+      k11AtomicFinal<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(
+          static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a));
+      return cudaGetLastError();
+    };
+    r.add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::K11),
+          {fn, reinterpret_cast<const void*>(&k11AtomicFinal<Op_, In_, Acc_, Tr_>)});
+  });
+}
+}  // namespace rl::kernels

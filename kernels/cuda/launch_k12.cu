@@ -1,0 +1,22 @@
+// Instantiations of kernel 12 (k12_last_block.cuh).
+#include "k12_last_block.cuh"
+#include "launch_common.cuh"
+
+namespace rl::kernels {
+void registerK12(Registry& r) {
+  forEachVariant([&](auto op, auto in, auto acc, auto trace) {
+    using Op_ = typename decltype(op)::type;
+    using In_ = typename decltype(in)::type;
+    using Acc_ = typename decltype(acc)::type;
+    using Tr_ = typename decltype(trace)::type;
+    LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
+      k12LastBlock<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(
+          static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n,
+          static_cast<Acc_*>(a.partials), a.counter, makeTracer<Tr_>(a));
+      return cudaGetLastError();
+    };
+    r.add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::K12),
+          {fn, reinterpret_cast<const void*>(&k12LastBlock<Op_, In_, Acc_, Tr_>)});
+  });
+}
+}  // namespace rl::kernels

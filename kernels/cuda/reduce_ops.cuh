@@ -1,0 +1,99 @@
+// Reduction operators and their identities, shared by every kernel.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <climits>
+#include <cstdint>
+
+namespace rl::kernels {
+
+struct SumOp {
+  template <class T> __host__ __device__ static constexpr T identity() { return T(0); }
+  template <class T> __host__ __device__ T operator()(T a, T b) const { return a + b; }
+};
+
+struct MinOp {
+  template <class T> __host__ __device__ static constexpr T identity();
+  template <class T> __host__ __device__ T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <> __host__ __device__ constexpr int32_t MinOp::identity<int32_t>() { return INT32_MAX; }
+template <> __host__ __device__ constexpr int64_t MinOp::identity<int64_t>() { return INT64_MAX; }
+template <> __host__ __device__ constexpr float MinOp::identity<float>() { return __builtin_huge_valf(); }
+template <> __host__ __device__ constexpr double MinOp::identity<double>() { return __builtin_huge_val(); }
+
+struct MaxOp {
+  template <class T> __host__ __device__ static constexpr T identity();
+  template <class T> __host__ __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <> __host__ __device__ constexpr int32_t MaxOp::identity<int32_t>() { return INT32_MIN; }
+template <> __host__ __device__ constexpr int64_t MaxOp::identity<int64_t>() { return INT64_MIN; }
+template <> __host__ __device__ constexpr float MaxOp::identity<float>() { return -__builtin_huge_valf(); }
+template <> __host__ __device__ constexpr double MaxOp::identity<double>() { return -__builtin_huge_val(); }
+
+// Integer sums wrap (two's complement) like the seeds' C code, without signed-overflow UB.
+template <> __host__ __device__ inline int32_t SumOp::operator()(int32_t a, int32_t b) const {
+  return int32_t(uint32_t(a) + uint32_t(b));
+}
+template <> __host__ __device__ inline int64_t SumOp::operator()(int64_t a, int64_t b) const {
+  return int64_t(uint64_t(a) + uint64_t(b));
+}
+
+// Element at index i, or the identity past the end (so any N works with any block size).
+template <class Op, class TAcc, class TIn>
+__device__ __forceinline__ TAcc loadOrIdentity(const TIn* in, size_t i, size_t n) {
+  return i < n ? TAcc(in[i]) : Op::template identity<TAcc>();
+}
+
+// ---- atomics for the single-pass kernel (k11) ----
+__device__ inline void atomicCombine(SumOp, int32_t* p, int32_t v) { atomicAdd(p, v); }
+__device__ inline void atomicCombine(SumOp, int64_t* p, int64_t v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+}
+__device__ inline void atomicCombine(SumOp, float* p, float v) { atomicAdd(p, v); }
+__device__ inline void atomicCombine(SumOp, double* p, double v) { atomicAdd(p, v); }
+__device__ inline void atomicCombine(MinOp, int32_t* p, int32_t v) { atomicMin(p, v); }
+__device__ inline void atomicCombine(MinOp, int64_t* p, int64_t v) {
+  atomicMin(reinterpret_cast<long long*>(p), (long long)v);
+}
+__device__ inline void atomicCombine(MaxOp, int32_t* p, int32_t v) { atomicMax(p, v); }
+__device__ inline void atomicCombine(MaxOp, int64_t* p, int64_t v) {
+  atomicMax(reinterpret_cast<long long*>(p), (long long)v);
+}
+// No native float min/max atomics: compare-and-swap on the bit pattern.
+template <class Op, class T, class Bits>
+__device__ inline void atomicCombineCas(T* p, T v) {
+  Bits* bp = reinterpret_cast<Bits*>(p);
+  Bits old = *bp, assumed;
+  do {
+    assumed = old;
+    T cur;
+    memcpy(&cur, &assumed, sizeof(T));
+    T next = Op()(cur, v);
+    if (next == cur) return;
+    Bits nb;
+    memcpy(&nb, &next, sizeof(T));
+    old = atomicCAS(bp, assumed, nb);
+  } while (old != assumed);
+}
+__device__ inline void atomicCombine(MinOp, float* p, float v) {
+  atomicCombineCas<MinOp, float, unsigned int>(p, v);
+}
+__device__ inline void atomicCombine(MaxOp, float* p, float v) {
+  atomicCombineCas<MaxOp, float, unsigned int>(p, v);
+}
+__device__ inline void atomicCombine(MinOp, double* p, double v) {
+  atomicCombineCas<MinOp, double, unsigned long long>(p, v);
+}
+__device__ inline void atomicCombine(MaxOp, double* p, double v) {
+  atomicCombineCas<MaxOp, double, unsigned long long>(p, v);
+}
+
+// Shared memory of the reduction, typed as the accumulator (dynamic size = blockDim.x).
+template <class T>
+__device__ __forceinline__ T* sharedArray() {
+  extern __shared__ __align__(16) unsigned char rl_shared_bytes[];
+  return reinterpret_cast<T*>(rl_shared_bytes);
+}
+
+}  // namespace rl::kernels

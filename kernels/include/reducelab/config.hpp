@@ -1,0 +1,63 @@
+#pragma once
+// One run's configuration, its launch geometry and its validation. The same record drives the
+// CLI, the GUI, the CPU model and the exports.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/device_info.hpp"
+#include "reducelab/types.hpp"
+
+namespace rl {
+
+struct RunConfig {
+  std::string kernel = "k7";
+  Op op = Op::Sum;
+  ElemType type = ElemType::Float32;
+  Accumulate accumulate = Accumulate::Same;
+  uint64_t n = uint64_t(1) << 24;
+  int block = 512;
+  FinalStage final = FinalStage::Default;
+  int reps = 20;
+  int warmup = 3;
+  bool warmL2 = false;
+  DataPattern data = DataPattern::Uniform;
+  uint64_t seed = 1;
+  int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
+  uint64_t tracedBlock = 0;
+
+  ElemType accType() const { return accumulatorType(type, accumulate); }
+};
+
+// How one run is launched.
+struct Geometry {
+  FinalStage final = FinalStage::Gpu;
+  unsigned block = 0;
+  size_t smemBytes = 0;            // dynamic shared memory per block
+  std::vector<uint64_t> passGrids; // grid of each launch of the kernel (GPU final: > 1 pass)
+  uint64_t partials = 0;           // values left after the GPU passes (1, or the CPU's share)
+  uint64_t maxElemsPerThread = 0;  // first pass: elements one thread combines sequentially
+  uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
+};
+
+// Blocks the first pass needs to give each thread at least one element.
+uint64_t blocksToCover(const KernelInfo& k, uint64_t n, int block, ElemType in);
+// residentBlocks: blocks of this kernel that fit on the whole GPU at once (SMs x occupancy),
+// the grid of the grid-stride kernels.
+Geometry planGeometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks);
+
+// A plain sentence saying what is wrong, or "" when the run can be launched. `device` may be
+// null (CPU model): then only the device-independent rules apply.
+std::string validate(const RunConfig& c, const DeviceInfo* device);
+
+// Device bytes a run allocates (input, partials, L2 flush buffer).
+uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d);
+
+FinalStage resolvedFinal(const RunConfig& c);
+
+// Bound on the longest chain of sequential operations any input element goes through, used
+// by the floating-point tolerance: first-pass elements per thread + tree depth + the finish.
+uint64_t sequentialChainBound(const KernelInfo& k, const Geometry& g, uint64_t n);
+
+}  // namespace rl

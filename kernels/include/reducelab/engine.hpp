@@ -1,0 +1,49 @@
+#pragma once
+// The launch + measurement engine (implemented in CUDA; this header has no CUDA types).
+// One engine per thread: it owns a stream and device buffers (input, partials, L2 flush).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reducelab/record.hpp"
+
+namespace rl {
+
+struct MeasureOptions {
+  bool cpuBaseline = true;  // time the seeds' sequential loop (speedup column)
+  bool reference = true;    // exact CPU reference (error column, pass/fail)
+  // Already computed for this data (a table of kernels over the same input shares them).
+  const Reference* knownReference = nullptr;
+  const CpuBaseline* knownCpu = nullptr;
+  std::function<bool()> cancel;
+};
+
+struct TraceRun {
+  bool ok = false;
+  std::string error;
+  Geometry geometry;
+  Value result;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // nullptr with *error when no usable device exists.
+  static std::unique_ptr<Engine> create(int device, std::string* error);
+
+  virtual const DeviceInfo& device() const = 0;
+  // Theoretical and measured peaks; measured once per device and driver, cached in the
+  // user's config folder ($XDG_CONFIG_HOME/reducelab/peaks.json).
+  virtual Peaks peaks(bool remeasure = false) = 0;
+  virtual ResourceUsage resources(const RunConfig& c, std::string* error) = 0;
+  virtual Geometry geometry(const RunConfig& c, std::string* error) = 0;
+  virtual Measurement measure(const RunConfig& c, const MeasureOptions& o = {}) = 0;
+  // Runs the reduction once with the first pass traced: block c.tracedBlock records into
+  // `traceBuffer` (device memory, e.g. a mapped GL buffer of trace::bufferBytes(block) bytes).
+  virtual TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) = 0;
+  // The device's copy of input elements [first, first + count), as doubles (tests).
+  virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
+};
+
+}  // namespace rl

@@ -1,0 +1,43 @@
+#pragma once
+// One record, many formats: the measurement rows as an aligned text table, CSV, Markdown,
+// LaTeX (booktabs) and JSON shaped like nvbench's output (docs/json-schema.md).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "reducelab/record.hpp"
+
+namespace rl {
+
+struct Table {
+  std::string caption;
+  std::vector<std::string> headers;
+  std::vector<bool> numeric;  // right-aligned columns
+  std::vector<std::vector<std::string>> rows;
+};
+
+enum class TableFormat { Text, Csv, Markdown, Latex };
+std::string render(const Table& t, TableFormat f);
+// Parses a CSV produced by render(Csv) (quoted fields, doubled quotes): header + rows.
+Table parseCsv(const std::string& text);
+
+// The seed's columns: kernel, time, bandwidth, % of peaks, step / cumulative / CPU speedups,
+// result, error, check, plus occupancy and registers.
+Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks);
+
+// "%.3f"-style helpers used by every table.
+std::string fixed(double v, int decimals);
+std::string sci(double v);
+
+struct SessionInfo {
+  DeviceInfo device;
+  Peaks peaks;
+  std::vector<std::string> argv;
+  std::string benchmarkName = "reduce";
+};
+nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>& rows);
+// Reads back what sessionJson wrote (configs, timings, results): for round-trip tests and
+// for loading a saved session.
+std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error);
+
+}  // namespace rl

@@ -1,0 +1,69 @@
+#pragma once
+// The measurement record: one run's configuration, geometry, resources, timings, result and
+// check. Every view, CLI table and export is made from these records.
+#include <string>
+#include <vector>
+
+#include "reducelab/config.hpp"
+#include "reducelab/device_info.hpp"
+#include "reducelab/reference.hpp"
+#include "reducelab/stats.hpp"
+
+namespace rl {
+
+// What occupancy looks like for one kernel configuration (cudaFuncGetAttributes +
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor, and our calculator's limiting resource).
+struct ResourceUsage {
+  int registers = 0;
+  int staticSmemBytes = 0;
+  int dynamicSmemBytes = 0;
+  int localBytes = 0;  // spills / stack per thread
+  int maxThreadsPerBlock = 0;
+  int activeBlocksPerSM = 0;
+  double occupancy = 0;     // active warps / max warps per SM
+  std::string limiter;      // "threads", "blocks", "registers", "shared memory"
+  double waves = 0;         // grid / (active blocks per SM x SMs)
+};
+
+// Bandwidth ceilings of the device.
+struct Peaks {
+  double theoreticalGBs = 0;  // 2 x memory clock x bus width / 8
+  double readGBs = 0;         // measured: read-only streaming kernel
+  double copyGBs = 0;         // measured: device-to-device copy, (read + write) / time
+  std::string source;         // "measured now", "cached (driver 13.0)", "not measured"
+};
+
+struct Measurement {
+  RunConfig config;
+  std::string kernelName;
+  bool ok = false;
+  std::string error;  // why nothing was measured (validation, CUDA error)
+
+  Geometry geometry;
+  ResourceUsage resources;
+
+  std::vector<double> kernelMs;     // all launches of the reduction, per repetition
+  std::vector<double> endToEndMs;   // launches + copy of partials + CPU final, per repetition
+  Stats kernel, endToEnd;
+  double bytesRead = 0;             // N x sizeof(element)
+  double bandwidthGBs = 0;          // bytesRead / median kernel time
+  double endToEndGBs = 0;
+  double pctTheoretical = 0, pctMeasuredRead = 0;
+
+  Value result;                     // of the last repetition
+  std::vector<std::string> distinctResults;  // over all repetitions (determinism)
+  Reference reference;
+  Check check;
+  bool haveReference = false;
+
+  CpuBaseline cpu;
+  bool haveCpu = false;
+  double speedupVsCpu = 0;          // CPU median / end-to-end median
+  // Filled when rows are put side by side (ladder tables): vs the previous row and the first.
+  double stepSpeedup = 0, cumulativeSpeedup = 0;
+};
+
+// Fills step and cumulative speedups of consecutive rows (by median kernel time).
+void fillLadderSpeedups(std::vector<Measurement>& rows);
+
+}  // namespace rl

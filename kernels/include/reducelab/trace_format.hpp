@@ -1,0 +1,86 @@
+#pragma once
+// Execution trace of one thread block, as the traced kernels write it (into a GL buffer through
+// CUDA-GL interop) and as the CPU model writes it. Plain structs shared by CUDA, C++ and GLSL
+// (std430: see shaders/trace_common.glsl), so every view reads the same bytes.
+#include <cstdint>
+
+namespace rl::trace {
+
+constexpr uint32_t kMagic = 0x52454454;  // "TDER"
+constexpr uint32_t kVersion = 1;
+constexpr int kMaxSlots = 4;   // memory accesses per lane per step
+constexpr int kMaxSteps = 48;  // steps per trace
+constexpr int kMaxBlock = 1024;
+
+// What a step of the algorithm is.
+enum StepKind : uint32_t {
+  kStepLoad = 1,         // global load(s) into shared memory (one element or a pair per thread)
+  kStepGridStride = 2,   // grid-stride accumulation loop, summarised by its first iteration
+  kStepTreeLevel = 3,    // one level of the shared-memory tree, __syncthreads() after it
+  kStepWarpSync = 4,     // one stage inside the last warp (volatile or __syncwarp form)
+  kStepShuffle = 5,      // one __shfl_down_sync stage (slot 0 = source lane)
+  kStepWarpReduce = 6,   // a whole-warp reduction in one instruction (redux / cg::reduce)
+  kStepWarpStore = 7,    // lane 0 of each warp stores its warp's partial to shared memory
+  kStepWarpLoad = 8,     // warp 0 reads the per-warp partials back
+  kStepBlockResult = 9,  // thread 0 writes the block's result (store, atomic, or last block)
+};
+
+// Memory space of an access slot.
+enum Space : uint8_t { kSpaceNone = 0, kSpaceShared = 1, kSpaceGlobal = 2, kSpaceShuffle = 3 };
+enum AccessKind : uint8_t { kLoad = 1, kStore = 2, kAtomic = 3 };
+
+struct SlotInfo {
+  uint8_t space = kSpaceNone;
+  uint8_t access = 0;
+  uint8_t bytes = 0;  // bytes per lane of this access (4, 8 or 16)
+  uint8_t reserved = 0;
+};
+
+struct StepHeader {  // 32 bytes
+  uint32_t kind;
+  int32_t param;       // stride s, shuffle offset, or vector width
+  uint32_t numSlots;
+  uint32_t maxIterations;  // grid-stride steps: the most loop iterations of any lane
+  SlotInfo slots[kMaxSlots];
+};
+
+// Lane flags.
+constexpr uint32_t kLaneActive = 1u;                  // the lane did the step's work
+inline constexpr uint32_t slotBit(int slot) { return 2u << slot; }  // slot's address is valid
+
+struct LaneRecord {  // 32 bytes
+  uint32_t flags;
+  int32_t addr[kMaxSlots];  // shared: byte offset in the block's shared array; global: byte
+                            // offset from TraceHeader::globalBase; shuffle: source lane
+  uint32_t iterations;      // grid-stride iterations of this lane (1 otherwise)
+  double value;             // the partial this lane holds after the step
+};
+
+struct TraceHeader {  // 256 bytes
+  uint32_t magic;
+  uint32_t version;
+  uint32_t numSteps;
+  uint32_t blockSize;
+  uint32_t tracedBlock;
+  uint32_t elemBytes;   // input element size
+  uint32_t accBytes;    // accumulator size
+  uint32_t gridSize;
+  uint64_t n;
+  int64_t globalBase;   // byte offset in the input of the traced block's first element
+  uint32_t reserved[52];
+};
+
+static_assert(sizeof(StepHeader) == 32);
+static_assert(sizeof(LaneRecord) == 32);
+static_assert(sizeof(TraceHeader) == 256);
+
+// One buffer: header, then kMaxSteps step headers, then kMaxSteps x blockSize lane records
+// (step-major). Offsets are multiples of 256 for glBindBufferRange.
+constexpr uint64_t kStepsOffset = sizeof(TraceHeader);
+constexpr uint64_t kLanesOffset = kStepsOffset + uint64_t(kMaxSteps) * sizeof(StepHeader);
+constexpr uint64_t bufferBytes(uint32_t blockSize) {
+  return kLanesOffset + uint64_t(kMaxSteps) * blockSize * sizeof(LaneRecord);
+}
+static_assert(kLanesOffset % 256 == 0);
+
+}  // namespace rl::trace

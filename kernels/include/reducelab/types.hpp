@@ -1,0 +1,41 @@
+#pragma once
+// The vocabulary of a run: element type, operation, accumulator, final stage, input data.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rl {
+
+enum class ElemType { Int32, Int64, Float32, Float64 };
+enum class Op { Sum, Min, Max };
+enum class Accumulate { Same, Wide };  // wide: int32 -> int64, float32 -> float64
+// How the per-block partial results become one value.
+enum class FinalStage { Default, Cpu, Gpu, Atomic, LastBlock };
+enum class DataPattern { Uniform, IntRange, Ones, IllConditioned };
+
+std::string_view name(ElemType t);
+std::string_view name(Op o);
+std::string_view name(Accumulate a);
+std::string_view name(FinalStage f);
+std::string_view name(DataPattern d);
+
+std::optional<ElemType> parseElemType(std::string_view s);
+std::optional<Op> parseOp(std::string_view s);
+std::optional<Accumulate> parseAccumulate(std::string_view s);
+std::optional<FinalStage> parseFinalStage(std::string_view s);
+std::optional<DataPattern> parseDataPattern(std::string_view s);
+
+size_t elemBytes(ElemType t);
+bool isFloat(ElemType t);
+// The type partial results are kept in: same as the input, or the wide type.
+ElemType accumulatorType(ElemType input, Accumulate a);
+
+// Parses N: "16777216", "16M" / "16Mi" (binary: K=2^10, M=2^20, G=2^30), "2^24", "1e6".
+// Returns nullopt and fills *error for anything else, zero, or above 2^40.
+std::optional<uint64_t> parseCount(std::string_view text, std::string* error);
+// "2^24" when N is a power of two, "16777216" otherwise; human form "16.8 M" for tables.
+std::string formatCount(uint64_t n);
+
+}  // namespace rl

@@ -1,0 +1,307 @@
+// CPU-side logic of the compute core: parsing, validation, geometry, reference, tolerance,
+// statistics, occupancy, formats.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/config.hpp"
+#include "reducelab/datagen.hpp"
+#include "reducelab/formats.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/reference.hpp"
+#include "reducelab/stats.hpp"
+
+using namespace rl;
+
+TEST(ParseCount, AcceptsTheDocumentedForms) {
+  std::string e;
+  EXPECT_EQ(parseCount("16777216", &e).value(), 16777216u);
+  EXPECT_EQ(parseCount("16M", &e).value(), 16777216u);
+  EXPECT_EQ(parseCount("16Mi", &e).value(), 16777216u);
+  EXPECT_EQ(parseCount("2^24", &e).value(), 16777216u);
+  EXPECT_EQ(parseCount("1K", &e).value(), 1024u);
+  EXPECT_EQ(parseCount("2G", &e).value(), uint64_t(2) << 30);
+  EXPECT_EQ(parseCount("1e6", &e).value(), 1000000u);
+  EXPECT_EQ(parseCount("1", &e).value(), 1u);
+  EXPECT_EQ(parseCount("2^40", &e).value(), uint64_t(1) << 40);
+}
+
+TEST(ParseCount, RejectsWithAReason) {
+  for (const char* bad : {"", "0", "-5", "abc", "12Q", "2^", "^3", "2^41", "1.5e3x", "1.5", "2^-1",
+                          "99999999999999999999", "16 M", "3e-2"}) {
+    std::string e;
+    EXPECT_FALSE(parseCount(bad, &e).has_value()) << bad;
+    EXPECT_FALSE(e.empty()) << bad;
+  }
+}
+
+TEST(FormatCount, PowersOfTwoReadAsSuch) {
+  EXPECT_EQ(formatCount(16777216), "2^24");
+  EXPECT_EQ(formatCount(1000), "1000");
+  EXPECT_EQ(formatCount(4099), "4099");
+}
+
+TEST(Catalogue, HasTheThirteenKernelsAndCub) {
+  for (const char* k : {"k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8", "k9", "k10", "k11", "k12", "cub"}) {
+    const KernelInfo* info = findKernel(k);
+    ASSERT_NE(info, nullptr) << k;
+    EXPECT_FALSE(kernelNotes(*info).empty()) << k;
+    EXPECT_FALSE(kernelSource(*info).empty()) << k;
+  }
+  EXPECT_EQ(findKernel("k1")->harris, 1);
+  EXPECT_EQ(findKernel("k7")->upc, "Kernel07/08");
+  EXPECT_NE(kernelSource(*findKernel("k1")).find("tid % (2 * s)"), std::string_view::npos);
+  EXPECT_TRUE(findKernel("k5")->unsafe);
+  EXPECT_FALSE(findKernel("k11")->deterministic);
+  std::string e;
+  EXPECT_EQ(parseKernelList("all", &e).size(), catalogue().size());
+  EXPECT_EQ(parseKernelList("k3,k7,cub", &e).size(), 3u);
+  EXPECT_TRUE(parseKernelList("k3,nope", &e).empty());
+  EXPECT_NE(e.find("nope"), std::string::npos);
+}
+
+TEST(Validate, RefusesBadCombinationsWithOneSentence) {
+  RunConfig c;
+  EXPECT_EQ(validate(c, nullptr), "");
+  c.block = 100;
+  EXPECT_NE(validate(c, nullptr).find("power of two"), std::string::npos);
+  c.block = 2048;
+  EXPECT_NE(validate(c, nullptr).find("power of two"), std::string::npos);
+  c.block = 32;
+  c.kernel = "k5";
+  EXPECT_NE(validate(c, nullptr).find("at least 64"), std::string::npos);
+  c.kernel = "k6";
+  EXPECT_EQ(validate(c, nullptr), "");  // k6 works at 32
+  c.kernel = "k11";
+  c.final = FinalStage::Cpu;
+  EXPECT_NE(validate(c, nullptr).find("does not apply"), std::string::npos);
+  c.final = FinalStage::Atomic;
+  EXPECT_EQ(validate(c, nullptr), "");
+  c.kernel = "k3";
+  EXPECT_NE(validate(c, nullptr).find("does not apply"), std::string::npos);
+  c.final = FinalStage::Default;
+  c.n = uint64_t(1) << 40;
+  EXPECT_NE(validate(c, nullptr).find("grid limit"), std::string::npos);  // 2^35 blocks
+  DeviceInfo d = assumedH200();
+  d.available = true;
+  d.freeMemBytes = int64_t(1) << 30;
+  c.n = uint64_t(1) << 30;
+  c.block = 512;
+  EXPECT_NE(validate(c, &d).find("MiB of device memory"), std::string::npos);
+}
+
+TEST(Geometry, GridsAndPassesFollowTheKernelShape) {
+  RunConfig c;
+  c.n = uint64_t(1) << 24;
+  c.block = 512;
+  c.kernel = "k1";
+  Geometry g = planGeometry(*findKernel("k1"), c, 528);
+  EXPECT_EQ(g.grid(), 32768u);  // the seed's nBlocks
+  ASSERT_EQ(g.passGrids.size(), 3u);  // 32768 -> 64 -> 1
+  EXPECT_EQ(g.passGrids[1], 64u);
+  EXPECT_EQ(g.passGrids[2], 1u);
+  c.kernel = "k4";
+  EXPECT_EQ(planGeometry(*findKernel("k4"), c, 528).grid(), 16384u);  // the seed's K05
+  c.kernel = "k7";
+  g = planGeometry(*findKernel("k7"), c, 528);
+  EXPECT_EQ(g.grid(), 528u);  // one wave
+  EXPECT_EQ(g.passGrids.back(), 1u);
+  c.final = FinalStage::Cpu;
+  g = planGeometry(*findKernel("k7"), c, 528);
+  EXPECT_EQ(g.passGrids.size(), 1u);
+  EXPECT_EQ(g.partials, 528u);
+  c.kernel = "k1";
+  c.n = 1;
+  c.final = FinalStage::Default;
+  g = planGeometry(*findKernel("k1"), c, 528);
+  EXPECT_EQ(g.grid(), 1u);
+  EXPECT_EQ(g.passGrids.size(), 1u);
+  EXPECT_EQ(g.smemBytes, 512u * 4);
+  c.block = 32;
+  EXPECT_EQ(planGeometry(*findKernel("k1"), c, 528).smemBytes, 64u * 4);  // 32 threads: 64 values
+}
+
+TEST(Reference, IntegerSumsAreExactAndOverflowIsFlagged) {
+  RunConfig c;
+  c.type = ElemType::Int32;
+  c.n = 1 << 20;
+  c.data = DataPattern::Ones;
+  Reference r = computeReference(c, 2);
+  EXPECT_EQ(r.expected.i, 1 << 20);
+  EXPECT_FALSE(r.overflow);
+  c.data = DataPattern::Uniform;  // 0..999: 2^24 of them overflow int32
+  c.n = 1 << 24;
+  r = computeReference(c, 2);
+  EXPECT_TRUE(r.overflow);
+  __int128 manual = 0;
+  for (uint64_t i = 0; i < c.n; ++i) manual += generateElement<int32_t>(dataSpecOf(c), i);
+  EXPECT_TRUE(r.exactInt == manual);
+  EXPECT_EQ(r.expected.i, int32_t(uint32_t(uint64_t(manual))));
+  c.accumulate = Accumulate::Wide;
+  r = computeReference(c, 2);
+  EXPECT_FALSE(r.overflow);
+  EXPECT_EQ(r.expected.i, int64_t(manual));
+}
+
+TEST(Reference, MinMaxAndFloatSums) {
+  RunConfig c;
+  c.type = ElemType::Float32;
+  c.n = 100003;
+  c.op = Op::Max;
+  double mx = -1;
+  for (uint64_t i = 0; i < c.n; ++i) mx = std::max(mx, double(generateElement<float>(dataSpecOf(c), i)));
+  EXPECT_EQ(computeReference(c, 3).expected.f, mx);
+  c.op = Op::Sum;
+  long double s = 0;
+  for (uint64_t i = 0; i < c.n; ++i) s += generateElement<float>(dataSpecOf(c), i);
+  EXPECT_NEAR(double(computeReference(c, 3).exact), double(s), 1e-6);
+}
+
+TEST(Tolerance, ScalesWithChainAndCatchesWrongSums) {
+  RunConfig c;
+  c.type = ElemType::Float32;
+  c.n = 1 << 20;
+  Reference r = computeReference(c, 2);
+  Value good{false, 0, double(float(r.exact))};
+  EXPECT_TRUE(checkResult(c, good, r, 64).pass);
+  Value bad{false, 0, double(r.exact) * 1.01};
+  EXPECT_FALSE(checkResult(c, bad, r, 64).pass);
+  Value nan{false, 0, NAN};
+  EXPECT_FALSE(checkResult(c, nan, r, 64).pass);
+  // Larger N or chain: larger tolerance; double: far smaller.
+  const double t1 = checkResult(c, good, r, 64).tolerance;
+  EXPECT_GT(checkResult(c, good, r, 640).tolerance, t1);
+  c.accumulate = Accumulate::Wide;
+  EXPECT_LT(checkResult(c, good, r, 64).tolerance, t1 * 1e-6);
+  // Integers: exact equality only.
+  c.type = ElemType::Int64;
+  c.accumulate = Accumulate::Same;
+  Reference ri = computeReference(c, 2);
+  EXPECT_TRUE(checkResult(c, ri.expected, ri, 64).pass);
+  Value off = ri.expected;
+  off.i += 1;
+  EXPECT_FALSE(checkResult(c, off, ri, 64).pass);
+}
+
+TEST(CpuBaseline, MatchesReferenceForIntegers) {
+  RunConfig c;
+  c.type = ElemType::Int64;
+  c.n = 1 << 18;
+  CpuBaseline b = runCpuBaseline(c, 3);
+  EXPECT_EQ(b.reps, 3);
+  EXPECT_GT(b.ms.median, 0.0);
+  EXPECT_EQ(b.result.i, computeReference(c, 2).expected.i);
+}
+
+TEST(Stats, MedianMinMax) {
+  Stats s = Stats::of({5, 1, 4, 2, 3});
+  EXPECT_EQ(s.median, 3);
+  EXPECT_EQ(s.min, 1);
+  EXPECT_EQ(s.max, 5);
+  EXPECT_EQ(s.count, 5);
+  EXPECT_EQ(Stats::of({1, 2, 3, 4}).median, 2.5);
+  EXPECT_EQ(Stats::of({}).count, 0);
+}
+
+TEST(Occupancy, MatchesTheCalculatorForKnownCases) {
+  DeviceInfo d = assumedH200();
+  OccupancyResult r = computeOccupancy(d, {512, 16, 2048});
+  EXPECT_EQ(r.activeBlocks, 4);  // 2048 threads / 512
+  EXPECT_EQ(r.limiter, "threads");
+  EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+  r = computeOccupancy(d, {32, 16, 256});
+  EXPECT_EQ(r.activeBlocks, 32);  // the 32-blocks-per-SM limit
+  EXPECT_EQ(r.limiter, "blocks per SM");
+  EXPECT_DOUBLE_EQ(r.occupancy, 0.5);
+  r = computeOccupancy(d, {256, 128, 0});  // 128 regs: 65536 / (128*32) = 16 warps
+  EXPECT_EQ(r.activeBlocks, 2);
+  EXPECT_EQ(r.limiter, "registers");
+  r = computeOccupancy(d, {128, 32, 100 * 1024});  // 100 KiB: two blocks fit in 228 KiB
+  EXPECT_EQ(r.activeBlocks, 2);
+  EXPECT_EQ(r.limiter, "shared memory");
+}
+
+TEST(Formats, CsvRoundTripsAndOtherFormatsEscape) {
+  Table t;
+  t.caption = "k_1 & 100%";
+  t.headers = {"kernel", "time ms", "note"};
+  t.numeric = {false, true, false};
+  t.rows = {{"k1", "1.5", "a, \"quoted\" note"}, {"k2", "0.7", "plain"}};
+  Table back = parseCsv(render(t, TableFormat::Csv));
+  EXPECT_EQ(back.headers, t.headers);
+  EXPECT_EQ(back.rows, t.rows);
+  const std::string tex = render(t, TableFormat::Latex);
+  EXPECT_NE(tex.find("\\toprule"), std::string::npos);
+  EXPECT_NE(tex.find("k\\_1 \\& 100\\%"), std::string::npos);
+  EXPECT_NE(tex.find("\\begin{tabular}{lrl}"), std::string::npos);
+  const std::string md = render(t, TableFormat::Markdown);
+  EXPECT_NE(md.find("| --- | ---: | --- |"), std::string::npos);
+  const std::string txt = render(t, TableFormat::Text);
+  EXPECT_NE(txt.find("time ms"), std::string::npos);
+}
+
+TEST(Formats, SessionJsonRoundTrips) {
+  Measurement m;
+  m.ok = true;
+  m.config.kernel = "k7";
+  m.config.type = ElemType::Float64;
+  m.config.op = Op::Max;
+  m.config.n = 12345;
+  m.config.block = 256;
+  m.kernelMs = {1.0, 2.0, 3.0};
+  m.endToEndMs = {1.5, 2.5, 3.5};
+  m.kernel = Stats::of(m.kernelMs);
+  m.result = {false, 0, 0.75};
+  m.geometry.passGrids = {96, 1};
+  Measurement skipped;
+  skipped.config.kernel = "k5";
+  skipped.error = "needs 64 threads";
+  SessionInfo s;
+  s.device = assumedH200();
+  nlohmann::json j = sessionJson(s, {m, skipped});
+  EXPECT_EQ(j["benchmarks"][0]["states"].size(), 2u);
+  std::string err;
+  auto back = measurementsFromJson(nlohmann::json::parse(j.dump()), &err);
+  ASSERT_EQ(back.size(), 2u) << err;
+  EXPECT_EQ(back[0].config.kernel, "k7");
+  EXPECT_EQ(back[0].config.type, ElemType::Float64);
+  EXPECT_EQ(back[0].config.op, Op::Max);
+  EXPECT_EQ(back[0].config.n, 12345u);
+  EXPECT_EQ(back[0].kernelMs, m.kernelMs);
+  EXPECT_EQ(back[0].kernel.median, 2.0);
+  EXPECT_EQ(back[0].result.f, 0.75);
+  EXPECT_EQ(back[0].geometry.passGrids, m.geometry.passGrids);
+  EXPECT_FALSE(back[1].ok);
+  EXPECT_EQ(back[1].error, "needs 64 threads");
+  EXPECT_TRUE(measurementsFromJson(nlohmann::json::parse("{\"x\":1}"), &err).empty());
+  EXPECT_FALSE(err.empty());
+}
+
+TEST(DataGen, ReproducibleAndInRange) {
+  DataSpec d;
+  d.seed = 7;
+  for (uint64_t i = 0; i < 10000; ++i) {
+    float f = generateElement<float>(d, i);
+    EXPECT_GE(f, 0.0f);
+    EXPECT_LT(f, 1.0f);
+    EXPECT_EQ(f, generateElement<float>(d, i));
+    int v = generateElement<int32_t>(d, i);
+    EXPECT_GE(v, 0);
+    EXPECT_LE(v, 999);
+  }
+  d.pattern = DataPattern::IntRange;
+  d.lo = -3;
+  d.hi = 3;
+  for (uint64_t i = 0; i < 1000; ++i) {
+    double x = generateElement<double>(d, i);
+    EXPECT_GE(x, -3);
+    EXPECT_LE(x, 3);
+    EXPECT_EQ(x, std::floor(x));
+  }
+  DataSpec other = d;
+  other.seed = 8;
+  int differ = 0;
+  for (uint64_t i = 0; i < 100; ++i) differ += generateElement<double>(d, i) != generateElement<double>(other, i);
+  EXPECT_GT(differ, 50);
+}

@@ -1,0 +1,217 @@
+// GPU correctness (label gpu): every kernel x operation x type pair x block size x N against the
+// exact CPU reference; integer results and min/max must be exact, float sums within the
+// tolerance, and float sums of ones (exactly representable) exact. Plus one N > 2^31.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "gpu_support.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/occupancy.hpp"
+
+using namespace rl;
+
+namespace {
+
+struct Pair {
+  ElemType in;
+  Accumulate acc;
+};
+const Pair kPairs[] = {{ElemType::Int32, Accumulate::Same},   {ElemType::Int32, Accumulate::Wide},
+                       {ElemType::Int64, Accumulate::Same},   {ElemType::Float32, Accumulate::Same},
+                       {ElemType::Float32, Accumulate::Wide}, {ElemType::Float64, Accumulate::Same}};
+
+std::vector<uint64_t> sizes() {
+  if (quickTests()) return {1, 33, 4099, (1u << 20) + 1};
+  return {1, 2, 31, 32, 33, 1000, 4099, (1u << 20) - 1, (1u << 20) + 1, 1u << 24, 9999991};
+}
+std::vector<int> blocks() {
+  if (quickTests()) return {32, 256, 1024};
+  return {32, 64, 128, 256, 512, 1024};
+}
+
+// References are shared by every kernel and block size of the same data.
+const Reference& referenceFor(const RunConfig& c) {
+  static std::mutex m;
+  static std::map<std::tuple<int, int, int, uint64_t, int>, Reference> cache;
+  std::lock_guard<std::mutex> lock(m);
+  auto key = std::make_tuple(int(c.type), int(c.accumulate), int(c.op), c.n, int(c.data));
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, computeReference(c)).first;
+  return it->second;
+}
+
+class KernelCorrectness : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KernelCorrectness, AllOpsTypesBlocksAndSizes) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  const KernelInfo& k = *findKernel(GetParam());
+  int runs = 0, skipped = 0;
+  for (const Pair& p : kPairs)
+    for (uint64_t n : sizes())
+      for (Op op : {Op::Sum, Op::Min, Op::Max})
+        for (DataPattern data : {DataPattern::Uniform, DataPattern::Ones}) {
+          // Ones only for float sums, where they make the result exact.
+          if (data == DataPattern::Ones && (op != Op::Sum || !isFloat(p.in))) continue;
+          for (int block : blocks()) {
+            RunConfig c;
+            c.kernel = std::string(k.key);
+            c.type = p.in;
+            c.accumulate = p.acc;
+            c.op = op;
+            c.n = n;
+            c.block = block;
+            c.data = data;
+            c.reps = 1;
+            c.warmup = 0;
+            c.warmL2 = true;
+            if (block < k.minBlock) {
+              EXPECT_NE(validate(c, &engine->device()), "");
+              ++skipped;
+              continue;
+            }
+            MeasureOptions o;
+            o.cpuBaseline = false;
+            o.knownReference = &referenceFor(c);
+            Measurement m = engine->measure(c, o);
+            ++runs;
+            ASSERT_TRUE(m.ok) << c.kernel << " n=" << n << " block=" << block << ": " << m.error;
+            const std::string what = c.kernel + " " + std::string(name(op)) + " " +
+                                     std::string(name(p.in)) + "->" + std::string(name(c.accType())) +
+                                     " " + std::string(name(data)) + " n=" + std::to_string(n) +
+                                     " block=" + std::to_string(block);
+            EXPECT_TRUE(m.check.pass) << what << ": got " << m.result.text() << ", exact "
+                                      << double(m.reference.exact) << " (" << m.check.note
+                                      << ", tolerance " << m.check.tolerance << ")";
+            if (data == DataPattern::Ones && n <= (1u << 24))
+              EXPECT_EQ(m.result.f, double(n)) << what << ": a sum of ones must be exact";
+          }
+        }
+  RecordProperty("runs", runs);
+  std::printf("%s: %d configurations checked, %d refused as documented\n", k.key.data(), runs, skipped);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, KernelCorrectness,
+                         ::testing::Values("k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8",
+                                           "k9", "k10", "k11", "k12", "cub"),
+                         [](const auto& info) { return info.param; });
+
+// N above 2^31: 64-bit indices and byte counts everywhere.
+TEST(KernelCorrectnessLarge, AboveTwoToThe31ForInt32AndFloat32) {
+  REQUIRE_GPU();
+  if (quickTests()) GTEST_SKIP() << "not in quick mode";
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  for (ElemType t : {ElemType::Int32, ElemType::Float32}) {
+    RunConfig c;
+    c.type = t;
+    c.n = (uint64_t(1) << 31) + 17;
+    c.block = 512;
+    c.reps = 1;
+    c.warmup = 0;
+    c.warmL2 = true;
+    const Reference ref = computeReference(c);
+    for (const KernelInfo& k : catalogue()) {
+      c.kernel = std::string(k.key);
+      MeasureOptions o;
+      o.cpuBaseline = false;
+      o.knownReference = &ref;
+      Measurement m = engine->measure(c, o);
+      ASSERT_TRUE(m.ok) << c.kernel << ": " << m.error;
+      EXPECT_TRUE(m.check.pass) << c.kernel << " " << name(t) << " n=2^31+17: got "
+                                << m.result.text() << ", exact " << double(ref.exact);
+    }
+  }
+}
+
+TEST(DeviceData, GenerationOnTheGpuMatchesTheCpu) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  for (ElemType t : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
+    for (DataPattern d : {DataPattern::Uniform, DataPattern::IntRange, DataPattern::Ones, DataPattern::IllConditioned}) {
+      RunConfig c;
+      c.type = t;
+      c.data = d;
+      c.n = 100000;
+      const DataSpec spec = dataSpecOf(c);
+      for (uint64_t first : {uint64_t(0), c.n - 1000}) {
+        std::vector<double> dev = engine->readInput(c, first, 1000);
+        ASSERT_EQ(dev.size(), 1000u);
+        for (uint64_t i = 0; i < 1000; ++i) {
+          double host = 0;
+          switch (t) {
+            case ElemType::Int32: host = generateElement<int32_t>(spec, first + i); break;
+            case ElemType::Int64: host = double(generateElement<int64_t>(spec, first + i)); break;
+            case ElemType::Float32: host = generateElement<float>(spec, first + i); break;
+            case ElemType::Float64: host = generateElement<double>(spec, first + i); break;
+          }
+          ASSERT_EQ(dev[i], host) << name(t) << " " << name(d) << " element " << first + i;
+        }
+      }
+    }
+}
+
+TEST(Determinism, LastBlockIsBitwiseStableAtomicsAreNotPromised) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  RunConfig c;
+  c.n = uint64_t(1) << 24;
+  c.reps = 20;
+  c.warmup = 1;
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  c.kernel = "k12";
+  Measurement m12 = engine->measure(c, o);
+  ASSERT_TRUE(m12.ok) << m12.error;
+  EXPECT_EQ(m12.distinctResults.size(), 1u) << "k12 must give the same bits every run";
+  c.kernel = "k11";
+  Measurement m11 = engine->measure(c, o);
+  ASSERT_TRUE(m11.ok) << m11.error;
+  EXPECT_TRUE(m11.check.pass);
+  std::printf("k11 float sum over 20 runs: %zu distinct results; k12: %zu\n",
+              m11.distinctResults.size(), m12.distinctResults.size());
+}
+
+TEST(Measurement, TimingsAndResourcesAreFilled) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  RunConfig c;
+  c.kernel = "k3";
+  c.reps = 5;
+  MeasureOptions o;
+  o.cpuBaseline = true;
+  Measurement m = engine->measure(c, o);
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_EQ(m.kernelMs.size(), 5u);
+  EXPECT_GT(m.kernel.median, 0.0);
+  EXPECT_GE(m.endToEnd.median, m.kernel.median);
+  EXPECT_GT(m.bandwidthGBs, 1.0);
+  EXPECT_GT(m.resources.registers, 0);
+  EXPECT_GT(m.resources.activeBlocksPerSM, 0);
+  EXPECT_FALSE(m.resources.limiter.empty());
+  EXPECT_GT(m.speedupVsCpu, 0.0);
+  EXPECT_TRUE(m.check.pass);
+  const Peaks p = engine->peaks(false);
+  EXPECT_GT(p.readGBs, 0.0);
+  EXPECT_GT(p.copyGBs, 0.0);
+  EXPECT_GT(p.theoreticalGBs, p.readGBs * 0.5);
+  // The engine's occupancy agrees with the calculator for this kernel.
+  DeviceInfo d = engine->device();
+  OccupancyResult calc = computeOccupancy(d, {c.block, m.resources.registers,
+                                              m.resources.staticSmemBytes + m.resources.dynamicSmemBytes});
+  EXPECT_EQ(calc.activeBlocks, m.resources.activeBlocksPerSM);
+}
+
+}  // namespace
