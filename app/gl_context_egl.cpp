@@ -58,9 +58,11 @@ class EglContext final : public GlContext {
 // Picks a display: a CUDA-capable EGL device first, then Mesa surfaceless, then any device.
 EGLDisplay openDisplay(std::string* desc) {
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  const bool devices = hasExtension(client, "EGL_EXT_device_enumeration") &&
-                       hasExtension(client, "EGL_EXT_platform_device") &&
-                       eglQueryDevicesEXT && eglGetPlatformDisplayEXT;
+  // NVIDIA lists EGL_EXT_device_base (enumeration + query in one), Mesa the two parts.
+  const bool devices = (hasExtension(client, "EGL_EXT_device_enumeration") ||
+                        hasExtension(client, "EGL_EXT_device_base")) &&
+                       hasExtension(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT &&
+                       eglGetPlatformDisplayEXT;
   std::vector<EGLDeviceEXT> devs(16);
   EGLint nd = 0;
   if (devices && !eglQueryDevicesEXT(EGLint(devs.size()), devs.data(), &nd)) nd = 0;
@@ -84,7 +86,7 @@ EGLDisplay openDisplay(std::string* desc) {
                                             nullptr);
     EGLint ma, mi;
     if (d != EGL_NO_DISPLAY && eglInitialize(d, &ma, &mi)) {
-      *desc = "EGL surfaceless platform (Mesa)";
+      *desc = "EGL surfaceless platform";
       return d;
     }
   }

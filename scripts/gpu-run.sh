@@ -8,7 +8,7 @@ if [ ! -d /usr/share/glvnd/egl_vendor.d ] && [ -f /usr/local/nvidia/share/glvnd/
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
 C=$PWD/.gpu-carry
-export REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH
+export REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 log() { echo "=== $*"; }
 for step in "$@"; do

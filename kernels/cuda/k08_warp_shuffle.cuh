@@ -1,6 +1,6 @@
 // Kernel 8: warp-shuffle reduction. Beyond Harris: lanes exchange registers with
 // __shfl_down_sync instead of going through shared memory; shared memory only holds one value
-// per warp. For 32-bit integers on GPUs that have it (sm_80+), one __reduce_*_sync instruction
+// per warp; the grid-stride loop is kernel 7's. For 32-bit integers on GPUs that have it (sm_80+), one __reduce_*_sync instruction
 // reduces the whole warp.
 #pragma once
 #include <type_traits>
@@ -64,17 +64,20 @@ __device__ __forceinline__ TAcc blockReduce(TAcc v, Trace& tr) {
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                               Trace tr) {
-  const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
+  const size_t first = size_t(blockIdx.x) * blockDim.x * 2 + threadIdx.x;
+  const size_t stride = size_t(gridDim.x) * blockDim.x * 2;
+  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
 
-  // Grid-stride loop: one element per iteration, consecutive lanes read consecutive elements.
+  // The grid-stride loop of kernel 7: two elements blockDim apart per iteration.
   TAcc v = Op::template identity<TAcc>();
   uint32_t iterations = 0;
-  for (size_t i = first; i < n; i += stride, ++iterations) v = Op()(v, TAcc(in[i]));
-  tr.step(kStepGridStride, 1, globalLoad<TIn>());
+  for (size_t i = first; i < n; i += stride, ++iterations) {
+    v = Op()(v, TAcc(in[i]));
+    if (i + blockDim.x < n) v = Op()(v, TAcc(in[i + blockDim.x]));
+  }
+  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
   tr.iterations(iterations);
-  tr.lane(v, tr.global(in + first, first < n));
+  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + blockDim.x, first + blockDim.x < n));
 
   v = blockReduce<Op>(v, tr);
   tr.step(kStepBlockResult, 0, globalStore<TAcc>());

@@ -24,16 +24,19 @@ __global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
   TAcc* warpSums = sharedArray<TAcc>();
-  const size_t first = size_t(blockIdx.x) * blockDim.x + block.thread_rank();
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  tr.begin(warpSums, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
+  const size_t first = size_t(blockIdx.x) * blockDim.x * 2 + block.thread_rank();
+  const size_t stride = size_t(gridDim.x) * blockDim.x * 2;
+  tr.begin(warpSums, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
 
   TAcc v = Op::template identity<TAcc>();
   uint32_t iterations = 0;
-  for (size_t i = first; i < n; i += stride, ++iterations) v = Op()(v, TAcc(in[i]));
-  tr.step(kStepGridStride, 1, globalLoad<TIn>());
+  for (size_t i = first; i < n; i += stride, ++iterations) {
+    v = Op()(v, TAcc(in[i]));
+    if (i + blockDim.x < n) v = Op()(v, TAcc(in[i + blockDim.x]));
+  }
+  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
   tr.iterations(iterations);
-  tr.lane(v, tr.global(in + first, first < n));
+  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + blockDim.x, first + blockDim.x < n));
 
   v = cg::reduce(warp, v, CgOp());
   tr.step(kStepWarpReduce, 32);
