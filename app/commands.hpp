@@ -23,4 +23,15 @@ struct BenchOptions {
 };
 int runBench(const BenchOptions& options);
 
+struct TraceOptions {
+  RunOptionText run;
+  uint64_t tracedBlock = 0;
+  std::string format = "table";
+  std::string out;
+  bool force = false;
+  bool cpuModel = false;  // the CPU model even where a GPU exists
+  bool compare = false;   // also compare the GPU trace with the CPU model
+};
+int runTrace(const TraceOptions& options);
+
 }  // namespace rl::app

@@ -54,6 +54,16 @@ int main(int argc, char** argv) {
   benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N)");
   for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
 
+  rl::app::TraceOptions trace;
+  CLI::App* traceCmd = cli.add_subcommand("trace", "Per-step summary of one block's execution trace");
+  rl::app::addRunOptions(traceCmd, trace.run, "Kernel id (k1..k12, k5s)");
+  traceCmd->add_option("--traced-block", trace.tracedBlock, "Which block to trace (default 0)");
+  traceCmd->add_option("--format", trace.format, "table or json")->capture_default_str();
+  traceCmd->add_option("--out", trace.out, "Write to this file (atomically) instead of stdout");
+  traceCmd->add_flag("--force", trace.force, "Overwrite --out if it exists");
+  traceCmd->add_flag("--cpu-model", trace.cpuModel, "Use the CPU model even if a GPU is present");
+  traceCmd->add_flag("--compare", trace.compare, "Compare the GPU trace with the CPU model (exit 3 if they differ)");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -67,6 +77,7 @@ int main(int argc, char** argv) {
   }
   if (*infoCmd) return rl::app::runInfo(info);
   if (*benchCmd) return rl::app::runBench(bench);
+  if (*traceCmd) return rl::app::runTrace(trace);
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

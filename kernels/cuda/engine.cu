@@ -167,6 +167,23 @@ class CudaEngine final : public Engine {
   Measurement measure(const RunConfig& c, const MeasureOptions& o) override;
   TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) override;
   std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) override;
+  TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) override {
+    const size_t size = trace::bufferBytes(unsigned(c.block));
+    if (cudaError_t e = traceBuf_.reserve(size); e != cudaSuccess) {
+      TraceRun t;
+      t.error = "cannot allocate the trace buffer: " + cudaText(e);
+      return t;
+    }
+    TraceRun t = runTraced(c, traceBuf_.get(), size);
+    if (!t.ok) return t;
+    bytes->resize(size);
+    if (cudaError_t e = cudaMemcpy(bytes->data(), traceBuf_.get(), size, cudaMemcpyDeviceToHost);
+        e != cudaSuccess) {
+      t.ok = false;
+      t.error = "reading the trace back failed: " + cudaText(e);
+    }
+    return t;
+  }
 
  private:
   const KernelEntry* entry(const KernelInfo& k, const RunConfig& c, ElemType in, bool traced) const {
@@ -193,7 +210,7 @@ class CudaEngine final : public Engine {
   DeviceInfo dev_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t e0_ = nullptr, e1_ = nullptr, e2_ = nullptr;
-  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_;
+  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_;
   std::optional<InputKey> inputKey_;
   void* hostPartials_ = nullptr;
   size_t hostPartialsBytes_ = 0;

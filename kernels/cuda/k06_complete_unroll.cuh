@@ -2,8 +2,8 @@
 // Instantiated for every block size 32..1024: the compiler removes the levels that do not exist,
 // and every loop counter and its branch disappear. The last warp uses the correct
 // (__syncwarp) form of kernel 5. At 32 threads lanes 16..31 read past the block's 32 values:
-// the launch gives such blocks 64 values of shared memory (as Harris does), and what those
-// lanes compute never reaches lane 0.
+// the launch gives such blocks 64 values of shared memory (as Harris does), filled with the
+// identity; what those lanes compute never reaches lane 0.
 #pragma once
 #include "k05_unroll_last_warp.cuh"
 
@@ -25,6 +25,10 @@ __device__ __forceinline__ void unrolledLevel(TAcc* sdata, unsigned tid, Trace& 
 // The block's tree, fully unrolled: result in sdata[0].
 template <unsigned BlockSize, class Op, class TAcc, class Trace>
 __device__ __forceinline__ void blockReduceUnrolled(TAcc* sdata, unsigned tid, Trace& tr) {
+  if constexpr (BlockSize == 32) {  // lanes 16..31 read sdata[32..47]: give them defined values
+    sdata[tid + 32] = Op::template identity<TAcc>();
+    __syncwarp();
+  }
   unrolledLevel<BlockSize, 512, Op>(sdata, tid, tr);
   unrolledLevel<BlockSize, 256, Op>(sdata, tid, tr);
   unrolledLevel<BlockSize, 128, Op>(sdata, tid, tr);

@@ -42,6 +42,8 @@ class Engine {
   // Runs the reduction once with the first pass traced: block c.tracedBlock records into
   // `traceBuffer` (device memory, e.g. a mapped GL buffer of trace::bufferBytes(block) bytes).
   virtual TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) = 0;
+  // The same into device memory the engine owns, copied back into *bytes (CLI, tests).
+  virtual TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) = 0;
   // The device's copy of input elements [first, first + count), as doubles (tests).
   virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
 };

@@ -1,0 +1,156 @@
+// `reducelab trace`: the per-step summary of one block's execution trace (active warps and
+// lanes, bank-conflict degrees, wavefronts) - the numbers the trace views draw.
+#include <cstdio>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/formats.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/trace.hpp"
+
+namespace rl::app {
+
+namespace {
+
+std::string lanesText(const StepSummary& s) {
+  int lo = 33, hi = 0;
+  for (int a : s.activeLanes)
+    if (a > 0) lo = std::min(lo, a), hi = std::max(hi, a);
+  if (hi == 0) return "0";
+  return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+}
+
+}  // namespace
+
+Table traceTable(const TraceData& t, const TraceSummary& sum) {
+  Table tab;
+  tab.headers = {"step", "what", "warps with work", "lanes per active warp", "max conflict",
+                 "smem wavefronts", "ideal", "global sectors", "requests"};
+  tab.numeric = {true, false, true, true, true, true, true, true, true};
+  for (const StepSummary& s : sum.steps) {
+    tab.rows.push_back({std::to_string(s.step), s.label,
+                        std::to_string(s.warpsWithWork) + "/" + std::to_string(t.numWarps()),
+                        lanesText(s), s.maxDegree > 1 ? std::to_string(s.maxDegree) + "-way" : (s.maxDegree ? "none" : "-"),
+                        std::to_string(s.wavefronts), std::to_string(s.idealWavefronts),
+                        std::to_string(s.globalSectors), std::to_string(s.globalRequests)});
+  }
+  return tab;
+}
+
+nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSummary& sum,
+                         const std::string& source) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const StepSummary& s : sum.steps)
+    steps.push_back({{"step", s.step}, {"kind", s.kind}, {"param", s.param}, {"label", s.label},
+                     {"warps_with_work", s.warpsWithWork}, {"active_lanes", s.activeLanes},
+                     {"max_degree", s.maxDegree}, {"wavefronts", s.wavefronts},
+                     {"ideal_wavefronts", s.idealWavefronts},
+                     {"load_wavefronts", s.loadWavefronts}, {"store_wavefronts", s.storeWavefronts},
+                     {"global_sectors", s.globalSectors}, {"global_requests", s.globalRequests},
+                     {"max_iterations", s.maxIterations}});
+  return {{"source", source},
+          {"kernel", c.kernel},
+          {"type", std::string(name(c.type))},
+          {"accumulator", std::string(name(c.accType()))},
+          {"op", std::string(name(c.op))},
+          {"n", c.n},
+          {"block", c.block},
+          {"traced_block", t.header.tracedBlock},
+          {"grid", t.header.gridSize},
+          {"steps", steps},
+          {"totals",
+           {{"load_wavefronts", sum.loadWavefronts},
+            {"store_wavefronts", sum.storeWavefronts},
+            {"ideal_load_wavefronts", sum.idealLoadWavefronts},
+            {"ideal_store_wavefronts", sum.idealStoreWavefronts},
+            {"load_conflicts", sum.loadConflicts()},
+            {"store_conflicts", sum.storeConflicts()}}}};
+}
+
+int runTrace(const TraceOptions& o) {
+  RunConfig c;
+  c.kernel = o.run.kernel;
+  if (std::string e = toRunConfig(o.run, &c); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 2;
+  }
+  c.tracedBlock = o.tracedBlock;
+  if (o.format != "table" && o.format != "json") {
+    std::fprintf(stderr, "reducelab: error: --format '%s' is not one of: table, json\n", o.format.c_str());
+    return 2;
+  }
+  if (std::string e = validate(c, nullptr); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 2;
+  }
+  if (!findKernel(c.kernel)->traceable) {
+    std::fprintf(stderr, "reducelab: error: cub is a library: it has no traced twin to show\n");
+    return 2;
+  }
+  if (!o.out.empty() && std::filesystem::exists(o.out) && !o.force) {
+    std::fprintf(stderr, "reducelab: error: %s exists; add --force to overwrite it\n", o.out.c_str());
+    return 1;
+  }
+  std::string err, source;
+  TraceData t;
+  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
+  const int cc = engine ? engine->device().ccMajor : 9;
+  if (engine) {
+    std::vector<uint8_t> bytes;
+    TraceRun run = engine->runTracedToHost(c, &bytes);
+    if (!run.ok) {
+      std::fprintf(stderr, "reducelab: error: %s\n", run.error.c_str());
+      return 1;
+    }
+    t = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+    source = "gpu (" + engine->device().name + ")";
+    if (o.compare) {
+      TraceData model = modelTrace(c, run.geometry.grid(), cc, &err);
+      const std::string diff = compareTraces(t, model, 1e-5);
+      std::fprintf(stderr, "GPU trace vs CPU model: %s\n", diff.empty() ? "identical" : diff.c_str());
+      if (!diff.empty()) return 3;
+    }
+  } else {
+    // Without a GPU: the grid the engine would use on the assumed H200 (CPU-model mode).
+    const DeviceInfo d = assumedH200();
+    const KernelInfo& k = *findKernel(c.kernel);
+    const Geometry probe = planGeometry(k, c, 1);
+    const OccupancyResult occ = computeOccupancy(d, {c.block, 32, int(probe.smemBytes)});
+    const Geometry g = planGeometry(k, c, uint64_t(std::max(occ.activeBlocks, 1)) * d.smCount);
+    t = modelTrace(c, g.grid(), cc, &err);
+    source = "cpu-model";
+  }
+  if (!t.valid()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+    return 1;
+  }
+  const TraceSummary sum = summarize(t);
+  std::string text;
+  if (o.format == "json") {
+    text = traceJson(c, t, sum, source).dump(2) + "\n";
+  } else {
+    char head[512];
+    std::snprintf(head, sizeof head,
+                  "Trace of block %u of %u: kernel %s, %d threads, %s %s (accumulator %s), N = %s, from the %s\n",
+                  t.header.tracedBlock, t.header.gridSize, c.kernel.c_str(), c.block,
+                  std::string(name(c.op)).c_str(), std::string(name(c.type)).c_str(),
+                  std::string(name(c.accType())).c_str(), formatCount(c.n).c_str(), source.c_str());
+    text = head + render(traceTable(t, sum), TableFormat::Text);
+    std::snprintf(head, sizeof head,
+                  "shared-memory wavefronts: loads %d (ideal %d, %d from bank conflicts), stores %d "
+                  "(ideal %d, %d from bank conflicts)\n",
+                  sum.loadWavefronts, sum.idealLoadWavefronts, sum.loadConflicts(),
+                  sum.storeWavefronts, sum.idealStoreWavefronts, sum.storeConflicts());
+    text += head;
+  }
+  if (o.out.empty()) std::fputs(text.c_str(), stdout);
+  else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace rl::app

@@ -1,0 +1,228 @@
+// Reading traces, shared-memory bank conflicts, and the per-step summary.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+
+#include "reducelab/trace.hpp"
+
+namespace rl {
+
+using namespace rl::trace;
+
+TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* error) {
+  TraceData t;
+  auto fail = [&](const char* why) {
+    if (error) *error = why;
+    return TraceData{};
+  };
+  if (size < kLanesOffset) return fail("trace buffer too small");
+  std::memcpy(&t.header, bytes, sizeof t.header);
+  if (t.header.magic != kMagic) return fail("no trace was written (magic missing)");
+  if (t.header.version != kVersion) return fail("trace version mismatch");
+  if (t.header.blockSize == 0 || t.header.blockSize > kMaxBlock) return fail("bad block size in trace");
+  if (t.header.numSteps > uint32_t(kMaxSteps)) return fail("bad step count in trace");
+  if (size < bufferBytes(t.header.blockSize)) return fail("trace buffer smaller than its block");
+  const char* base = static_cast<const char*>(bytes);
+  t.steps.resize(t.header.numSteps);
+  std::memcpy(t.steps.data(), base + kStepsOffset, t.steps.size() * sizeof(StepHeader));
+  t.lanes.resize(size_t(t.header.numSteps) * t.header.blockSize);
+  std::memcpy(t.lanes.data(), base + kLanesOffset, t.lanes.size() * sizeof(LaneRecord));
+  return t;
+}
+
+std::vector<uint8_t> TraceData::toBuffer() const {
+  std::vector<uint8_t> out(bufferBytes(header.blockSize ? header.blockSize : 1), 0);
+  std::memcpy(out.data(), &header, sizeof header);
+  std::memcpy(out.data() + kStepsOffset, steps.data(), steps.size() * sizeof(StepHeader));
+  std::memcpy(out.data() + kLanesOffset, lanes.data(), lanes.size() * sizeof(LaneRecord));
+  return out;
+}
+
+// How a warp's shared-memory access is served:
+// - 32 banks of 4-byte words (CUDA C++ Programming Guide, "Shared Memory", compute capability
+//   5.x and later, unchanged through 9.0); a request needs one wavefront per distinct word in
+//   its busiest bank; lanes reading the same word share it (broadcast, not a conflict).
+// - A wavefront carries at most 128 bytes (32 banks x 4 bytes). Wider accesses are served in
+//   phases of 128 bytes: half-warps for 8-byte accesses (lanes 0-15, then 16-31), quarter-warps
+//   for 16-byte ones, and conflicts only arise between lanes of one phase. So 32 lanes reading
+//   8 consecutive bytes each need 2 wavefronts: that is the ideal, not a conflict.
+//   This phase model is checked against Nsight Compute's counters on the H200 (kernels 1-4,
+//   int32 and float64, block 256): docs/bank-conflicts.md has the measured table.
+std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
+  std::vector<BankAccess> out;
+  if (step < 0 || step >= t.numSteps()) return out;
+  const StepHeader& h = t.steps[size_t(step)];
+  const int w0 = warp < 0 ? 0 : warp, w1 = warp < 0 ? t.numWarps() : std::min(warp + 1, t.numWarps());
+  for (int w = w0; w < w1; ++w)
+    for (int s = 0; s < kMaxSlots; ++s) {
+      if (h.slots[s].space != kSpaceShared) continue;
+      BankAccess a;
+      a.step = step;
+      a.warp = w;
+      a.slot = s;
+      a.bytes = std::max<int>(4, h.slots[s].bytes);
+      a.store = h.slots[s].access == kStore;
+      const int wordsPerLane = a.bytes / 4;
+      const int phaseLanes = std::max(1, 32 / wordsPerLane);
+      std::set<int> bankWords[32];
+      std::set<int> phaseBankWords[32];
+      int phaseActive = 0;
+      auto closePhase = [&] {
+        if (phaseActive == 0) return;
+        size_t worst = 1;
+        for (auto& b : phaseBankWords) worst = std::max(worst, b.size());
+        a.wavefronts += int(worst);
+        a.idealWavefronts += 1;
+        a.degree = std::max(a.degree, int(worst));
+        for (int b = 0; b < 32; ++b) {
+          for (int wd : phaseBankWords[b]) bankWords[b].insert(wd);
+          phaseBankWords[b].clear();
+        }
+        phaseActive = 0;
+      };
+      for (int l = 0; l < 32; ++l) {
+        if (l % phaseLanes == 0) closePhase();
+        a.bank[l] = a.word[l] = -1;
+        const int thread = w * 32 + l;
+        if (thread >= t.blockSize()) continue;
+        const LaneRecord& r = t.lane(step, thread);
+        if (!(r.flags & kLaneActive) || !(r.flags & slotBit(s))) continue;
+        a.word[l] = r.addr[s] / 4;
+        a.bank[l] = a.word[l] % 32;
+        ++a.activeLanes;
+        ++phaseActive;
+        for (int k = 0; k < wordsPerLane; ++k) phaseBankWords[(a.word[l] + k) % 32].insert(a.word[l] + k);
+      }
+      closePhase();
+      if (a.activeLanes == 0) continue;
+      // Lanes in conflict: their bank holds more than one distinct word within their phase.
+      for (int l = 0; l < 32; ++l) {
+        if (a.word[l] < 0) continue;
+        const int p0 = (l / phaseLanes) * phaseLanes;
+        for (int m = p0; m < p0 + phaseLanes && m < 32; ++m) {
+          if (m == l || a.word[m] < 0) continue;
+          bool clash = false;
+          for (int k = 0; k < wordsPerLane && !clash; ++k)
+            for (int q = 0; q < wordsPerLane && !clash; ++q)
+              clash = (a.word[l] + k) % 32 == (a.word[m] + q) % 32 && a.word[l] + k != a.word[m] + q;
+          if (clash) {
+            ++a.conflictLanes;
+            break;
+          }
+        }
+      }
+      out.push_back(a);
+    }
+  return out;
+}
+
+std::string stepLabel(const StepHeader& s) {
+  char b[64];
+  switch (s.kind) {
+    case kStepLoad: return s.param == 2 ? "load 2 + add" : "load";
+    case kStepGridStride:
+      std::snprintf(b, sizeof b, "grid-stride (%u it.)", s.maxIterations);
+      return b;
+    case kStepTreeLevel: std::snprintf(b, sizeof b, "s = %d", s.param); return b;
+    case kStepWarpSync: std::snprintf(b, sizeof b, "warp +%d", s.param); return b;
+    case kStepShuffle: std::snprintf(b, sizeof b, "shfl %d", s.param); return b;
+    case kStepWarpReduce: return "warp reduce";
+    case kStepWarpStore: return "warp sums";
+    case kStepWarpLoad: return "read sums";
+    case kStepBlockResult: return "result";
+  }
+  return "?";
+}
+
+TraceSummary summarize(const TraceData& t) {
+  TraceSummary sum;
+  for (int s = 0; s < t.numSteps(); ++s) {
+    const StepHeader& h = t.steps[size_t(s)];
+    StepSummary st;
+    st.step = s;
+    st.kind = h.kind;
+    st.param = h.param;
+    st.label = stepLabel(h);
+    st.maxIterations = h.maxIterations;
+    st.activeLanes.assign(size_t(t.numWarps()), 0);
+    for (int th = 0; th < t.blockSize(); ++th)
+      if (t.lane(s, th).flags & kLaneActive) ++st.activeLanes[size_t(th / 32)];
+    for (int a : st.activeLanes) st.warpsWithWork += a > 0;
+    for (const BankAccess& a : bankAccesses(t, s, -1)) {
+      st.maxDegree = std::max(st.maxDegree, a.degree);
+      st.wavefronts += a.wavefronts;
+      st.idealWavefronts += a.idealWavefronts;
+      (a.store ? st.storeWavefronts : st.loadWavefronts) += a.wavefronts;
+      (a.store ? st.idealStoreWavefronts : st.idealLoadWavefronts) += a.idealWavefronts;
+    }
+    for (int slot = 0; slot < kMaxSlots; ++slot) {
+      if (h.slots[slot].space != kSpaceGlobal || h.slots[slot].access != kLoad) continue;
+      for (int w = 0; w < t.numWarps(); ++w) {
+        std::set<int64_t> sectors;
+        for (int l = 0; l < 32 && w * 32 + l < t.blockSize(); ++l) {
+          const LaneRecord& r = t.lane(s, w * 32 + l);
+          if (!(r.flags & kLaneActive) || !(r.flags & slotBit(slot))) continue;
+          const int64_t first = t.header.globalBase + r.addr[slot];
+          for (int64_t byte = first; byte < first + h.slots[slot].bytes; byte += 32) sectors.insert(byte / 32);
+          sectors.insert((first + h.slots[slot].bytes - 1) / 32);
+        }
+        if (!sectors.empty()) {
+          ++st.globalRequests;
+          st.globalSectors += int(sectors.size());
+        }
+      }
+    }
+    sum.totalWavefronts += st.wavefronts;
+    sum.totalIdealWavefronts += st.idealWavefronts;
+    sum.loadWavefronts += st.loadWavefronts;
+    sum.storeWavefronts += st.storeWavefronts;
+    sum.idealLoadWavefronts += st.idealLoadWavefronts;
+    sum.idealStoreWavefronts += st.idealStoreWavefronts;
+    sum.steps.push_back(std::move(st));
+  }
+  return sum;
+}
+
+std::string compareTraces(const TraceData& a, const TraceData& b, double relTol) {
+  char msg[256];
+  const TraceHeader &x = a.header, &y = b.header;
+  if (x.numSteps != y.numSteps || x.blockSize != y.blockSize || x.tracedBlock != y.tracedBlock ||
+      x.elemBytes != y.elemBytes || x.accBytes != y.accBytes || x.gridSize != y.gridSize ||
+      x.n != y.n || x.globalBase != y.globalBase) {
+    std::snprintf(msg, sizeof msg,
+                  "headers differ: steps %u/%u block %u/%u grid %u/%u base %lld/%lld",
+                  x.numSteps, y.numSteps, x.blockSize, y.blockSize, x.gridSize, y.gridSize,
+                  (long long)x.globalBase, (long long)y.globalBase);
+    return msg;
+  }
+  for (size_t s = 0; s < a.steps.size(); ++s)
+    if (std::memcmp(&a.steps[s], &b.steps[s], sizeof(StepHeader)) != 0) {
+      std::snprintf(msg, sizeof msg, "step %zu header differs (%s / %s, iterations %u/%u)", s,
+                    stepLabel(a.steps[s]).c_str(), stepLabel(b.steps[s]).c_str(),
+                    a.steps[s].maxIterations, b.steps[s].maxIterations);
+      return msg;
+    }
+  for (size_t s = 0; s < a.steps.size(); ++s)
+    for (uint32_t th = 0; th < x.blockSize; ++th) {
+      const LaneRecord& p = a.lane(int(s), int(th));
+      const LaneRecord& q = b.lane(int(s), int(th));
+      bool same = p.flags == q.flags && p.iterations == q.iterations;
+      for (int k = 0; k < kMaxSlots && same; ++k)
+        if (p.flags & slotBit(k)) same = p.addr[k] == q.addr[k];
+      const double scale = std::max(std::fabs(p.value), std::fabs(q.value));
+      const bool valueOk = p.value == q.value || (std::isnan(p.value) && std::isnan(q.value)) ||
+                           std::fabs(p.value - q.value) <= relTol * scale;
+      if (!same || !valueOk) {
+        std::snprintf(msg, sizeof msg,
+                      "step %zu (%s) thread %u: flags %x/%x addr0 %d/%d iterations %u/%u value %.17g/%.17g",
+                      s, stepLabel(a.steps[s]).c_str(), th, p.flags, q.flags, p.addr[0], q.addr[0],
+                      p.iterations, q.iterations, p.value, q.value);
+        return msg;
+      }
+    }
+  return {};
+}
+
+}  // namespace rl

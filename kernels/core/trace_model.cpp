@@ -1,0 +1,411 @@
+// The CPU model of the traced kernels: for one block, each kernel's steps re-implemented in
+// plain C++ (its own code, not the CUDA source), writing the same trace records. On a GPU the
+// two are compared (tests/test_gpu_traces.cpp); without one, the views draw this.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "reducelab/datagen.hpp"
+#include "reducelab/reference.hpp"
+#include "reducelab/trace.hpp"
+
+namespace rl {
+namespace {
+
+using namespace rl::trace;
+
+// ---- operators, as the device defines them ----
+struct Sum {
+  template <class T> static T identity() { return T(0); }
+  template <class T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
+    else return a + b;
+  }
+};
+struct Min {
+  template <class T> static T identity() {
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  }
+  template <class T> T operator()(T a, T b) const { return b < a ? b : a; }
+};
+struct Max {
+  template <class T> static T identity() {
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  }
+  template <class T> T operator()(T a, T b) const { return a < b ? b : a; }
+};
+
+struct Addr {
+  int32_t value = 0;
+  bool valid = false;
+};
+
+template <class T> SlotInfo sLoad() { return {kSpaceShared, kLoad, uint8_t(sizeof(T)), 0}; }
+template <class T> SlotInfo sStore() { return {kSpaceShared, kStore, uint8_t(sizeof(T)), 0}; }
+template <class T> SlotInfo gLoad() { return {kSpaceGlobal, kLoad, uint8_t(sizeof(T)), 0}; }
+template <class T> SlotInfo gStore() { return {kSpaceGlobal, kStore, uint8_t(sizeof(T)), 0}; }
+template <class T> SlotInfo gAtomic() { return {kSpaceGlobal, kAtomic, uint8_t(sizeof(T)), 0}; }
+
+// Writes records in the layout of trace_format.hpp.
+class Builder {
+ public:
+  Builder(unsigned block, uint64_t tracedBlock, unsigned elemBytes, unsigned accBytes, uint64_t grid,
+          uint64_t n, uint64_t firstElem) : block_(block) {
+    std::memset(&t_.header, 0, sizeof t_.header);
+    t_.header.magic = kMagic;
+    t_.header.version = kVersion;
+    t_.header.blockSize = block;
+    t_.header.tracedBlock = uint32_t(tracedBlock);
+    t_.header.elemBytes = elemBytes;
+    t_.header.accBytes = accBytes;
+    t_.header.gridSize = uint32_t(grid);
+    t_.header.n = n;
+    t_.header.globalBase = int64_t(firstElem * elemBytes);
+  }
+  void step(uint32_t kind, int32_t param, SlotInfo a = {}, SlotInfo b = {}, SlotInfo c = {}, SlotInfo d = {}) {
+    StepHeader h{};
+    h.kind = kind;
+    h.param = param;
+    h.slots[0] = a;
+    h.slots[1] = b;
+    h.slots[2] = c;
+    h.slots[3] = d;
+    h.numSlots = (a.space != 0) + (b.space != 0) + (c.space != 0) + (d.space != 0);
+    h.maxIterations = 1;
+    t_.steps.push_back(h);
+    t_.lanes.resize(t_.steps.size() * block_, LaneRecord{});
+  }
+  template <class V>
+  void lane(unsigned tid, V value, Addr a0 = {}, Addr a1 = {}, Addr a2 = {}, Addr a3 = {},
+            uint32_t iterations = 1) {
+    LaneRecord& r = t_.lanes[(t_.steps.size() - 1) * block_ + tid];
+    const Addr a[4] = {a0, a1, a2, a3};
+    r.flags = kLaneActive;
+    for (int s = 0; s < kMaxSlots; ++s) {
+      r.addr[s] = a[s].valid ? a[s].value : 0;
+      if (a[s].valid) r.flags |= slotBit(s);
+    }
+    r.iterations = iterations;
+    r.value = double(value);
+    if (iterations > 1) t_.steps.back().maxIterations = std::max(t_.steps.back().maxIterations, iterations);
+  }
+  TraceData finish() {
+    t_.header.numSteps = uint32_t(t_.steps.size());
+    return std::move(t_);
+  }
+
+ private:
+  unsigned block_;
+  TraceData t_;
+};
+
+enum class Shape { K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12 };
+
+template <class Op, class TIn, class TAcc>
+class BlockModel {
+ public:
+  BlockModel(const RunConfig& c, uint64_t grid, int ccMajor, Shape shape)
+      : c_(c), spec_(dataSpecOf(c)), B_(unsigned(c.block)), b_(c.tracedBlock), grid_(grid),
+        n_(c.n), ccMajor_(ccMajor), shape_(shape),
+        tb_(B_, c.tracedBlock, sizeof(TIn), sizeof(TAcc), grid, c.n, firstElem()) {}
+
+  TraceData run() {
+    switch (shape_) {
+      case Shape::K1: case Shape::K2: case Shape::K3: {
+        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
+        loadOne();
+        if (shape_ == Shape::K1) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
+        if (shape_ == Shape::K2) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return 2 * s * t < B_ ? int(2 * s * t) : -1; });
+        if (shape_ == Shape::K3) for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+        sharedResult();
+        break;
+      }
+      case Shape::K4: {
+        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
+        loadPair();
+        for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+        sharedResult();
+        break;
+      }
+      case Shape::K5: case Shape::K5s: {
+        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
+        loadPair();
+        for (unsigned s = B_ / 2; s > 32; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+        if (shape_ == Shape::K5) for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) volatileStage(off);
+        else lastWarpSyncwarp(true);
+        sharedResult();
+        break;
+      }
+      case Shape::K6: case Shape::K7: {
+        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
+        if (shape_ == Shape::K6) loadPair();
+        else gridStridePairs(true);
+        for (unsigned s : {512u, 256u, 128u, 64u})
+          if (B_ >= 2 * s) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+        lastWarpSyncwarp(B_ >= 64);
+        sharedResult();
+        break;
+      }
+      case Shape::K8: case Shape::K9: {
+        sdata_.assign(32, Op::template identity<TAcc>());
+        gridStridePairs(false);
+        blockReduceShuffle(shape_ == Shape::K9);
+        globalResult(false);
+        break;
+      }
+      case Shape::K10: case Shape::K11: case Shape::K12: {
+        sdata_.assign(32, Op::template identity<TAcc>());
+        vectorThreadSum();
+        blockReduceShuffle(false);
+        globalResult(shape_ == Shape::K11);
+        break;
+      }
+    }
+    return tb_.finish();
+  }
+
+ private:
+  static constexpr int kWidth = 16 / sizeof(TIn);
+  static constexpr int kLoads = 4;
+
+  uint64_t firstElem() const {
+    switch (shape_) {
+      case Shape::K1: case Shape::K2: case Shape::K3: return b_ * B_;
+      case Shape::K10: case Shape::K11: case Shape::K12: return b_ * B_ * kLoads * kWidth;
+      default: return b_ * B_ * 2;
+    }
+  }
+  TAcc load(uint64_t i) const {
+    return i < n_ ? TAcc(generateElement<TIn>(spec_, i)) : Op::template identity<TAcc>();
+  }
+  TAcc element(uint64_t i) const { return TAcc(generateElement<TIn>(spec_, i)); }
+  Addr shared(unsigned index) const { return {int32_t(index * sizeof(TAcc)), true}; }
+  Addr global(uint64_t index, bool valid) const {
+    return {int32_t(int64_t(index * sizeof(TIn)) - int64_t(firstElem() * sizeof(TIn))), valid};
+  }
+
+  void loadOne() {
+    tb_.step(kStepLoad, 1, gLoad<TIn>(), sStore<TAcc>());
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t i = b_ * B_ + t;
+      sdata_[t] = load(i);
+      tb_.lane(t, sdata_[t], global(i, i < n_), shared(t));
+    }
+  }
+  void loadPair() {
+    tb_.step(kStepLoad, 2, gLoad<TIn>(), gLoad<TIn>(), sStore<TAcc>());
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t i = b_ * B_ * 2 + t;
+      sdata_[t] = Op()(load(i), load(i + B_));
+      tb_.lane(t, sdata_[t], global(i, i < n_), global(i + B_, i + B_ < n_), shared(t));
+    }
+  }
+  // Kernel 7's loop (and kernels 8, 9): pairs blockDim apart, striding by the grid.
+  void gridStridePairs(bool toShared) {
+    if (toShared) tb_.step(kStepGridStride, 2, gLoad<TIn>(), gLoad<TIn>(), sStore<TAcc>());
+    else tb_.step(kStepGridStride, 2, gLoad<TIn>(), gLoad<TIn>());
+    regs_.assign(B_, Op::template identity<TAcc>());
+    const uint64_t stride = uint64_t(B_) * 2 * grid_;
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t first = b_ * B_ * 2 + t;
+      TAcc v = Op::template identity<TAcc>();
+      uint32_t it = 0;
+      for (uint64_t i = first; i < n_; i += stride, ++it) {
+        v = Op()(v, element(i));
+        if (i + B_ < n_) v = Op()(v, element(i + B_));
+      }
+      regs_[t] = v;
+      if (toShared) {
+        sdata_[t] = v;
+        tb_.lane(t, v, global(first, first < n_), global(first + B_, first + B_ < n_), shared(t), {}, it);
+      } else {
+        tb_.lane(t, v, global(first, first < n_), global(first + B_, first + B_ < n_), {}, {}, it);
+      }
+    }
+  }
+  // Kernel 10's loop: four 16-byte vectors per iteration, then the scalar tail.
+  void vectorThreadSum() {
+    const SlotInfo v16{kSpaceGlobal, kLoad, 16, 0};
+    tb_.step(kStepGridStride, kWidth, v16, v16, v16, v16);
+    regs_.assign(B_, Op::template identity<TAcc>());
+    const uint64_t numVecs = n_ / kWidth;
+    const uint64_t stride = grid_ * B_ * kLoads;
+    auto vecAddr = [&](uint64_t v) {  // byte offset of vector v from the block's base
+      return Addr{int32_t(int64_t(v * 16) - int64_t(firstElem() * sizeof(TIn))), v < numVecs};
+    };
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t first = b_ * B_ * kLoads + t;
+      TAcc acc = Op::template identity<TAcc>();
+      uint32_t it = 0;
+      for (uint64_t base = first; base < numVecs; base += stride, ++it)
+        for (int u = 0; u < kLoads; ++u) {
+          const uint64_t j = base + uint64_t(u) * B_;
+          if (j < numVecs)
+            for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
+        }
+      const uint64_t tail = numVecs * kWidth + b_ * B_ + t;
+      if (tail < n_) acc = Op()(acc, element(tail));
+      regs_[t] = acc;
+      tb_.lane(t, acc, vecAddr(first), vecAddr(first + B_), vecAddr(first + 2 * B_),
+               vecAddr(first + 3 * B_), it);
+    }
+  }
+  // One tree level: `index(t)` is the element thread t writes, or -1 if it is idle.
+  template <class IndexFn>
+  void treeLevel(unsigned s, IndexFn index) {
+    tb_.step(kStepTreeLevel, int32_t(s), sLoad<TAcc>(), sLoad<TAcc>(), sStore<TAcc>());
+    for (unsigned t = 0; t < B_; ++t) {
+      const int i = index(t);
+      if (i < 0) continue;
+      sdata_[unsigned(i)] = Op()(sdata_[unsigned(i)], sdata_[unsigned(i) + s]);
+      tb_.lane(t, sdata_[unsigned(i)], shared(unsigned(i)), shared(unsigned(i) + s), shared(unsigned(i)));
+    }
+  }
+  // Warp 0 executes each statement in lockstep: all lanes read, then all write.
+  void volatileStage(unsigned off) {
+    tb_.step(kStepWarpSync, int32_t(off), sLoad<TAcc>(), sLoad<TAcc>(), sStore<TAcc>());
+    TAcc next[32];
+    for (unsigned t = 0; t < 32; ++t) next[t] = Op()(sdata_[t], sdata_[t + off]);
+    for (unsigned t = 0; t < 32; ++t) sdata_[t] = next[t];
+    for (unsigned t = 0; t < 32; ++t) tb_.lane(t, sdata_[t], shared(t), shared(t + off), shared(t));
+  }
+  // The __syncwarp form: read partner, sync, write, sync. from64: the first stage is 32.
+  void lastWarpSyncwarp(bool from64) {
+    TAcc v[32];
+    for (unsigned t = 0; t < 32; ++t) v[t] = sdata_[t];
+    bool first = true;
+    for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) {
+      if (off == 32 && !from64) continue;
+      if (first) tb_.step(kStepWarpSync, int32_t(off), sLoad<TAcc>(), sLoad<TAcc>(), sStore<TAcc>());
+      else tb_.step(kStepWarpSync, int32_t(off), sLoad<TAcc>(), sStore<TAcc>());
+      for (unsigned t = 0; t < 32; ++t) v[t] = Op()(v[t], sdata_[t + off]);
+      for (unsigned t = 0; t < 32; ++t) sdata_[t] = v[t];
+      for (unsigned t = 0; t < 32; ++t) {
+        if (first) tb_.lane(t, v[t], shared(t), shared(t + off), shared(t));
+        else tb_.lane(t, v[t], shared(t + off), shared(t));
+      }
+      first = false;
+    }
+  }
+  void sharedResult() {
+    tb_.step(kStepBlockResult, 0, sLoad<TAcc>(), gStore<TAcc>());
+    tb_.lane(0, sdata_[0], shared(0), Addr{int32_t(b_ * sizeof(TAcc)), true});
+  }
+  void globalResult(bool atomic) {
+    if (atomic) {
+      tb_.step(kStepBlockResult, 0, gAtomic<TAcc>());
+      tb_.lane(0, regs_[0], Addr{0, true});
+    } else {
+      tb_.step(kStepBlockResult, 0, gStore<TAcc>());
+      tb_.lane(0, regs_[0], Addr{int32_t(b_ * sizeof(TAcc)), true});
+    }
+  }
+  // Warp level for `lanes` warps' registers starting at thread `base`.
+  void warpReduce(unsigned warpCount, bool cooperativeGroups) {
+    const bool redux = !cooperativeGroups && sizeof(TAcc) == 4 && std::is_integral_v<TAcc> && ccMajor_ >= 8;
+    if (redux || cooperativeGroups) {
+      tb_.step(kStepWarpReduce, 32);
+      for (unsigned w = 0; w < warpCount; ++w) {
+        // Every lane receives the warp's result (redux.sync; cg::reduce). The order of the
+        // combination inside cg::reduce is the library's: a butterfly is assumed here.
+        TAcc v[32];
+        for (unsigned l = 0; l < 32; ++l) v[l] = regs_[w * 32 + l];
+        for (unsigned off = 16; off > 0; off /= 2) {
+          TAcc next[32];
+          for (unsigned l = 0; l < 32; ++l) next[l] = Op()(v[l], v[l ^ off]);
+          std::copy(next, next + 32, v);
+        }
+        for (unsigned l = 0; l < 32; ++l) {
+          regs_[w * 32 + l] = v[l];
+          tb_.lane(w * 32 + l, v[l]);
+        }
+      }
+      return;
+    }
+    for (unsigned off = 16; off > 0; off /= 2) {
+      tb_.step(kStepShuffle, int32_t(off), SlotInfo{kSpaceShuffle, kLoad, uint8_t(sizeof(TAcc)), 0});
+      for (unsigned w = 0; w < warpCount; ++w) {
+        TAcc next[32];
+        for (unsigned l = 0; l < 32; ++l)  // __shfl_down_sync: lanes past the end get their own value
+          next[l] = Op()(regs_[w * 32 + l], regs_[w * 32 + (l + off < 32 ? l + off : l)]);
+        for (unsigned l = 0; l < 32; ++l) {
+          regs_[w * 32 + l] = next[l];
+          tb_.lane(w * 32 + l, next[l], Addr{int32_t(l + off < 32 ? l + off : l), true});
+        }
+      }
+    }
+  }
+  void blockReduceShuffle(bool cooperativeGroups) {
+    const unsigned warps = (B_ + 31) / 32;
+    warpReduce(warps, cooperativeGroups);
+    tb_.step(kStepWarpStore, 0, sStore<TAcc>());
+    for (unsigned w = 0; w < warps; ++w) {
+      sdata_[w] = regs_[w * 32];
+      tb_.lane(w * 32, sdata_[w], shared(w));
+    }
+    tb_.step(kStepWarpLoad, 0, sLoad<TAcc>());
+    for (unsigned l = 0; l < 32; ++l) {
+      regs_[l] = l < warps ? sdata_[l] : Op::template identity<TAcc>();
+      tb_.lane(l, regs_[l], shared(l < warps ? l : 0));
+    }
+    warpReduce(1, cooperativeGroups);
+  }
+
+  const RunConfig& c_;
+  DataSpec spec_;
+  unsigned B_;
+  uint64_t b_, grid_, n_;
+  int ccMajor_;
+  Shape shape_;
+  Builder tb_;
+  std::vector<TAcc> sdata_, regs_;
+};
+
+template <class TIn, class TAcc>
+TraceData runModel(const RunConfig& c, uint64_t grid, int cc, Shape s) {
+  switch (c.op) {
+    case Op::Sum: return BlockModel<Sum, TIn, TAcc>(c, grid, cc, s).run();
+    case Op::Min: return BlockModel<Min, TIn, TAcc>(c, grid, cc, s).run();
+    case Op::Max: return BlockModel<Max, TIn, TAcc>(c, grid, cc, s).run();
+  }
+  return {};
+}
+
+}  // namespace
+
+TraceData modelTrace(const RunConfig& c, uint64_t grid, int ccMajor, std::string* error) {
+  if (std::string e = validate(c, nullptr); !e.empty()) {
+    if (error) *error = e;
+    return {};
+  }
+  const KernelInfo& k = *findKernel(c.kernel);
+  if (!k.traceable) {
+    if (error) *error = "CUB is a library: it has no traced twin";
+    return {};
+  }
+  if (c.tracedBlock >= grid) {
+    if (error)
+      *error = "block " + std::to_string(c.tracedBlock) + " does not exist: the grid has " +
+               std::to_string(grid) + " blocks";
+    return {};
+  }
+  static const std::pair<KernelId, Shape> kShapes[] = {
+      {KernelId::K1, Shape::K1}, {KernelId::K2, Shape::K2}, {KernelId::K3, Shape::K3},
+      {KernelId::K4, Shape::K4}, {KernelId::K5, Shape::K5}, {KernelId::K5s, Shape::K5s},
+      {KernelId::K6, Shape::K6}, {KernelId::K7, Shape::K7}, {KernelId::K8, Shape::K8},
+      {KernelId::K9, Shape::K9}, {KernelId::K10, Shape::K10}, {KernelId::K11, Shape::K11},
+      {KernelId::K12, Shape::K12}};
+  Shape shape = Shape::K1;
+  for (const auto& [id, s] : kShapes)
+    if (id == k.id) shape = s;
+  const ElemType acc = c.accType();
+  if (c.type == ElemType::Int32 && acc == ElemType::Int32) return runModel<int32_t, int32_t>(c, grid, ccMajor, shape);
+  if (c.type == ElemType::Int32) return runModel<int32_t, int64_t>(c, grid, ccMajor, shape);
+  if (c.type == ElemType::Int64) return runModel<int64_t, int64_t>(c, grid, ccMajor, shape);
+  if (c.type == ElemType::Float32 && acc == ElemType::Float32) return runModel<float, float>(c, grid, ccMajor, shape);
+  if (c.type == ElemType::Float32) return runModel<float, double>(c, grid, ccMajor, shape);
+  return runModel<double, double>(c, grid, ccMajor, shape);
+}
+
+}  // namespace rl

@@ -1,0 +1,88 @@
+// GPU (label gpu): the traces the traced kernels record are identical to the CPU model's for
+// every kernel x block size x a few N (values within float tolerance), and tracing changes
+// neither the result nor the grid.
+#include <gtest/gtest.h>
+
+#include "gpu_support.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/trace.hpp"
+
+using namespace rl;
+
+namespace {
+
+class TraceEquality : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TraceEquality, GpuTraceEqualsCpuModel) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  const KernelInfo& k = *findKernel(GetParam());
+  const std::vector<uint64_t> sizes = quickTests() ? std::vector<uint64_t>{1000, (1u << 20) + 1}
+                                                   : std::vector<uint64_t>{1, 33, 1000, 4099, (1u << 20) + 1, 1u << 24};
+  int compared = 0;
+  for (int block : {32, 64, 128, 256, 512, 1024}) {
+    if (block < k.minBlock) continue;
+    for (uint64_t n : sizes)
+      for (ElemType type : {ElemType::Int32, ElemType::Float32, ElemType::Float64})
+        for (Op op : {Op::Sum, Op::Max}) {
+          RunConfig c;
+          c.kernel = std::string(k.key);
+          c.block = block;
+          c.n = n;
+          c.type = type;
+          c.op = op;
+          Geometry g = engine->geometry(c, &err);
+          ASSERT_EQ(err, "");
+          for (uint64_t traced : {uint64_t(0), g.grid() - 1}) {
+            c.tracedBlock = traced;
+            std::vector<uint8_t> bytes;
+            TraceRun run = engine->runTracedToHost(c, &bytes);
+            ASSERT_TRUE(run.ok) << run.error;
+            TraceData gpu = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+            ASSERT_TRUE(gpu.valid()) << err;
+            TraceData cpu = modelTrace(c, run.geometry.grid(), engine->device().ccMajor, &err);
+            ASSERT_TRUE(cpu.valid()) << err;
+            const std::string diff = compareTraces(gpu, cpu, isFloat(type) ? 1e-5 : 0.0);
+            EXPECT_EQ(diff, "") << c.kernel << " block " << block << " n " << n << " "
+                                << name(type) << " " << name(op) << " traced block " << traced;
+            ++compared;
+            if (traced == g.grid() - 1 || g.grid() == 1) break;
+          }
+        }
+  }
+  std::printf("%s: %d GPU traces identical to the CPU model\n", k.key.data(), compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, TraceEquality,
+                         ::testing::Values("k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8",
+                                           "k9", "k10", "k11", "k12"),
+                         [](const auto& info) { return info.param; });
+
+TEST(TracedTwin, SameResultAsTheUntracedKernel) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  for (const KernelInfo& k : catalogue()) {
+    if (!k.traceable) continue;
+    RunConfig c;
+    c.kernel = std::string(k.key);
+    c.n = (1u << 22) + 7;
+    c.type = ElemType::Int64;
+    c.reps = 1;
+    c.warmup = 0;
+    MeasureOptions o;
+    o.cpuBaseline = false;
+    Measurement m = engine->measure(c, o);
+    ASSERT_TRUE(m.ok) << m.error;
+    std::vector<uint8_t> bytes;
+    TraceRun t = engine->runTracedToHost(c, &bytes);
+    ASSERT_TRUE(t.ok) << t.error;
+    EXPECT_EQ(t.result.i, m.result.i) << c.kernel;
+    EXPECT_EQ(t.geometry.passGrids, m.geometry.passGrids) << c.kernel;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,168 @@
+// The CPU trace model and the analyses the views draw: the seed's tables, divergence, bank
+// conflicts, coalescing, and a model result equal to the reference for one-block inputs.
+#include <gtest/gtest.h>
+
+#include "reducelab/reference.hpp"
+#include "reducelab/trace.hpp"
+
+using namespace rl;
+
+namespace {
+
+TraceData model(const std::string& kernel, int block, ElemType type = ElemType::Int32,
+                uint64_t n = 1 << 20, uint64_t grid = 0) {
+  RunConfig c;
+  c.kernel = kernel;
+  c.block = block;
+  c.type = type;
+  c.n = n;
+  if (grid == 0) grid = blocksToCover(*findKernel(kernel), n, block, type);
+  std::string err;
+  TraceData t = modelTrace(c, grid, 9, &err);
+  EXPECT_TRUE(t.valid()) << err;
+  return t;
+}
+
+std::vector<int> warpsWithWork(const TraceSummary& s) {
+  std::vector<int> v;
+  for (const auto& st : s.steps) v.push_back(st.warpsWithWork);
+  return v;
+}
+
+}  // namespace
+
+// Seed 000's table for Kernel04 (our k3) at 512 threads: warps with work per step and useful
+// threads per warp: "16 8 4 2 1 1 1 1 1 1 / 32 32 32 32 32 16 8 4 2 1".
+TEST(TraceModel, SeedTableOfSequentialAddressing) {
+  TraceSummary s = summarize(model("k3", 512));
+  ASSERT_EQ(s.steps.size(), 11u);  // load, 9 levels, result
+  const std::vector<int> warps = {16, 8, 4, 2, 1, 1, 1, 1, 1, 1};
+  const std::vector<int> lanes = {32, 32, 32, 32, 32, 16, 8, 4, 2, 1};
+  for (size_t i = 0; i < warps.size(); ++i) {
+    EXPECT_EQ(s.steps[i].warpsWithWork, warps[i]) << "step " << i;
+    for (int a : s.steps[i].activeLanes)
+      if (a) EXPECT_EQ(a, lanes[i]) << "step " << i;
+  }
+}
+
+TEST(TraceModel, Kernel1DivergesEveryWarp) {
+  TraceSummary s = summarize(model("k1", 256));
+  // s = 1: all 8 warps have work, each with only 16 of 32 lanes.
+  EXPECT_EQ(s.steps[1].label, "s = 1");
+  EXPECT_EQ(s.steps[1].warpsWithWork, 8);
+  for (int a : s.steps[1].activeLanes) EXPECT_EQ(a, 16);
+  EXPECT_EQ(s.steps[4].warpsWithWork, 8);  // s = 8: still every warp, 2 lanes each
+  for (int a : s.steps[4].activeLanes) EXPECT_EQ(a, 2);
+  EXPECT_EQ(s.loadConflicts(), 0);
+}
+
+TEST(TraceModel, Kernel2HasBankConflictsKernel3None) {
+  TraceSummary s2 = summarize(model("k2", 256));
+  EXPECT_EQ(s2.steps[1].maxDegree, 2);  // index = 2*tid: two lanes per bank
+  EXPECT_EQ(s2.steps[2].maxDegree, 4);
+  EXPECT_EQ(s2.steps[3].maxDegree, 8);
+  EXPECT_GT(s2.loadConflicts(), 0);
+  EXPECT_GT(s2.storeConflicts(), 0);
+  TraceSummary s3 = summarize(model("k3", 256));
+  for (const auto& st : s3.steps) EXPECT_LE(st.maxDegree, 1) << st.label;
+  EXPECT_EQ(s3.loadConflicts(), 0);
+  EXPECT_EQ(s3.storeConflicts(), 0);
+}
+
+TEST(TraceModel, EightByteAccessesUseTwoPhasesWithoutConflict) {
+  TraceData t = model("k3", 256, ElemType::Float64);
+  auto acc = bankAccesses(t, 1, 0);  // s = 128, warp 0: three accesses of 8 bytes
+  ASSERT_EQ(acc.size(), 3u);
+  for (const BankAccess& a : acc) {
+    EXPECT_EQ(a.bytes, 8);
+    EXPECT_EQ(a.wavefronts, 2);
+    EXPECT_EQ(a.idealWavefronts, 2);
+    EXPECT_EQ(a.degree, 1);
+  }
+  // Kernel 2 with doubles at s = 1: lanes 16 bytes apart, 2-way within each half-warp.
+  TraceData t2 = model("k2", 256, ElemType::Float64);
+  auto acc2 = bankAccesses(t2, 1, 0);
+  ASSERT_FALSE(acc2.empty());
+  EXPECT_EQ(acc2[0].degree, 2);
+  EXPECT_EQ(acc2[0].wavefronts, 4);
+}
+
+TEST(TraceModel, BroadcastIsNotAConflict) {
+  // Warp-sum reads of k8: lanes past the number of warps all read word 0.
+  TraceData t = model("k8", 128, ElemType::Int32, 1 << 16, 16);
+  int step = -1;
+  for (int s = 0; s < t.numSteps(); ++s)
+    if (t.steps[size_t(s)].kind == trace::kStepWarpLoad) step = s;
+  ASSERT_GE(step, 0);
+  auto acc = bankAccesses(t, step, 0);
+  ASSERT_EQ(acc.size(), 1u);
+  EXPECT_EQ(acc[0].degree, 1);
+  EXPECT_EQ(acc[0].wavefronts, 1);
+}
+
+TEST(TraceModel, CoalescingOfLoads) {
+  // One float per lane: a warp touches 4 sectors; 16-byte loads: 16 sectors per request.
+  TraceSummary s3 = summarize(model("k3", 256, ElemType::Float32));
+  EXPECT_EQ(s3.steps[0].globalRequests, 8);
+  EXPECT_EQ(s3.steps[0].globalSectors, 32);
+  TraceSummary s10 = summarize(model("k10", 256, ElemType::Float32, 1 << 22, 64));
+  EXPECT_EQ(s10.steps[0].globalRequests, 32);  // 8 warps x 4 loads
+  EXPECT_EQ(s10.steps[0].globalSectors, 32 * 16);
+}
+
+TEST(TraceModel, SingleBlockResultEqualsTheReference) {
+  for (const char* k : {"k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8", "k9", "k10", "k11", "k12"})
+    for (ElemType type : {ElemType::Int32, ElemType::Float64}) {
+      RunConfig c;
+      c.kernel = k;
+      c.block = 128;
+      c.type = type;
+      c.n = 100;  // one block covers it
+      c.data = DataPattern::IntRange;
+      std::string err;
+      TraceData t = modelTrace(c, 1, 9, &err);
+      ASSERT_TRUE(t.valid()) << k << ": " << err;
+      const trace::LaneRecord& r = t.lane(t.numSteps() - 1, 0);
+      EXPECT_EQ(t.steps.back().kind, trace::kStepBlockResult) << k;
+      EXPECT_EQ(r.value, double(computeReference(c, 1).exact)) << k << " " << name(type);
+    }
+}
+
+TEST(TraceModel, StepsFitTheBufferAtEveryBlockSize) {
+  for (const char* k : {"k1", "k2", "k3", "k6", "k7", "k8"})
+    for (int b : {32, 64, 128, 256, 512, 1024}) {
+      TraceData t = model(k, b, ElemType::Float32, 1 << 20);
+      EXPECT_LE(t.numSteps(), trace::kMaxSteps);
+      std::string err;
+      std::vector<uint8_t> bytes = t.toBuffer();
+      TraceData back = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+      EXPECT_EQ(compareTraces(t, back, 0), "") << k << " " << b;
+    }
+}
+
+TEST(TraceModel, RefusesWhatTheKernelsRefuse) {
+  RunConfig c;
+  c.kernel = "k5";
+  c.block = 32;
+  std::string err;
+  EXPECT_FALSE(modelTrace(c, 1, 9, &err).valid());
+  EXPECT_NE(err.find("64"), std::string::npos);
+  c.kernel = "cub";
+  c.block = 256;
+  EXPECT_FALSE(modelTrace(c, 1, 9, &err).valid());
+  c.kernel = "k3";
+  c.tracedBlock = 5;
+  EXPECT_FALSE(modelTrace(c, 2, 9, &err).valid());
+  EXPECT_NE(err.find("does not exist"), std::string::npos);
+}
+
+TEST(TraceModel, CompareReportsTheFirstDifference) {
+  TraceData a = model("k3", 64), b = a;
+  EXPECT_EQ(compareTraces(a, b, 0), "");
+  b.lanes[70].value += 1;
+  EXPECT_NE(compareTraces(a, b, 0), "");
+  EXPECT_EQ(compareTraces(a, b, 1.0), "");
+  b = a;
+  b.lanes[70].flags ^= trace::kLaneActive;
+  EXPECT_NE(compareTraces(a, b, 1.0).find("thread"), std::string::npos);
+}
