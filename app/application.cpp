@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <regex>
+#include <thread>
 
 #include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
@@ -81,9 +83,50 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
                                            model_.device.unavailableReason +
                                            "): CPU model mode");
   initInterop();
+  std::vector<std::string> runKernels;
+  checkGuiOptions(opt_, &model_.config, &runKernels);
+  model_.ui.theme = opt_.theme == "light" ? gui::Theme::Light : gui::Theme::Dark;
+  const std::map<std::string, gui::CentreView> views = {{"warp", gui::CentreView::WarpActivity},
+                                                         {"bank", gui::CentreView::BankConflicts},
+                                                         {"tree", gui::CentreView::ReductionTree},
+                                                         {"coalescing", gui::CentreView::Coalescing},
+                                                         {"all", gui::CentreView::All}};
+  model_.view = views.at(opt_.view);
+  controller_ = std::make_unique<Controller>(model_);
+  controller_->update();  // the first trace
+  if (model_.trace.valid) {
+    model_.trace.step = opt_.step < 0 ? model_.trace.data.numSteps() - 1
+                                      : std::min(opt_.step, model_.trace.data.numSteps() - 1);
+    model_.trace.warp = std::min(opt_.warp, model_.trace.data.numWarps() - 1);
+  }
+  if (opt_.runAtStart)
+    for (const std::string& k : runKernels) {
+      RunConfig c = model_.config;
+      c.kernel = k;
+      controller_->queueRun(c);
+    }
+}
+
+std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::string>* runKernels) {
+  RunConfig c;
+  if (std::string e = toRunConfig(o.run, &c); !e.empty()) return e;
+  std::string err;
+  std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
+  if (ks.empty()) return err;
+  c.kernel = std::string(ks.front()->key);
+  if (runKernels) {
+    runKernels->clear();
+    for (const KernelInfo* k : ks) runKernels->push_back(std::string(k->key));
+  }
+  if (o.view != "warp" && o.view != "bank" && o.view != "tree" && o.view != "coalescing" && o.view != "all")
+    return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all";
+  if (o.theme != "dark" && o.theme != "light") return "--theme '" + o.theme + "' is not one of: dark, light";
+  if (config) *config = c;
+  return {};
 }
 
 Application::~Application() {
+  controller_.reset();
   interop_.detach();
   if (model_.interop.buffer) glDeleteBuffers(1, &model_.interop.buffer);
   ImGui_ImplOpenGL3_Shutdown();
@@ -122,6 +165,7 @@ void Application::renderFrame() {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  controller_->update();
   ui_.draw(model_, *this);
   ImGui::Render();
   glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
@@ -142,17 +186,27 @@ std::string Application::saveScreenshot(const std::string& path) {
 }
 
 void Application::printStats() const {
-  if (frameMs_.empty()) return;
-  std::vector<double> v = frameMs_;
+  // The first frames build the font atlas and compile shaders: start-up, not steady state.
+  const size_t skip = frameMs_.size() > 20 ? 10 : 0;
+  if (frameMs_.size() <= skip) return;
+  std::vector<double> v(frameMs_.begin() + long(skip), frameMs_.end());
   std::sort(v.begin(), v.end());
   const double median = v[v.size() / 2];
   const double p99 = v[std::min(v.size() - 1, size_t(double(v.size()) * 0.99))];
-  std::printf("frames: %zu  frame time median %.2f ms  p99 %.2f ms  max %.2f ms  (%s)\n", v.size(),
-              median, p99, v.back(), ctx_.description().c_str());
+  std::printf("frames: %zu (after %zu start-up frames)  frame time median %.2f ms  p99 %.2f ms  max %.2f ms  (%s)\n",
+              v.size(), skip, median, p99, v.back(), ctx_.description().c_str());
 }
 
 int Application::run() {
   const int frames = opt_.frames > 0 ? opt_.frames : (ctx_.headless() ? 3 : 0);
+  // Headless: measurements asked for at start finish before the frames are counted.
+  if (ctx_.headless()) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+    while (controller_->busy() && std::chrono::steady_clock::now() < deadline) {
+      renderFrame();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
   for (int n = 0; !quit_ && !ctx_.shouldClose() && (frames == 0 || n < frames); ++n) {
     ctx_.pollEvents();
     const auto t0 = std::chrono::steady_clock::now();
@@ -193,6 +247,13 @@ int Application::run() {
 }
 
 int runGui(const GuiOptions& options) {
+  {
+    GuiOptions copy = options;
+    if (std::string e = checkGuiOptions(copy, nullptr, nullptr); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s (see reducelab --help)\n", e.c_str());
+      return 2;
+    }
+  }
   if (!options.screenshot.empty())
     if (std::string e = checkWritable(options.screenshot); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: cannot write --screenshot %s: %s\n",

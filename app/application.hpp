@@ -3,8 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "controller.hpp"
 #include "gl_context.hpp"
 #include "interop.hpp"
+#include "run_options.hpp"
 #include "reducelab/gui/model.hpp"
 #include "reducelab/gui/ui.hpp"
 
@@ -18,6 +20,13 @@ struct GuiOptions {
   int width = 1600, height = 900;
   float uiScale = 1.0f;
   bool stats = false;
+  // The GUI's starting state.
+  RunOptionText run;
+  bool runAtStart = false;   // measure the starting configuration (a kernel list: each of them)
+  std::string view = "warp"; // warp, bank, tree, coalescing
+  int step = -1;             // -1: the last step
+  int warp = 0;
+  std::string theme = "dark";
 };
 
 class Application final : public gui::UiActions {
@@ -28,6 +37,8 @@ class Application final : public gui::UiActions {
 
   void requestQuit() override { quit_ = true; }
   void requestScreenshot() override { screenshotRequested_ = true; }
+  void requestRun() override { controller_->queueRun(model_.config); }
+  void requestClearResults() override { controller_->clearResults(); }
 
  private:
   void initInterop();
@@ -40,6 +51,7 @@ class Application final : public gui::UiActions {
   gui::Model model_;
   gui::Ui ui_;
   CudaGlBuffer interop_;
+  std::unique_ptr<Controller> controller_;
   std::vector<double> frameMs_;
   bool quit_ = false;
   bool screenshotRequested_ = false;
@@ -47,6 +59,9 @@ class Application final : public gui::UiActions {
 
 // Parses "1600x900". Returns false for anything else (including zero or above 16384).
 bool parseSize(const std::string& text, int* width, int* height);
+
+// Checks the starting-state options; "" or a usage error.
+std::string checkGuiOptions(GuiOptions& options, RunConfig* config, std::vector<std::string>* runKernels);
 
 int runGui(const GuiOptions& options);
 

@@ -114,12 +114,7 @@ int runTrace(const TraceOptions& o) {
     }
   } else {
     // Without a GPU: the grid the engine would use on the assumed H200 (CPU-model mode).
-    const DeviceInfo d = assumedH200();
-    const KernelInfo& k = *findKernel(c.kernel);
-    const Geometry probe = planGeometry(k, c, 1);
-    const OccupancyResult occ = computeOccupancy(d, {c.block, 32, int(probe.smemBytes)});
-    const Geometry g = planGeometry(k, c, uint64_t(std::max(occ.activeBlocks, 1)) * d.smCount);
-    t = modelTrace(c, g.grid(), cc, &err);
+    t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), cc, &err);
     source = "cpu-model";
   }
   if (!t.valid()) {

@@ -40,6 +40,14 @@ int main(int argc, char** argv) {
   cli.add_option("--dump-layout", gui.dumpLayout,
                  "Write the named panel rectangles of the last frame as JSON (for tests)");
 
+  rl::app::addRunOptions(&cli, gui.run, "The kernel shown (a list with --run: each is measured)");
+  cli.add_flag("--run", gui.runAtStart, "Measure the starting configuration when the GUI opens");
+  cli.add_option("--view", gui.view, "Trace view shown: warp, bank, tree, coalescing, all")->capture_default_str();
+  cli.add_option("--step", gui.step, "Trace step shown (default: the last)");
+  cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views");
+  cli.add_option("--theme", gui.theme, "dark or light (high contrast, for projectors)")->capture_default_str();
+  cli.add_option("--traced-block", gui.run.tracedBlock, "Which block the trace views show");
+
   rl::app::InfoOptions info;
   CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
   infoCmd->add_flag("--json", info.json, "JSON instead of text");

@@ -47,10 +47,19 @@ void Ui::rebuildFonts() {
   io.Fonts->Clear();
   const float px = std::round(kBaseFontPx * g_scale);
   if (fontOk_) {
+    // Latin-1 plus punctuation, arrows and math signs (-> <= x ...) that the panels use.
+    static ImVector<ImWchar> ranges;
+    if (ranges.empty()) {
+      ImFontGlyphRangesBuilder b;
+      b.AddRanges(io.Fonts->GetGlyphRangesDefault());
+      static const ImWchar extra[] = {0x2010, 0x205E, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x2500, 0x257F, 0};
+      b.AddRanges(extra);
+      b.BuildRanges(&ranges);
+    }
     const std::string dir = fontDir();
-    g_fonts.regular = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), px);
-    g_fonts.mono = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), px);
-    g_fonts.large = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), px * 2.2f);
+    g_fonts.regular = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), px, nullptr, ranges.Data);
+    g_fonts.mono = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), px, nullptr, ranges.Data);
+    g_fonts.large = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), px * 2.2f, nullptr, ranges.Data);
   }
   if (!g_fonts.regular || !g_fonts.mono || !g_fonts.large) {
     ImFontConfig cfg;

@@ -1,5 +1,7 @@
 #include "reducelab/occupancy.hpp"
 
+#include "reducelab/config.hpp"
+
 #include <algorithm>
 #include <climits>
 
@@ -58,6 +60,14 @@ DeviceInfo assumedH200() {
   d.smemPerBlockOptin = 232448;
   d.reservedSmemPerBlock = 1024;
   return d;
+}
+
+Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d, int registers) {
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k) return {};
+  const Geometry probe = planGeometry(*k, c, 1);
+  const OccupancyResult occ = computeOccupancy(d, {c.block, registers, int(probe.smemBytes)});
+  return planGeometry(*k, c, uint64_t(std::max(occ.activeBlocks, 1)) * uint64_t(d.smCount));
 }
 
 }  // namespace rl

@@ -26,4 +26,10 @@ OccupancyResult computeOccupancy(const DeviceInfo& d, const OccupancyInput& in);
 // The H200 as ReduceLab assumes it where no GPU is present (CPU model, what-if plots).
 DeviceInfo assumedH200();
 
+// The launch geometry on a device known only by its properties (CPU model): occupancy from
+// the calculator with `registers` per thread, then planGeometry.
+struct Geometry;
+struct RunConfig;
+Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d, int registers = 32);
+
 }  // namespace rl

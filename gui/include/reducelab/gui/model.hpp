@@ -1,12 +1,16 @@
 #pragma once
 // What the GUI draws: records handed to it by the app. The GUI never launches CUDA; it asks for
 // work through UiActions and draws whatever records come back.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "reducelab/config.hpp"
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
+#include "reducelab/record.hpp"
+#include "reducelab/trace.hpp"
 
 namespace rl::gui {
 
@@ -37,6 +41,28 @@ struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
+enum class CentreView { WarpActivity, BankConflicts, ReductionTree, Coalescing, All };
+
+// The trace the views animate. `buffer` is the GL buffer the traced kernel (or the CPU model)
+// wrote; `data` is a host copy of the same bytes for labels and tooltips.
+struct TraceState {
+  bool valid = false;
+  std::string error;
+  std::string source;       // "GPU (NVIDIA H200), CUDA-GL interop" or "CPU model"
+  RunConfig config;         // what was traced
+  TraceData data;
+  TraceSummary summary;
+  GLuint buffer = 0;
+  uint64_t version = 0;     // bumps when new data arrives
+  // Animation.
+  int step = 0;
+  bool playing = false;
+  float stepsPerSecond = 1.5f;
+  float timer = 0;
+  int warp = 0;             // selected warp (bank and coalescing views)
+  int slot = -1;            // selected access slot, -1: the first that applies
+};
+
 struct Model {
   DeviceInfo device;
   std::string glRenderer, glVersion;
@@ -44,6 +70,17 @@ struct Model {
   InteropStrip interop;
   std::vector<LogEntry> log;
   std::map<std::string, Rect> layout;  // named panel rectangles of the last frame (--dump-layout)
+
+  RunConfig config;                 // what the parameter panel shows (the next run / trace)
+  std::string configError;          // validation of `config` ("" when it can run)
+  CentreView view = CentreView::WarpActivity;
+  TraceState trace;
+
+  Peaks peaks;
+  std::vector<Measurement> results; // the results table (latest last)
+  bool measuring = false;
+  std::string measuringWhat;
+  bool showTraceHooks = false;      // kernel source: show the `tr.` lines
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
@@ -55,6 +92,8 @@ class UiActions {
   virtual ~UiActions() = default;
   virtual void requestQuit() = 0;
   virtual void requestScreenshot() = 0;
+  virtual void requestRun() = 0;  // measure model.config and append to the results
+  virtual void requestClearResults() = 0;
 };
 
 }  // namespace rl::gui

@@ -1,0 +1,105 @@
+// Kernel panel: the catalogue, the selected kernel's notes and its source.
+#include <algorithm>
+#include <sstream>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
+
+namespace rl::gui {
+
+// Selecting a kernel keeps the other parameters, adjusted where the kernel needs it.
+void selectKernel(Model& model, const KernelInfo& k) {
+  model.config.kernel = std::string(k.key);
+  if (model.config.block < k.minBlock) {
+    model.config.block = k.minBlock;
+    model.addLog(LogLevel::Info, "Block size raised to " + std::to_string(k.minBlock) + ": " +
+                                     std::string(k.key) + " needs it");
+  }
+  if (!allowsFinal(k, model.config.final)) model.config.final = FinalStage::Default;
+}
+
+namespace {
+
+void drawNotes(const KernelInfo& k, const Palette& pal) {
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", std::string(k.title).c_str());
+  if (k.harris || !k.upc.empty())
+    ImGui::TextDisabled("%s%s%s", k.harris ? ("Harris kernel " + std::to_string(k.harris)).c_str() : "",
+                        k.harris && !k.upc.empty() ? "  |  " : "",
+                        k.upc.empty() ? "" : ("UPC lecture " + std::string(k.upc)).c_str());
+  ImGui::Separator();
+  std::istringstream in{std::string(kernelNotes(k))};
+  std::string para, line;
+  auto flush = [&] {
+    if (para.empty()) return;
+    if (para.rfind("**", 0) == 0) {  // "**Heading.** text"
+      const size_t end = para.find("**", 2);
+      if (end != std::string::npos) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", para.substr(2, end - 2).c_str());
+        para = para.substr(end + 2);
+      }
+    }
+    std::string plain;
+    for (size_t i = 0; i < para.size(); ++i)
+      if (!(para[i] == '*' && i + 1 < para.size() && para[i + 1] == '*') && !(i > 0 && para[i] == '*' && para[i - 1] == '*') && para[i] != '`')
+        plain += para[i];
+    ImGui::TextWrapped("%s", plain.c_str());
+    ImGui::Spacing();
+    para.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) flush();
+    else para += (para.empty() ? "" : " ") + line;
+  }
+  flush();
+}
+
+}  // namespace
+
+void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
+
+void drawKernelPanel(Model& model, UiActions&) {
+  const KernelInfo* current = findKernel(model.config.kernel);
+  const Palette& pal = palette(model.ui.theme);
+  if (!ImGui::BeginTabBar("kernel-tabs")) return;
+  if (ImGui::BeginTabItem("Catalogue")) {
+    ImGui::BeginChild("catalogue");
+    for (const KernelInfo& k : catalogue()) {
+      const bool selected = current == &k;
+      std::string label = std::string(k.key) + "  " + std::string(k.name);
+      if (ImGui::Selectable(label.c_str(), selected)) selectKernel(model, k);
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(std::string(k.title).c_str());
+        if (k.harris) ImGui::Text("Harris kernel %d", k.harris);
+        if (!k.upc.empty()) ImGui::Text("UPC lecture %s", std::string(k.upc).c_str());
+        if (k.unsafe) ImGui::TextUnformatted("Unsafe since Volta (kept for teaching)");
+        if (!k.deterministic) ImGui::TextUnformatted("Float results vary run to run");
+        ImGui::EndTooltip();
+      }
+      std::string tag;  // "H1 K01/02": Harris's number and the UPC lecture's
+      if (k.harris) tag += "H" + std::to_string(k.harris);
+      if (k.upc.size() > 6) tag += (tag.empty() ? "K" : " K") + std::string(k.upc.substr(6));
+      if (!tag.empty()) {
+        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(tag.c_str()).x);
+        ImGui::TextDisabled("%s", tag.c_str());
+      }
+    }
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+  }
+  if (current && ImGui::BeginTabItem("Notes")) {
+    ImGui::BeginChild("notes");
+    drawNotes(*current, pal);
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+  }
+  if (current && ImGui::BeginTabItem("Source")) {
+    drawKernelSource(model, *current, "");
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,118 @@
+// Parameters: everything a run needs, validated as it is edited; Run measures it.
+#include <algorithm>
+#include <cstring>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
+
+namespace rl::gui {
+
+void selectKernel(Model& model, const KernelInfo& k);
+
+namespace {
+
+template <class E, size_t N>
+bool enumCombo(const char* label, E* value, const E (&options)[N], const char* help) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::string(name(*value)).c_str())) {
+    for (E o : options)
+      if (ImGui::Selectable(std::string(name(o)).c_str(), o == *value)) *value = o, changed = true;
+    ImGui::EndCombo();
+  }
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  return changed;
+}
+
+}  // namespace
+
+void drawParametersPanel(Model& model, UiActions& actions) {
+  RunConfig& c = model.config;
+  const float s = uiScale();
+  ImGui::PushItemWidth(std::max(120 * s, ImGui::GetContentRegionAvail().x * 0.55f));
+  const KernelInfo* k = findKernel(c.kernel);
+  if (ImGui::BeginCombo("kernel", k ? (std::string(k->key) + "  " + std::string(k->name)).c_str() : c.kernel.c_str())) {
+    for (const KernelInfo& ki : catalogue())
+      if (ImGui::Selectable((std::string(ki.key) + "  " + std::string(ki.name)).c_str(), &ki == k)) selectKernel(model, ki);
+    ImGui::EndCombo();
+  }
+  if (ImGui::BeginCombo("block size", std::to_string(c.block).c_str())) {
+    for (int b = 32; b <= 1024; b *= 2)
+      if (ImGui::Selectable(std::to_string(b).c_str(), b == c.block)) c.block = b;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Threads per block (a power of two). Up/Down in the combo.");
+  enumCombo("element type", &c.type, {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64}, nullptr);
+  enumCombo("operation", &c.op, {Op::Sum, Op::Min, Op::Max}, "sum (mean = sum / N is shown with it), min or max");
+  enumCombo("accumulator", &c.accumulate, {Accumulate::Same, Accumulate::Wide},
+            "same: partial sums in the input type, as the seeds do (int32 overflows, float32 rounds);\n"
+            "wide: int32 -> int64, float32 -> float64");
+  // N as text: 16M, 2^24, 16777216.
+  static char nText[32] = "";
+  static uint64_t shownN = 0;
+  if (shownN != c.n) {
+    std::snprintf(nText, sizeof nText, "%s", formatCount(c.n).c_str());
+    shownN = c.n;
+  }
+  static std::string nError;
+  if (ImGui::InputText("N", nText, sizeof nText, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) ||
+      ImGui::IsItemDeactivatedAfterEdit()) {
+    if (auto v = parseCount(nText, &nError)) {
+      c.n = *v;
+      shownN = 0;
+      nError.clear();
+    }
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Number of elements: 16777216, 16M (binary) or 2^24; Enter applies");
+  for (const char* preset : {"2^20", "2^24", "2^28"}) {
+    if (preset != std::string("2^20")) ImGui::SameLine();
+    if (ImGui::SmallButton(preset)) c.n = *parseCount(preset, nullptr);
+  }
+  if (!nError.empty()) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", nError.c_str());
+  if (k) {
+    if (ImGui::BeginCombo("final stage", c.final == FinalStage::Default
+                                             ? ("default (" + std::string(name(defaultFinal(*k))) + ")").c_str()
+                                             : std::string(name(c.final)).c_str())) {
+      if (ImGui::Selectable("default", c.final == FinalStage::Default)) c.final = FinalStage::Default;
+      for (FinalStage f : k->finals)
+        if (ImGui::Selectable(std::string(name(f)).c_str(), c.final == f)) c.final = f;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("How the blocks' partial results become one value: cpu (copy partials, add on the host),\n"
+                        "gpu (further passes of the kernel), atomic (k11), last block (k12)");
+  }
+  enumCombo("input data", &c.data,
+            {DataPattern::Uniform, DataPattern::IntRange, DataPattern::Ones, DataPattern::IllConditioned},
+            "uniform: [0,1) floats, 0..999 integers; int-range: integers in a range;\n"
+            "ones; ill-conditioned: +-1e8 alternating plus small values (shows rounding)");
+  ImGui::SliderInt("repetitions", &c.reps, 1, 100);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Timed runs; the table shows their median, min and max");
+  ImGui::Checkbox("warm L2", &c.warmL2);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Off (default): the L2 cache is flushed before every timed run, so the input comes from DRAM.\n"
+                      "On: repeated runs may find the input in L2 and exceed the DRAM peak.");
+  int traced = int(c.tracedBlock);
+  if (ImGui::InputInt("traced block", &traced)) c.tracedBlock = uint64_t(std::max(0, traced));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which thread block the trace views show");
+  ImGui::PopItemWidth();
+
+  ImGui::Spacing();
+  const bool canRun = model.configError.empty() && !model.cpuModel();
+  if (!canRun) ImGui::BeginDisabled();
+  if (ImGui::Button("Run", ImVec2(90 * s, 0)) || (canRun && ImGui::IsKeyPressed(294 /* F5 */, false)))
+    actions.requestRun();
+  if (!canRun) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(model.cpuModel() ? "Measuring needs an NVIDIA GPU" : "Measure this configuration (F5)");
+  ImGui::SameLine();
+  if (ImGui::Button("Clear results")) actions.requestClearResults();
+  if (model.measuring) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", model.measuringWhat.c_str());
+  }
+  if (!model.configError.empty()) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", model.configError.c_str());
+}
+
+}  // namespace rl::gui

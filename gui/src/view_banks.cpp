@@ -1,0 +1,171 @@
+// Bank conflicts: for the current step and the selected warp, the 32 banks as columns with each
+// lane's access placed in its bank (one row per distinct word a bank must serve: a wavefront),
+// conflicts in red with their n-way degree; below, the block's extra wavefronts per step.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
+
+namespace rl::gui {
+namespace {
+
+std::string slotName(const trace::StepHeader& h, int slot) {
+  const trace::SlotInfo& s = h.slots[slot];
+  int loadNo = 0;
+  for (int k = 0; k <= slot; ++k)
+    if (h.slots[k].space == trace::kSpaceShared && h.slots[k].access == trace::kLoad) ++loadNo;
+  char b[64];
+  if (s.access == trace::kStore) std::snprintf(b, sizeof b, "store (%d B)", s.bytes);
+  else std::snprintf(b, sizeof b, "load %d (%d B)", loadNo, s.bytes);
+  return b;
+}
+
+void drawConflictBars(Model& model, float height) {
+  TraceState& t = model.trace;
+  const Palette& pal = palette(model.ui.theme);
+  const float s = uiScale();
+  ImGui::TextUnformatted("Extra wavefronts from bank conflicts, whole block, per step:");
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+  ImGui::InvisibleButton("conflict-bars", size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  int most = 1;
+  for (const StepSummary& st : t.summary.steps) most = std::max(most, st.wavefronts - st.idealWavefronts);
+  const int steps = t.data.numSteps();
+  const float bw = size.x / float(steps);
+  const float labelH = ImGui::GetTextLineHeight();
+  for (int i = 0; i < steps; ++i) {
+    const StepSummary& st = t.summary.steps[size_t(i)];
+    const int extra = st.wavefronts - st.idealWavefronts;
+    const float h = (size.y - 2.2f * labelH) * float(extra) / float(most);
+    const ImVec2 b0(o.x + float(i) * bw + 2 * s, o.y + size.y - labelH - h);
+    const ImVec2 b1(o.x + float(i + 1) * bw - 2 * s, o.y + size.y - labelH);
+    if (i == t.step) dl->AddRectFilled(ImVec2(b0.x - 1, o.y), ImVec2(b1.x + 1, b1.y), IM_COL32(80, 130, 240, 50));
+    if (extra > 0) dl->AddRectFilled(b0, b1, pal.conflict);
+    else dl->AddLine(ImVec2(b0.x, b1.y - 1), ImVec2(b1.x, b1.y - 1), pal.ok, 2.0f);
+    char num[16];
+    std::snprintf(num, sizeof num, "%d", extra);
+    if (extra > 0 && bw > ImGui::CalcTextSize(num).x + 4) centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, b0.y - labelH * 0.5f), pal.text, num);
+    const std::string lab = shortStepLabel(t.data.steps[size_t(i)]);
+    centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, o.y + size.y - labelH * 0.5f), i == t.step ? pal.accent : pal.dim, lab.c_str());
+  }
+  if (ImGui::IsItemHovered()) {
+    const int i = std::clamp(int((ImGui::GetIO().MousePos.x - o.x) / bw), 0, steps - 1);
+    const StepSummary& st = t.summary.steps[size_t(i)];
+    ImGui::SetTooltip("step %d (%s): %d shared-memory wavefronts, %d without conflicts (%d extra)", i,
+                      st.label.c_str(), st.wavefronts, st.idealWavefronts, st.wavefronts - st.idealWavefronts);
+    if (ImGui::IsMouseClicked(0)) t.step = i;
+  }
+}
+
+}  // namespace
+
+void drawBankConflicts(Model& model) {
+  TraceState& t = model.trace;
+  const Palette& pal = palette(model.ui.theme);
+  const float s = uiScale();
+  const trace::StepHeader& h = t.data.steps[size_t(t.step)];
+  // Warp and access selectors.
+  ImGui::SetNextItemWidth(160 * s);
+  int warp = t.warp;
+  if (ImGui::SliderInt("warp", &warp, 0, t.data.numWarps() - 1)) t.warp = warp;
+  ImGui::SameLine(0, 20 * s);
+  std::vector<int> slots;
+  for (int k = 0; k < trace::kMaxSlots; ++k)
+    if (h.slots[k].space == trace::kSpaceShared) slots.push_back(k);
+  if (slots.empty()) {
+    ImGui::TextWrapped("Step %d (%s) makes no shared-memory access.", t.step, stepLabel(h).c_str());
+  } else {
+    if (std::find(slots.begin(), slots.end(), t.slot) == slots.end()) t.slot = slots.front();
+    for (int k : slots) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
+    }
+  }
+  const float barsH = std::max(90 * s, ImGui::GetContentRegionAvail().y * 0.30f);
+  ImGui::BeginChild("bank-grid", ImVec2(0, ImGui::GetContentRegionAvail().y - barsH - 8 * s), false);
+  std::vector<BankAccess> acc = bankAccesses(t.data, t.step, t.warp);
+  const BankAccess* a = nullptr;
+  for (const BankAccess& x : acc)
+    if (x.slot == t.slot) a = &x;
+  if (!a) {
+    ImGui::TextWrapped("Warp %d makes no access in this slot at step %d (its lanes are idle).", t.warp, t.step);
+  } else {
+    const int wordsPerLane = a->bytes / 4;
+    const int phaseLanes = std::max(1, 32 / wordsPerLane);
+    const int phases = 32 / phaseLanes;
+    if (a->degree > 1)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.conflict),
+                         "%d-way bank conflict: %d wavefronts instead of %d (%d lanes in conflict)", a->degree,
+                         a->wavefronts, a->idealWavefronts, a->conflictLanes);
+    else
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "No bank conflict: %d wavefront%s for %d active lanes",
+                         a->wavefronts, a->wavefronts == 1 ? "" : "s", a->activeLanes);
+    if (phases > 1) {
+      ImGui::SameLine();
+      helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
+                 "one wavefront): conflicts only count within each half.");
+    }
+    // Per phase: bank -> distinct words (rows) -> lanes.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float cellW = (ImGui::GetContentRegionAvail().x - 4 * s) / 32.0f;
+    const float rowH = ImGui::GetTextLineHeight() + 6 * s;
+    for (int p = 0; p < phases; ++p) {
+      std::map<int, std::map<int, std::vector<int>>> banks;  // bank -> word -> lanes
+      for (int l = p * phaseLanes; l < (p + 1) * phaseLanes; ++l) {
+        if (a->word[l] < 0) continue;
+        for (int k = 0; k < wordsPerLane; ++k) banks[(a->word[l] + k) % 32][a->word[l] + k].push_back(l);
+      }
+      int rows = 1;
+      for (auto& [b, words] : banks) rows = std::max(rows, int(words.size()));
+      if (phases > 1) ImGui::Text("lanes %d-%d", p * phaseLanes, (p + 1) * phaseLanes - 1);
+      const ImVec2 o = ImGui::GetCursorScreenPos();
+      // Bank numbers.
+      for (int b = 0; b < 32; ++b) {
+        char num[8];
+        std::snprintf(num, sizeof num, "%d", b);
+        if (cellW > ImGui::CalcTextSize("31").x || b % 4 == 0)
+          centeredText(dl, ImVec2(o.x + (float(b) + 0.5f) * cellW, o.y + rowH * 0.5f), pal.dim, num);
+      }
+      for (int r = 0; r < rows; ++r)
+        for (int b = 0; b < 32; ++b) {
+          const ImVec2 c0(o.x + float(b) * cellW + 1, o.y + float(r + 1) * rowH + 1);
+          const ImVec2 c1(c0.x + cellW - 2, c0.y + rowH - 2);
+          auto it = banks.find(b);
+          const int words = it == banks.end() ? 0 : int(it->second.size());
+          if (r >= words) {
+            dl->AddRect(c0, c1, pal.grid);
+            continue;
+          }
+          auto w = std::next(it->second.begin(), r);
+          const bool conflict = words > 1;
+          const bool broadcast = w->second.size() > 1;
+          dl->AddRectFilled(c0, c1, conflict ? pal.conflict : (broadcast ? pal.broadcast : pal.ok), 2.0f);
+          char lab[16];
+          std::snprintf(lab, sizeof lab, broadcast ? "%d+" : "%d", w->second.front());
+          if (cellW > ImGui::CalcTextSize(lab).x + 2)
+            centeredText(dl, ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), IM_COL32(0, 0, 0, 255), lab);
+          if (ImGui::IsMouseHoveringRect(c0, c1)) {
+            ImGui::BeginTooltip();
+            ImGui::Text("bank %d, word %d (byte %d)%s", b, w->first, w->first * 4,
+                        conflict ? ": a conflict, served in its own wavefront" : "");
+            for (int lane : w->second)
+              ImGui::Text("lane %d (thread %d) -> sdata byte %d", lane, t.warp * 32 + lane, a->word[lane] * 4);
+            if (broadcast) ImGui::TextUnformatted("several lanes read this word: one broadcast, no conflict");
+            ImGui::EndTooltip();
+          }
+        }
+      ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 4 * s));
+    }
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
+                       "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).");
+  }
+  ImGui::EndChild();
+  drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,122 @@
+// The centre of the window: the four trace views in tabs, with the animation controls under
+// them. Every view highlights the same current step.
+#include <algorithm>
+#include <cstdio>
+
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
+
+namespace rl::gui {
+
+void drawTraceControls(Model& model) {
+  TraceState& t = model.trace;
+  const float s = uiScale();
+  const int last = t.data.numSteps() - 1;
+  ImGuiIO& io = ImGui::GetIO();
+  // Keyboard: space plays/pauses, arrows step, Home/End jump (unless a text field has focus).
+  if (!io.WantTextInput) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) t.playing = !t.playing;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) t.step = std::min(t.step + 1, last), t.playing = false;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) t.step = std::max(t.step - 1, 0), t.playing = false;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) t.step = 0;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) t.step = last;
+  }
+  if (t.playing) {
+    t.timer += io.DeltaTime * t.stepsPerSecond;
+    while (t.timer >= 1.0f) {
+      t.timer -= 1.0f;
+      t.step = t.step >= last ? 0 : t.step + 1;
+    }
+  }
+  if (ImGui::Button("|<")) t.step = 0;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("First step (Home)");
+  ImGui::SameLine();
+  if (ImGui::Button("<")) t.step = std::max(t.step - 1, 0), t.playing = false;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back (Left arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(t.playing ? "Pause" : "Play", ImVec2(70 * s, 0))) t.playing = !t.playing;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) t.step = std::min(t.step + 1, last), t.playing = false;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step forward (Right arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) t.step = last;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Last step (End)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(120 * s, ImGui::GetContentRegionAvail().x * 0.45f));
+  char fmt[96];
+  std::snprintf(fmt, sizeof fmt, "step %%d of %d: %s", last, stepLabel(t.data.steps[size_t(t.step)]).c_str());
+  ImGui::SliderInt("##scrub", &t.step, 0, last, fmt);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130 * s);
+  ImGui::SliderFloat("##speed", &t.stepsPerSecond, 0.25f, 8.0f, "%.2f steps/s", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Animation speed");
+  ImGui::TextDisabled("Block %u of %u, %d threads: trace from the %s", t.data.header.tracedBlock,
+                      t.data.header.gridSize, t.data.blockSize(), t.source.c_str());
+}
+
+void drawCentreViews(Model& model, UiActions&) {
+  TraceState& t = model.trace;
+  // The tab bar owns the selection; a view picked from outside (command line, lesson) is
+  // forced once.
+  static CentreView shown = CentreView::WarpActivity;
+  static bool first = true;
+  const bool forced = first || model.view != shown;
+  first = false;
+  if (ImGui::BeginTabBar("views")) {
+    struct Tab {
+      const char* name;
+      CentreView view;
+    };
+    for (const Tab& tab : {Tab{"Warp activity", CentreView::WarpActivity}, Tab{"Bank conflicts", CentreView::BankConflicts},
+                           Tab{"Reduction tree", CentreView::ReductionTree}, Tab{"Coalescing", CentreView::Coalescing},
+                           Tab{"All four", CentreView::All}}) {
+      const ImGuiTabItemFlags flags = forced && tab.view == model.view ? ImGuiTabItemFlags_SetSelected : 0;
+      if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
+        if (!forced) model.view = tab.view;
+        shown = model.view;
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  }
+  if (!t.valid) {
+    ImGui::Spacing();
+    ImGui::TextWrapped("%s", t.error.empty() ? "No trace yet." : t.error.c_str());
+    return;
+  }
+  t.step = std::clamp(t.step, 0, t.data.numSteps() - 1);
+  t.warp = std::clamp(t.warp, 0, t.data.numWarps() - 1);
+  const float controlsH = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() + 6;
+  ImGui::BeginChild("view", ImVec2(0, ImGui::GetContentRegionAvail().y - controlsH), false);
+  switch (model.view) {
+    case CentreView::WarpActivity: drawWarpActivity(model); break;
+    case CentreView::BankConflicts: drawBankConflicts(model); break;
+    case CentreView::ReductionTree: drawReductionTree(model); break;
+    case CentreView::Coalescing: drawCoalescing(model); break;
+    case CentreView::All: {  // the four views at once, 2 x 2
+      const ImVec2 avail = ImGui::GetContentRegionAvail();
+      const ImVec2 quarter(avail.x * 0.5f - 4, avail.y * 0.5f - 4);
+      ImGui::BeginChild("all-warps", quarter, true);
+      drawWarpActivity(model);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("all-banks", quarter, true);
+      drawBankConflicts(model);
+      ImGui::EndChild();
+      ImGui::BeginChild("all-tree", quarter, true);
+      drawReductionTree(model);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("all-coalescing", quarter, true);
+      drawCoalescing(model);
+      ImGui::EndChild();
+      break;
+    }
+  }
+  ImGui::EndChild();
+  drawTraceControls(model);
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,151 @@
+// Warp activity: warps x steps, the 32 lanes of each cell lit where the lane worked (a shader
+// reading the trace buffer), with the seed-000 table computed from the same trace beside it.
+#include <algorithm>
+#include <cstdio>
+
+#include "reducelab/gui/gl_view.hpp"
+#include "reducelab/gui/shader.hpp"
+#include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
+
+namespace rl::gui {
+namespace {
+
+GLuint warpGridProgram(std::string* error) {
+  static GLuint program = 0;
+  static std::string failure;
+  if (!program && failure.empty()) program = buildProgram("fullscreen.vert", "warp_grid.frag", &failure);
+  if (error) *error = failure;
+  return program;
+}
+
+void drawSeedTable(const TraceState& t, float width) {
+  ImGui::BeginChild("seed-table", ImVec2(width, 0), false);
+  ImGui::TextWrapped("From the trace, as in seed 000's table:");
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  if (ImGui::BeginTable("seed", 3, flags)) {
+    ImGui::TableSetupColumn("step");
+    ImGui::TableSetupColumn("warps");
+    ImGui::TableSetupColumn("useful threads/warp");
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableHeadersRow();
+    for (const StepSummary& s : t.summary.steps) {
+      ImGui::TableNextRow();
+      if (s.step == t.step)
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_HeaderActive));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(s.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", s.warpsWithWork);
+      ImGui::TableNextColumn();
+      int lo = 33, hi = 0;
+      for (int a : s.activeLanes)
+        if (a) lo = std::min(lo, a), hi = std::max(hi, a);
+      if (hi == 0) ImGui::TextUnformatted("-");
+      else if (lo == hi) ImGui::Text("%d", lo);
+      else ImGui::Text("%d-%d", lo, hi);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace
+
+void drawWarpActivity(Model& model) {
+  TraceState& t = model.trace;
+  const Palette& pal = palette(model.ui.theme);
+  const float s = uiScale();
+  const float tableW = std::min(300 * s, ImGui::GetContentRegionAvail().x * 0.32f);
+  ImGui::BeginChild("warp-grid", ImVec2(ImGui::GetContentRegionAvail().x - tableW - 8 * s, 0), false,
+                    ImGuiWindowFlags_NoScrollbar);
+  const int warps = t.data.numWarps(), steps = t.data.numSteps();
+  const float labelW = ImGui::CalcTextSize("w31").x + 8 * s;
+  const float headerH = ImGui::GetTextLineHeightWithSpacing() + 4 * s;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 gridMin(origin.x + labelW, origin.y + headerH);
+  const ImVec2 gridMax(origin.x + avail.x, origin.y + avail.y);
+  ImGui::Dummy(avail);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cw = (gridMax.x - gridMin.x) / float(steps), ch = (gridMax.y - gridMin.y) / float(warps);
+
+  std::string error;
+  const GLuint program = warpGridProgram(&error);
+  if (!program) {
+    dl->AddText(gridMin, pal.conflict, ("warp_grid shader failed: " + error).c_str());
+  } else {
+    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    const TraceState* ts = &t;
+    const ImVec2 size(gridMax.x - gridMin.x, gridMax.y - gridMin.y);
+    addGlPass(dl, gridMin, gridMax, [ts, program, size, pal, bg, warps, steps] {
+      glUseProgram(program);
+      glBindVertexArray(emptyVertexArray());
+      bindTraceLanes(*ts);
+      glUniform1i(glGetUniformLocation(program, "uBlock"), ts->data.blockSize());
+      glUniform2f(glGetUniformLocation(program, "uSize"), size.x, size.y);
+      glUniform1i(glGetUniformLocation(program, "uWarps"), warps);
+      glUniform1i(glGetUniformLocation(program, "uSteps"), steps);
+      glUniform1i(glGetUniformLocation(program, "uStep"), ts->step);
+      glUniform3f(glGetUniformLocation(program, "uActive"), pal.activeV.x, pal.activeV.y, pal.activeV.z);
+      glUniform3f(glGetUniformLocation(program, "uIdle"), pal.idleV.x, pal.idleV.y, pal.idleV.z);
+      glUniform3f(glGetUniformLocation(program, "uBackground"), bg.x, bg.y, bg.z);
+      glUniform3f(glGetUniformLocation(program, "uHighlight"), pal.highlightV.x, pal.highlightV.y, pal.highlightV.z);
+      glDisable(GL_BLEND);
+      glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    });
+  }
+  // Labels: steps on top, warps on the left, active-lane counts in the cells that have room.
+  float widest = 0;
+  for (int st = 0; st < steps; ++st)
+    widest = std::max(widest, ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x);
+  const int headerEvery = widest + 4 * s > cw ? int((widest + 4 * s) / cw) + 1 : 1;
+  for (int st = 0; st < steps; ++st) {
+    if (st % headerEvery != 0 && st != t.step) continue;
+    const std::string label = shortStepLabel(t.data.steps[size_t(st)]);
+    const ImVec2 c(gridMin.x + (float(st) + 0.5f) * cw, origin.y + headerH * 0.5f);
+    centeredText(dl, c, st == t.step ? pal.accent : pal.text, label.c_str());
+  }
+  const int labelEvery = ch >= ImGui::GetTextLineHeight() ? 1 : int(ImGui::GetTextLineHeight() / ch) + 1;
+  for (int w = 0; w < warps; w += labelEvery) {
+    char b[16];
+    std::snprintf(b, sizeof b, "w%d", w);
+    dl->AddText(ImVec2(origin.x + 2 * s, gridMin.y + float(w) * ch + (ch - ImGui::GetTextLineHeight()) * 0.5f),
+                pal.dim, b);
+  }
+  const bool roomForCounts = cw > ImGui::CalcTextSize("32").x + 10 * s && ch > ImGui::GetTextLineHeight() * 0.9f;
+  if (roomForCounts)
+    for (int st = 0; st < steps; ++st)
+      for (int w = 0; w < warps; ++w) {
+        const int n = t.summary.steps[size_t(st)].activeLanes[size_t(w)];
+        char b[8];
+        std::snprintf(b, sizeof b, "%d", n);
+        const ImVec2 c(gridMin.x + (float(st) + 0.5f) * cw, gridMin.y + (float(w) + 0.5f) * ch);
+        centeredText(dl, c, n ? IM_COL32(255, 255, 255, 255) : pal.dim, b, n ? IM_COL32(0, 0, 0, 150) : 0);
+      }
+  // Hover: which warp, step and lanes; click selects the step and the warp.
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (ImGui::IsWindowHovered() && mouse.x >= gridMin.x && mouse.x < gridMax.x && mouse.y >= gridMin.y &&
+      mouse.y < gridMax.y) {
+    const int st = std::clamp(int((mouse.x - gridMin.x) / cw), 0, steps - 1);
+    const int w = std::clamp(int((mouse.y - gridMin.y) / ch), 0, warps - 1);
+    const int lane = std::clamp(int((mouse.x - gridMin.x - float(st) * cw) / cw * 32), 0, 31);
+    const trace::LaneRecord& r = t.data.lane(st, std::min(w * 32 + lane, t.data.blockSize() - 1));
+    ImGui::BeginTooltip();
+    ImGui::Text("warp %d, step %d (%s)", w, st, stepLabel(t.data.steps[size_t(st)]).c_str());
+    ImGui::Text("%d of 32 lanes did work", t.summary.steps[size_t(st)].activeLanes[size_t(w)]);
+    ImGui::Text("lane %d (thread %d): %s", lane, w * 32 + lane,
+                (r.flags & trace::kLaneActive) ? ("active, value " + formatValue(r.value)).c_str() : "idle");
+    ImGui::EndTooltip();
+    if (ImGui::IsMouseClicked(0)) {
+      t.step = st;
+      t.warp = w;
+    }
+  }
+  ImGui::EndChild();
+  ImGui::SameLine();
+  drawSeedTable(t, tableW);
+}
+
+}  // namespace rl::gui
