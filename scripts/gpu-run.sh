@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (device tool): the carried build in .gpu-carry/, logs and images to $OUT.
-# Usage: scripts/gpu-run.sh STEP...   (steps: info ui tests bench sanitize ...)
+# Usage: scripts/gpu-run.sh STEP...   (steps below)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 for f in .gpu-libs/*.deb; do dpkg -x "$f" / ; done; ldconfig
@@ -9,8 +9,9 @@ if [ ! -d /usr/share/glvnd/egl_vendor.d ] && [ -f /usr/local/nvidia/share/glvnd/
 fi
 C=$PWD/.gpu-carry
 export REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/shots
 log() { echo "=== $*"; }
+NCU_METRICS=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
 for step in "$@"; do
   case "$step" in
     info)
@@ -19,23 +20,51 @@ for step in "$@"; do
     ui)
       log ui; reducelab --headless --frames 3 --screenshot "$OUT/ui-h200.png" --stats ;;
     tests)
-      log gpu tests; timeout 500 reducelab_gpu_tests 2>&1 | tee "$OUT/gpu-tests.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|checked|distinct|Failure|got " | head -80 ;;
+      log gpu tests; timeout 550 reducelab_gpu_tests 2>&1 | tee "$OUT/gpu-tests.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|checked|identical|distinct|Failure|got |differ" | head -90 ;;
     cputests)
-      log cpu tests; timeout 200 reducelab_tests 2>&1 | tail -5 ;;
+      log cpu tests; timeout 200 reducelab_tests 2>&1 | tail -3 ;;
     bench)
       log bench
       reducelab bench --kernel all --type float32 --n 2^24 --block 512 | tee "$OUT/bench-f32-2p24.txt"
       reducelab bench --kernel all --type int32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-i32-2p28.txt"
       reducelab bench --kernel all --type float64 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f64-2p28.txt" ;;
-    bench-json)
-      reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu --format json --out "$OUT/bench-f32-2p28.json" --force
-      grep -c '"nv/cold/time/gpu/median"' "$OUT/bench-f32-2p28.json" ;;
+    bench-f32-2p28)
+      reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f32-2p28.txt" ;;
+    shots)
+      log screenshots
+      for k in k1 k2 k3 k8; do for v in warp bank tree coalescing; do
+        step=-1; [ $v = bank ] && step=2; [ $v = tree ] && step=4; [ $v = coalescing ] && step=0
+        reducelab --headless --frames 3 --kernel $k --block 256 --view $v --step $step --screenshot /tmp/shots/h200-$k-$v.png || echo "FAILED $k $v"
+      done; done
+      tar czf "$OUT/shots.tgz" -C /tmp/shots . ; ls /tmp/shots | wc -l ;;
+    stats)
+      log frame stats; reducelab --headless --frames 600 --kernel k2 --block 1024 --view all --step 3 --stats
+      reducelab --headless --frames 300 --kernel k8 --block 1024 --view warp --stats ;;
+    summaries)
+      log gpu trace summaries
+      { echo "["; first=1
+        for k in k1 k2 k3 k4 k5 k5s k6 k7 k8 k9 k10 k11 k12; do for t in int32 float64; do
+          [ $first = 1 ] || echo ","; first=0
+          reducelab trace --kernel $k --block 256 --type $t --n 2^20 --format json
+        done; done
+        echo ","; reducelab trace --kernel k3 --block 512 --type float32 --n 2^24 --format json
+        echo "]"; } > "$OUT/gpu_trace_summaries.json"
+      for k in k1 k2 k3 k8 k10; do reducelab trace --kernel $k --block 256 --type float64 --n 2^20 --compare > /dev/null; done ;;
+    ncu)
+      log ncu bank conflicts
+      for k in k1 k2 k3 k4; do for t in int32 float64; do
+        case $k in k1) name=k1Interleaved;; k2) name=k2Interleaved;; k3) name=k3Sequential;; k4) name=k4FirstAdd;; esac
+        echo "--- $k $t"
+        ncu --clock-control none --metrics $NCU_METRICS -k regex:$name --launch-count 1 --csv \
+          reducelab bench --kernel $k --block 256 --type $t --n 2^20 --reps 1 --warmup 0 --warm-l2 --final cpu --no-cpu --format csv 2>&1 \
+          | grep -E '"(l1tex|smsp)__' | awk -F'","' '{print $(NF-2), $NF}' | tr -d '"'
+      done; done 2>&1 | tee "$OUT/ncu.txt" ;;
     sanitize)
       for tool in memcheck racecheck synccheck; do
         log "compute-sanitizer $tool"
-        REDUCELAB_TEST_QUICK=1 timeout 400 compute-sanitizer --tool $tool --print-limit 20 \
-          reducelab_gpu_tests --gtest_filter='Catalogue/*' > "$OUT/sanitizer-$tool.log" 2>&1
-        echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Race reported|hazard" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -20
+        REDUCELAB_TEST_QUICK=2 timeout 250 compute-sanitizer --tool $tool --print-limit 10 \
+          reducelab_gpu_tests --gtest_filter='Catalogue/KernelCorrectness*' > "$OUT/sanitizer-$tool.log" 2>&1
+        echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Race reported|hazard|tests ran|PASSED|FAILED" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -12
       done ;;
     *) "$@"; break ;;
   esac

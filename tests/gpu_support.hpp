@@ -12,8 +12,10 @@
     if (!d_.available) GTEST_SKIP() << "no GPU: " << d_.unavailableReason;     \
   } while (0)
 
-// REDUCELAB_TEST_QUICK=1 shrinks the matrices (for compute-sanitizer runs).
-inline bool quickTests() {
+// REDUCELAB_TEST_QUICK=1 shrinks the matrices; =2 shrinks them to what compute-sanitizer's
+// racecheck can instrument in minutes.
+inline int quickLevel() {
   const char* q = std::getenv("REDUCELAB_TEST_QUICK");
-  return q && *q && *q != '0';
+  return q && *q ? std::atoi(q) : 0;
 }
+inline bool quickTests() { return quickLevel() > 0; }
