@@ -9,17 +9,22 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <regex>
 #include <thread>
 
+#include "figure_export.hpp"
 #include "png_writer.hpp"
+#include "reducelab/occupancy.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/gui/gl_view.hpp"
 
 namespace rl::app {
+
+Table traceTable(const TraceData& t, const TraceSummary& sum);  // cmd_trace.cpp
 
 constexpr int kInteropCount = 4096;
 
@@ -105,6 +110,107 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
       c.kernel = k;
       controller_->queueRun(c);
     }
+}
+
+void Application::requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) {
+  SweepSpec s;
+  s.axis = parseSweepAxis(axis).value_or(SweepAxis::Block);
+  s.base = model_.config;
+  s.kernels = kernels;
+  s.nMax = nMax;
+  controller_->queueSweep(s);
+}
+
+std::string Application::freePath(const std::string& stem, const std::string& ext) const {
+  namespace fs = std::filesystem;
+  for (int i = 1;; ++i) {
+    const std::string name = stem + (i == 1 ? "" : "-" + std::to_string(i)) + ext;
+    const fs::path p = fs::path(model_.exportDir) / name;
+    if (!fs::exists(p)) return p.string();
+  }
+}
+
+void Application::requestExportFigure(const gui::Figure& figure, bool png, bool svg) {
+  pendingFigures_.push_back({std::make_unique<gui::Figure>(figure), png, svg});
+}
+
+void Application::requestExportTable(const Table& table, const std::string& stem) {
+  if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+    model_.addLog(gui::LogLevel::Error, e);
+    return;
+  }
+  for (auto [ext, fmt] : {std::pair{".csv", TableFormat::Csv}, std::pair{".md", TableFormat::Markdown},
+                          std::pair{".tex", TableFormat::Latex}}) {
+    const std::string path = freePath(stem, ext);
+    const std::string e = writeTextAtomic(path, render(table, fmt));
+    model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+  }
+}
+
+void Application::requestSaveSession() {
+  if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+    model_.addLog(gui::LogLevel::Error, e);
+    return;
+  }
+  std::vector<Measurement> all = model_.results;
+  for (const auto& [axis, rows] : model_.sweep.rows) all.insert(all.end(), rows.begin(), rows.end());
+  SessionInfo info{model_.device, model_.peaks, {"reducelab (GUI session)"}, "session"};
+  const std::string path = freePath("session", ".json");
+  const std::string e = writeTextAtomic(path, sessionJson(info, all).dump(2) + "\n");
+  model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+}
+
+void Application::processExports() {
+  for (PendingFigure& p : pendingFigures_) {
+    if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, e);
+      continue;
+    }
+    if (p.svg) {
+      const std::string path = freePath(p.figure->fileStem, ".svg");
+      const std::string e = writeTextAtomic(path, gui::toSvg(p.figure->spec));
+      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+    }
+    if (p.png) {
+      const std::string path = freePath(p.figure->fileStem, ".png");
+      const std::string e = renderFigurePng(p.figure->spec, path, 960, 540, 2.0f, true);
+      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+    }
+  }
+  pendingFigures_.clear();
+  if (reportRequested_) {
+    reportRequested_ = false;
+    char stamp[32];
+    std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "report-%Y%m%d-%H%M%S", std::localtime(&now));
+    if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, e);
+      return;
+    }
+    const std::string dir = (std::filesystem::path(model_.exportDir) / stamp).string();
+    std::vector<ReportSection> sections;
+    std::vector<Measurement> all = model_.results;
+    if (!model_.results.empty())
+      sections.push_back({"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks)},
+                          {{"runs", benchTable(model_.results, model_.peaks)}}});
+    for (const auto& [axis, rows] : model_.sweep.rows) {
+      if (rows.empty()) continue;
+      all.insert(all.end(), rows.begin(), rows.end());
+      sections.push_back({"Sweep over " + axis, "", {gui::figureForSweep(axis, rows, model_.peaks, model_.device)},
+                          {{"sweep-" + axis, sweepTable(rows, model_.peaks)}}});
+    }
+    const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
+    sections.push_back({"Occupancy", "", {gui::occupancyFigure(d, model_.config.kernel, model_.resources.registers,
+                                                                0, int(elemBytes(model_.config.accType())))}, {}});
+    if (model_.trace.valid) {
+      Table t = traceTable(model_.trace.data, model_.trace.summary);
+      t.caption = "Trace of " + model_.trace.config.kernel + ", block " + std::to_string(model_.trace.config.block);
+      sections.push_back({"Trace", "From the " + model_.trace.source + ".", {}, {{"trace", t}}});
+    }
+    ExportResult r = writeReport(dir, "ReduceLab report", model_.device, model_.peaks, sections, all, true, false);
+    model_.addLog(r.error.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
+                  r.error.empty() ? "Report written to " + dir + " (" + std::to_string(r.written.size()) + " files)" : r.error);
+  }
 }
 
 std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::string>* runKernels) {
@@ -230,6 +336,7 @@ int Application::run() {
       model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
                     e.empty() ? std::string("Screenshot saved: ") + name : e);
     }
+    processExports();
     ctx_.swapBuffers();
   }
   if (!opt_.dumpLayout.empty()) {

@@ -8,6 +8,7 @@
 #include "interop.hpp"
 #include "run_options.hpp"
 #include "reducelab/gui/model.hpp"
+#include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
 
 namespace rl::app {
@@ -39,6 +40,12 @@ class Application final : public gui::UiActions {
   void requestScreenshot() override { screenshotRequested_ = true; }
   void requestRun() override { controller_->queueRun(model_.config); }
   void requestClearResults() override { controller_->clearResults(); }
+  void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) override;
+  void requestCancelSweep() override { controller_->cancelSweep(); }
+  void requestExportFigure(const gui::Figure& figure, bool png, bool svg) override;
+  void requestExportTable(const Table& table, const std::string& stem) override;
+  void requestReport() override { reportRequested_ = true; }
+  void requestSaveSession() override;
 
  private:
   void initInterop();
@@ -55,6 +62,15 @@ class Application final : public gui::UiActions {
   std::vector<double> frameMs_;
   bool quit_ = false;
   bool screenshotRequested_ = false;
+  bool reportRequested_ = false;
+  // Figure exports render offscreen, so they run between frames.
+  struct PendingFigure {
+    std::unique_ptr<gui::Figure> figure;
+    bool png, svg;
+  };
+  std::vector<PendingFigure> pendingFigures_;
+  void processExports();
+  std::string freePath(const std::string& stem, const std::string& ext) const;
 };
 
 // Parses "1600x900". Returns false for anything else (including zero or above 16384).

@@ -34,4 +34,24 @@ struct TraceOptions {
 };
 int runTrace(const TraceOptions& options);
 
+struct SweepOptions {
+  RunOptionText run;
+  std::string axis = "block";
+  std::string nMin, nMax;
+  std::string out;
+  std::string format = "all";
+  bool force = false;
+  bool dark = false;  // figures on a dark background (default: white, for print)
+  std::vector<std::string> argv;
+};
+int runSweepCommand(const SweepOptions& options);
+
+struct ReportOptions {
+  std::string out;
+  bool force = false;
+  bool quick = false;     // fewer repetitions and a shorter N range
+  bool cpuModel = false;  // CPU-model parts only, even with a GPU
+};
+int runReportCommand(const ReportOptions& options);
+
 }  // namespace rl::app

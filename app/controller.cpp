@@ -5,6 +5,12 @@
 
 namespace rl::app {
 
+namespace {
+std::string configKeyOf(const RunConfig& c) {
+  return c.kernel + " " + std::string(name(c.type)) + " N=" + formatCount(c.n) + " block " + std::to_string(c.block);
+}
+}  // namespace
+
 bool sameTrace(const RunConfig& a, const RunConfig& b) {
   return a.kernel == b.kernel && a.op == b.op && a.type == b.type && a.accumulate == b.accumulate &&
          a.n == b.n && a.block == b.block && a.data == b.data && a.seed == b.seed &&
@@ -60,10 +66,36 @@ void Controller::queueRun(const RunConfig& c) {
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back(c);
+    jobs_.push_back({false, c, {}});
   }
   wake_.notify_one();
 }
+
+void Controller::queueSweep(const SweepSpec& s) {
+  if (!model_.device.available) {
+    model_.addLog(gui::LogLevel::Warn, "Sweeps measure kernels and need an NVIDIA GPU");
+    return;
+  }
+  if (model_.sweep.running) {
+    model_.addLog(gui::LogLevel::Warn, "A sweep is already running: cancel it first");
+    return;
+  }
+  cancelSweep_ = false;
+  model_.sweep.running = true;
+  model_.sweep.axis = std::string(name(s.axis));
+  model_.sweep.done = 0;
+  model_.sweep.total = 0;
+  model_.sweep.current = "planning";
+  model_.sweep.rows[model_.sweep.axis].clear();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sweepProgress_ = {};
+    jobs_.push_back({true, {}, s});
+  }
+  wake_.notify_one();
+}
+
+void Controller::cancelSweep() { cancelSweep_ = true; }
 
 void Controller::clearResults() { model_.results.clear(); }
 
@@ -77,7 +109,7 @@ void Controller::workerLoop() {
     peaksReady_ = true;
   }
   for (;;) {
-    RunConfig job;
+    Job job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
@@ -86,13 +118,45 @@ void Controller::workerLoop() {
       jobs_.pop_front();
       ++running_;
     }
+    if (job.sweep) {
+      std::vector<std::string> skipped;
+      std::string planError;
+      const std::vector<RunConfig> configs =
+          engine ? planSweep(job.spec, engine->device(), &skipped, &planError) : std::vector<RunConfig>{};
+      const std::string axis(name(job.spec.axis));
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const std::string& s : skipped) workerMessages_.push_back("sweep skipped " + s);
+        if (!planError.empty()) workerMessages_.push_back("sweep: " + planError);
+        sweepProgress_.total = int(configs.size());
+        sweepProgress_.current = configs.empty() ? "" : configKeyOf(configs.front());
+        sweepProgressChanged_ = true;
+      }
+      if (engine && !configs.empty())
+        runSweep(*engine, configs,
+                 [&](const Measurement& m, int done, int total) {
+                   std::lock_guard<std::mutex> lock(mutex_);
+                   sweepRows_.push_back({axis, m});
+                   sweepProgress_.done = done;
+                   sweepProgress_.total = total;
+                   sweepProgress_.current = done < total ? configKeyOf(configs[size_t(done)]) : "";
+                   sweepProgressChanged_ = true;
+                 },
+                 &cancelSweep_);
+      std::lock_guard<std::mutex> lock(mutex_);
+      sweepFinished_ = true;
+      sweepProgressChanged_ = true;
+      workerMessages_.push_back(cancelSweep_ ? "Sweep cancelled" : "Sweep over " + axis + " finished");
+      --running_;
+      continue;
+    }
     Measurement m;
     if (engine) {
       MeasureOptions o;
       o.cancel = [this] { return cancel_.load(); };
-      m = engine->measure(job, o);
+      m = engine->measure(job.run, o);
     } else {
-      m.config = job;
+      m.config = job.run;
       m.error = err;
     }
     std::lock_guard<std::mutex> lock(mutex_);
@@ -114,6 +178,18 @@ void Controller::update() {
       model_.results.push_back(std::move(m));
     }
     finished_.clear();
+    for (auto& [axis, m] : sweepRows_) model_.sweep.rows[axis].push_back(std::move(m));
+    sweepRows_.clear();
+    for (std::string& msg : workerMessages_) model_.addLog(gui::LogLevel::Info, std::move(msg));
+    workerMessages_.clear();
+    if (sweepProgressChanged_) {
+      model_.sweep.done = sweepProgress_.done;
+      model_.sweep.total = sweepProgress_.total;
+      model_.sweep.current = sweepProgress_.current;
+      if (sweepFinished_) model_.sweep.running = false;
+      sweepFinished_ = false;
+      sweepProgressChanged_ = false;
+    }
     if (peaksReady_) {
       model_.peaks = workerPeaks_;
       peaksReady_ = false;
@@ -125,6 +201,37 @@ void Controller::update() {
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
   if (!haveTraced_ || !sameTrace(traced_, model_.config)) retrace();
+  if (!haveResources_ || resourcesFor_.kernel != model_.config.kernel || resourcesFor_.block != model_.config.block ||
+      resourcesFor_.type != model_.config.type || resourcesFor_.accumulate != model_.config.accumulate ||
+      resourcesFor_.op != model_.config.op || resourcesFor_.n != model_.config.n)
+    updateResources();
+  // Continuous runs: a new measurement whenever the queue is idle.
+  if (model_.continuous && !model_.measuring && model_.configError.empty() && model_.device.available)
+    queueRun(model_.config);
+}
+
+void Controller::updateResources() {
+  resourcesFor_ = model_.config;
+  haveResources_ = true;
+  model_.resources = {};
+  model_.resourcesMeasured = false;
+  if (!model_.configError.empty()) return;
+  if (traceEngine_) {
+    std::string err;
+    model_.resources = traceEngine_->resources(model_.config, &err);
+    model_.resourcesMeasured = err.empty() && model_.resources.registers > 0;
+    if (model_.resourcesMeasured) return;
+  }
+  // CPU model: the calculator with an assumed 32 registers per thread.
+  const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
+  const Geometry g = assumedGeometry(model_.config, d);
+  const OccupancyResult r = computeOccupancy(d, {model_.config.block, 32, int(g.smemBytes)});
+  model_.resources.registers = 32;
+  model_.resources.dynamicSmemBytes = int(g.smemBytes);
+  model_.resources.activeBlocksPerSM = r.activeBlocks;
+  model_.resources.occupancy = r.occupancy;
+  model_.resources.limiter = r.limiter;
+  model_.resources.waves = r.activeBlocks > 0 ? double(g.grid()) / (double(r.activeBlocks) * d.smCount) : 0;
 }
 
 void Controller::retrace() {

@@ -12,6 +12,7 @@
 #include "interop.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/gui/model.hpp"
+#include "reducelab/sweep.hpp"
 
 namespace rl::app {
 
@@ -23,12 +24,21 @@ class Controller {
   // configuration changed.
   void update();
   void queueRun(const RunConfig& c);
+  void queueSweep(const SweepSpec& s);
+  void cancelSweep();
   void clearResults();
   bool busy() const;  // measurements queued or running
 
  private:
   void retrace();
+  void updateResources();
   void workerLoop();
+
+  struct Job {
+    bool sweep = false;
+    RunConfig run;
+    SweepSpec spec;
+  };
 
   gui::Model& model_;
   std::unique_ptr<Engine> traceEngine_;
@@ -40,14 +50,22 @@ class Controller {
   std::thread worker_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<RunConfig> jobs_;
+  std::deque<Job> jobs_;
   std::vector<Measurement> finished_;
+  std::vector<std::pair<std::string, Measurement>> sweepRows_;  // axis, row
+  std::vector<std::string> workerMessages_;
+  gui::SweepState sweepProgress_;
+  bool sweepProgressChanged_ = false;
+  bool sweepFinished_ = false;
+  RunConfig resourcesFor_;
+  bool haveResources_ = false;
   std::vector<std::string> workerLog_;
   Peaks workerPeaks_;
   bool peaksReady_ = false;
   int running_ = 0;
   bool stop_ = false;
   std::atomic<bool> cancel_{false};
+  std::atomic<bool> cancelSweep_{false};
 };
 
 // Two configurations trace the same thing (the measurement-only fields may differ).

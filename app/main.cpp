@@ -72,6 +72,26 @@ int main(int argc, char** argv) {
   traceCmd->add_flag("--cpu-model", trace.cpuModel, "Use the CPU model even if a GPU is present");
   traceCmd->add_flag("--compare", trace.compare, "Compare the GPU trace with the CPU model (exit 3 if they differ)");
 
+  rl::app::SweepOptions sweep;
+  sweep.run.kernel = "k3,k7,k10,cub";
+  CLI::App* sweepCmd = cli.add_subcommand("sweep", "Measure over one axis; write the figure and tables");
+  rl::app::addRunOptions(sweepCmd, sweep.run, "Kernels, one series each (a comma list)");
+  sweepCmd->add_option("--axis", sweep.axis, "block, n, type or kernel")->capture_default_str();
+  sweepCmd->add_option("--n-min", sweep.nMin, "N sweep: smallest N (default 2^10)");
+  sweepCmd->add_option("--n-max", sweep.nMax, "N sweep: largest N (default: the largest that fits)");
+  sweepCmd->add_option("--out", sweep.out, "Folder for sweep-<axis>.{png,svg,csv,md,tex,json}");
+  sweepCmd->add_option("--format", sweep.format, "Comma list of png, svg, csv, md, tex, json, or all")->capture_default_str();
+  sweepCmd->add_flag("--force", sweep.force, "Overwrite existing files");
+  sweepCmd->add_flag("--dark", sweep.dark, "Figures on a dark background (default white, for print)");
+  for (int i = 0; i < argc; ++i) sweep.argv.push_back(argv[i]);
+
+  rl::app::ReportOptions rep;
+  CLI::App* reportCmd = cli.add_subcommand("report", "Measure the standard set and write a report folder");
+  reportCmd->add_option("--out", rep.out, "Folder for report.md, figures and tables");
+  reportCmd->add_flag("--force", rep.force, "Overwrite existing files");
+  reportCmd->add_flag("--quick", rep.quick, "Fewer repetitions, N up to 2^26");
+  reportCmd->add_flag("--cpu-model", rep.cpuModel, "Only the parts the CPU model gives, even with a GPU");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -86,6 +106,8 @@ int main(int argc, char** argv) {
   if (*infoCmd) return rl::app::runInfo(info);
   if (*benchCmd) return rl::app::runBench(bench);
   if (*traceCmd) return rl::app::runTrace(trace);
+  if (*sweepCmd) return rl::app::runSweepCommand(sweep);
+  if (*reportCmd) return rl::app::runReportCommand(rep);
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

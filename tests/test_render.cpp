@@ -44,7 +44,7 @@ TEST(HeadlessRender, DefaultSizeIs1600x900AndAllPanelsAreLaidOut) {
   ASSERT_TRUE(r.image.ok());
   EXPECT_EQ(r.image.width, 1600);
   EXPECT_EQ(r.image.height, 900);
-  for (const char* panel : {"Kernel", "Parameters", "Views", "Results", "Bandwidth", "Occupancy",
+  for (const char* panel : {"Kernel", "Parameters", "Views", "Results", "Bandwidth",
                             "status", "interop-strip"}) {
     ASSERT_TRUE(r.layout["panels"].contains(panel)) << panel;
     EXPECT_GT(r.layout["panels"][panel][2].get<float>(), 20.0f) << panel;

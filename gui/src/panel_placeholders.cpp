@@ -26,16 +26,4 @@ void helpMarker(const char* text) {
   }
 }
 
-void drawBandwidthPanel(Model&, UiActions&) {
-  placeholder("Bandwidth: measured GB/s of each run against the GPU's theoretical and measured "
-              "peaks.",
-              "placeholder: filled by the plots feature");
-}
-
-void drawOccupancyPanel(Model&, UiActions&) {
-  placeholder("Occupancy: registers and shared memory per block, active blocks per SM, "
-              "theoretical occupancy and its limiting resource.",
-              "placeholder: filled by the plots feature");
-}
-
 }  // namespace rl::gui

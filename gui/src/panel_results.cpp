@@ -35,6 +35,10 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
     }
     ImGui::EndTabItem();
   }
+  if (ImGui::BeginTabItem("Occupancy")) {
+    drawOccupancyPanel(model, actions);
+    ImGui::EndTabItem();
+  }
   if (ImGui::BeginTabItem("Log")) {
     ImGui::BeginChild("log");
     for (const LogEntry& e : model.log) {
@@ -48,7 +52,6 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
-  (void)actions;
 }
 
 }  // namespace rl::gui

@@ -113,8 +113,8 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
   }
   if (ImGui::BeginMenu("View")) {
     ImGui::MenuItem("Left panels (kernel, parameters)", nullptr, &model.ui.showLeft);
-    ImGui::MenuItem("Right panels (bandwidth, occupancy)", nullptr, &model.ui.showRight);
-    ImGui::MenuItem("Bottom panels (results, log)", nullptr, &model.ui.showBottom);
+    ImGui::MenuItem("Right panel (bandwidth plots)", nullptr, &model.ui.showRight);
+    ImGui::MenuItem("Bottom panel (results, occupancy, log)", nullptr, &model.ui.showBottom);
     ImGui::Separator();
     bool dark = model.ui.theme == Theme::Dark;
     if (ImGui::MenuItem("Dark theme", nullptr, dark)) model.ui.theme = Theme::Dark;
@@ -197,10 +197,7 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   panel("Views", leftW, top, centreW, mid - bottomH, [&] { drawCentreViews(model, actions); });
   panel("Results", leftW, bottom - bottomH, centreW, bottomH,
         [&] { drawResultsAndLog(model, actions); });
-  panel("Bandwidth", leftW + centreW, top, rightW, mid * 0.55f,
-        [&] { drawBandwidthPanel(model, actions); });
-  panel("Occupancy", leftW + centreW, top + mid * 0.55f, rightW, mid * 0.45f,
-        [&] { drawOccupancyPanel(model, actions); });
+  panel("Bandwidth", leftW + centreW, top, rightW, mid, [&] { drawBandwidthPanel(model, actions); });
 }
 
 void Ui::draw(Model& model, UiActions& actions) {

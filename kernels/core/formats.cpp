@@ -209,6 +209,32 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   return t;
 }
 
+Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  Table t;
+  t.headers = {"kernel", "type", "N", "block", "time ms", "min ms", "max ms", "GB/s", "% theor.", "% meas.",
+               "occ. %", "regs", "check"};
+  t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true, false};
+  for (const Measurement& m : rows) {
+    const RunConfig& c = m.config;
+    std::vector<std::string> r = {c.kernel, std::string(name(c.type)), formatCount(c.n), std::to_string(c.block)};
+    if (!m.ok) {
+      r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not run: " + m.error});
+    } else {
+      r.push_back(fixed(m.kernel.median, 4));
+      r.push_back(fixed(m.kernel.min, 4));
+      r.push_back(fixed(m.kernel.max, 4));
+      r.push_back(fixed(m.bandwidthGBs, 1));
+      r.push_back(peaks.theoreticalGBs > 0 ? fixed(m.pctTheoretical, 1) : "-");
+      r.push_back(peaks.readGBs > 0 ? fixed(m.pctMeasuredRead, 1) : "-");
+      r.push_back(c.kernel == "cub" ? "-" : fixed(100.0 * m.resources.occupancy, 0));
+      r.push_back(c.kernel == "cub" ? "-" : std::to_string(m.resources.registers));
+      r.push_back(!m.haveReference ? "-" : (m.check.pass ? "PASS" : "FAIL"));
+    }
+    t.rows.push_back(r);
+  }
+  return t;
+}
+
 namespace {
 
 nlohmann::json summary(const std::string& tag, const std::string& name, const std::string& hint,

@@ -25,6 +25,9 @@ Table parseCsv(const std::string& text);
 // result, error, check, plus occupancy and registers.
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks);
 
+// One row per run with the swept parameters (kernel, type, N, block) as columns.
+Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks);
+
 // "%.3f"-style helpers used by every table.
 std::string fixed(double v, int decimals);
 std::string sci(double v);

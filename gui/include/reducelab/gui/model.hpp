@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reducelab/config.hpp"
+#include "reducelab/formats.hpp"
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
 #include "reducelab/record.hpp"
@@ -63,6 +64,15 @@ struct TraceState {
   int slot = -1;            // selected access slot, -1: the first that applies
 };
 
+// Sweeps run in the background; their rows stream in as they are measured.
+struct SweepState {
+  bool running = false;
+  std::string axis;        // "block", "n", "type", "kernel" of the running sweep
+  int done = 0, total = 0;
+  std::string current;     // what is being measured now
+  std::map<std::string, std::vector<Measurement>> rows;  // by axis: the latest sweep of each
+};
+
 struct Model {
   DeviceInfo device;
   std::string glRenderer, glVersion;
@@ -81,10 +91,18 @@ struct Model {
   bool measuring = false;
   std::string measuringWhat;
   bool showTraceHooks = false;      // kernel source: show the `tr.` lines
+  bool continuous = false;          // re-measure the configuration whenever the queue is idle
+  SweepState sweep;
+  // Occupancy of `config` (from the device, or the calculator with assumed registers).
+  ResourceUsage resources;
+  bool resourcesMeasured = false;   // false: registers are an assumption (CPU model)
+  std::string exportDir = "reducelab-export";
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
 };
+
+struct Figure;  // plots.hpp
 
 // Requests from the GUI to the app (which owns CUDA, files and the window).
 class UiActions {
@@ -94,6 +112,13 @@ class UiActions {
   virtual void requestScreenshot() = 0;
   virtual void requestRun() = 0;  // measure model.config and append to the results
   virtual void requestClearResults() = 0;
+  virtual void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) = 0;
+  virtual void requestCancelSweep() = 0;
+  // Exports into model.exportDir (never over an existing file); the result goes to the log.
+  virtual void requestExportFigure(const Figure& figure, bool png, bool svg) = 0;
+  virtual void requestExportTable(const Table& table, const std::string& stem) = 0;
+  virtual void requestReport() = 0;
+  virtual void requestSaveSession() = 0;
 };
 
 }  // namespace rl::gui

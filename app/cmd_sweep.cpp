@@ -1,0 +1,193 @@
+// `reducelab sweep` and `reducelab report`: measurements over one axis (or the standard set of a
+// report) written as figures (PNG + SVG) and tables (CSV, Markdown, LaTeX, JSON).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "commands.hpp"
+#include "figure_export.hpp"
+#include "gl_context.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/sweep.hpp"
+#include "reducelab/trace.hpp"
+
+namespace rl::app {
+
+Table traceTable(const TraceData& t, const TraceSummary& sum);  // cmd_trace.cpp
+
+namespace {
+
+int fail(int code, const std::string& what) {
+  std::fprintf(stderr, "reducelab: error: %s\n", what.c_str());
+  return code;
+}
+
+void progressLine(const Measurement& m, int done, int total) {
+  if (m.ok)
+    std::fprintf(stderr, "[%d/%d] %-4s %-8s N=%-6s block %-4d %9.4f ms %8.1f GB/s%s\n", done, total,
+                 m.config.kernel.c_str(), std::string(name(m.config.type)).c_str(), formatCount(m.config.n).c_str(),
+                 m.config.block, m.kernel.median, m.bandwidthGBs, m.haveReference && !m.check.pass ? "  WRONG RESULT" : "");
+  else
+    std::fprintf(stderr, "[%d/%d] %s not run: %s\n", done, total, m.config.kernel.c_str(), m.error.c_str());
+}
+
+void report(const ExportResult& r) {
+  for (const std::string& n : r.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  for (const std::string& w : r.written) std::printf("wrote %s\n", w.c_str());
+}
+
+}  // namespace
+
+int runSweepCommand(const SweepOptions& o) {
+  RunConfig base;
+  if (std::string e = toRunConfig(o.run, &base); !e.empty()) return fail(2, e);
+  auto axis = parseSweepAxis(o.axis);
+  if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel");
+  std::string err;
+  std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
+  if (ks.empty()) return fail(2, err);
+  ExportFormats formats;
+  if (std::string e = parseFormats(o.format, &formats); !e.empty()) return fail(2, e);
+  SweepSpec spec;
+  spec.axis = *axis;
+  spec.base = base;
+  spec.kernels.clear();
+  for (const KernelInfo* k : ks) spec.kernels.push_back(std::string(k->key));
+  if (!o.nMin.empty()) {
+    if (auto v = parseCount(o.nMin, &err)) spec.nMin = *v; else return fail(2, "--n-min: " + err);
+  }
+  if (!o.nMax.empty()) {
+    if (auto v = parseCount(o.nMax, &err)) spec.nMax = *v; else return fail(2, "--n-max: " + err);
+  }
+  if (o.out.empty()) return fail(2, "--out DIR is required (the folder the figure and tables go to)");
+  const std::string stem = "sweep-" + std::string(name(*axis));
+  std::vector<std::string> names;
+  for (const char* ext : {".png", ".svg", ".csv", ".md", ".tex", ".json"}) names.push_back(stem + ext);
+  if (std::filesystem::exists(o.out))
+    if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
+
+  std::unique_ptr<Engine> engine = Engine::create(0, &err);
+  if (!engine)
+    return fail(1, "a sweep measures kernels and needs an NVIDIA GPU (" + err +
+                       "); nothing was written. Without a GPU, `reducelab report` writes the CPU-model parts");
+  std::vector<std::string> skipped;
+  std::vector<RunConfig> configs = planSweep(spec, engine->device(), &skipped, &err);
+  if (configs.empty()) return fail(2, err);
+  for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
+  const Peaks peaks = engine->peaks(false);
+  std::vector<Measurement> rows = runSweep(*engine, configs, progressLine, nullptr);
+
+  std::string glError;
+  std::unique_ptr<GlContext> gl = formats.png ? createHeadlessContext(64, 64, &glError) : nullptr;
+  ExportResult r;
+  if (formats.png && !gl) r.notes.push_back("PNG skipped: " + glError);
+  const gui::Figure fig = gui::figureForSweep(std::string(name(*axis)), rows, peaks, engine->device());
+  gui::Figure named = fig;
+  named.fileStem = stem;
+  exportFigure(named, o.out, formats, gl != nullptr, !o.dark, &r);
+  exportTable(sweepTable(rows, peaks), o.out, stem, formats, &r);
+  if (formats.json) {
+    SessionInfo info{engine->device(), peaks, o.argv, stem};
+    const std::string path = (std::filesystem::path(o.out) / (stem + ".json")).string();
+    if (std::string e = writeTextAtomic(path, sessionJson(info, rows).dump(2) + "\n"); !e.empty()) r.error = e;
+    else r.written.push_back(path);
+  }
+  report(r);
+  if (!r.error.empty()) return fail(1, r.error);
+  for (const Measurement& m : rows)
+    if (m.haveReference && !m.check.pass) return 3;
+  return 0;
+}
+
+int runReportCommand(const ReportOptions& o) {
+  if (o.out.empty()) return fail(2, "--out DIR is required");
+  std::string err;
+  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
+  const DeviceInfo device = engine ? engine->device() : queryDevice(0);
+  const DeviceInfo shape = engine ? device : assumedH200();
+  std::string glError;
+  std::unique_ptr<GlContext> gl = createHeadlessContext(64, 64, &glError);
+  if (!gl) std::fprintf(stderr, "note: PNG figures skipped (%s); SVG files are written\n", glError.c_str());
+  const Peaks peaks = engine ? engine->peaks(false) : Peaks{shape.theoreticalPeakGBs(), 0, 0, "not measured"};
+  std::vector<ReportSection> sections;
+  std::vector<Measurement> session;
+  RunConfig base;
+  base.n = uint64_t(1) << 24;
+  base.block = 512;
+  base.reps = o.quick ? 5 : 20;
+  auto sweep = [&](SweepAxis axis, std::vector<std::string> kernels, RunConfig b, uint64_t nMax) {
+    SweepSpec s;
+    s.axis = axis;
+    s.base = b;
+    s.kernels = kernels;
+    s.nMax = nMax;
+    std::vector<RunConfig> configs = planSweep(s, device, nullptr, &err);
+    std::vector<Measurement> rows = runSweep(*engine, configs, progressLine, nullptr);
+    session.insert(session.end(), rows.begin(), rows.end());
+    return rows;
+  };
+  int registers = 16;
+  if (engine) {
+    std::vector<Measurement> ladder = sweep(SweepAxis::Kernel, {}, base, 0);
+    fillLadderSpeedups(ladder);
+    sections.push_back({"The kernel ladder", "Every kernel of the catalogue on " + formatCount(base.n) +
+                            " float32 elements, block 512; step and cumulative speedups above the bars.",
+                        {gui::ladderFigure(ladder, peaks)}, {{"ladder", benchTable(ladder, peaks)}}});
+    for (const Measurement& m : ladder)
+      if (m.config.kernel == "k7") registers = m.resources.registers;
+    std::vector<Measurement> blocks = sweep(SweepAxis::Block, {"k3", "k7", "k10"}, base, 0);
+    sections.push_back({"Block size", "Bandwidth and theoretical occupancy against threads per block.",
+                        {gui::blockSweepFigure(blocks, peaks)}, {{"sweep-block", sweepTable(blocks, peaks)}}});
+    RunConfig nb = base;
+    nb.reps = o.quick ? 5 : 10;
+    std::vector<Measurement> ns = sweep(SweepAxis::N, {"k3", "k7", "k10", "cub"}, nb, uint64_t(1) << (o.quick ? 26 : 30));
+    sections.push_back({"N", "Small inputs are dominated by launch latency; inputs that fit in L2 are read from L2 "
+                             "when it is warm (here it is flushed before every run).",
+                        {gui::nSweepFigure(ns, peaks, device)}, {{"sweep-n", sweepTable(ns, peaks)}}});
+    RunConfig tb = base;
+    tb.n = uint64_t(1) << 26;
+    std::vector<Measurement> types = sweep(SweepAxis::Type, {"k7", "k10", "cub"}, tb, 0);
+    sections.push_back({"Element types", "The same bytes per second move half as many 8-byte elements.",
+                        {gui::typeSweepFigure(types, peaks)}, {{"sweep-type", sweepTable(types, peaks)}}});
+  } else {
+    sections.push_back({"Measurements", "Not measured: " + std::string(device.available ? "--cpu-model was given" : device.unavailableReason) +
+                                          ". The ladder, block-size, N and type figures need an NVIDIA GPU.", {}, {}});
+    std::fprintf(stderr, "note: measurements skipped (no NVIDIA GPU): the report has the CPU-model parts only\n");
+  }
+  sections.push_back({"Occupancy", "Kernel 7 on " + shape.name + (engine ? "" : " (registers assumed)") + ".",
+                      {gui::occupancyFigure(shape, "k7", registers, 0, int(sizeof(float)))}, {}});
+  ReportSection traces{"Traces", std::string("Per-step summaries of block 0, block 256, N = 2^20 (from the ") +
+                                     (engine ? "GPU" : "CPU model") + ").", {}, {}};
+  for (const char* k : {"k1", "k2", "k3", "k8"}) {
+    RunConfig c;
+    c.kernel = k;
+    c.block = 256;
+    c.n = uint64_t(1) << 20;
+    c.type = ElemType::Int32;
+    TraceData t;
+    if (engine) {
+      std::vector<uint8_t> bytes;
+      TraceRun run = engine->runTracedToHost(c, &bytes);
+      if (run.ok) t = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+    } else {
+      t = modelTrace(c, assumedGeometry(c, shape).grid(), shape.ccMajor, &err);
+    }
+    if (t.valid()) {
+      Table tab = traceTable(t, summarize(t));
+      tab.caption = std::string(k) + ", int32, block 256";
+      traces.tables.push_back({std::string("trace-") + k, tab});
+    }
+  }
+  sections.push_back(traces);
+  ExportResult r = writeReport(o.out, "ReduceLab report", device, peaks, sections, session, gl != nullptr, o.force);
+  report(r);
+  if (!r.error.empty()) return fail(1, r.error);
+  return 0;
+}
+
+}  // namespace rl::app

@@ -1,0 +1,223 @@
+#include "figure_export.hpp"
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "png_writer.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/gui/gl.hpp"
+
+namespace rl::app {
+
+namespace fs = std::filesystem;
+
+std::string parseFormats(const std::string& text, ExportFormats* out) {
+  ExportFormats f{false, false, false, false, false, false};
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item == "png") f.png = true;
+    else if (item == "svg") f.svg = true;
+    else if (item == "csv") f.csv = true;
+    else if (item == "md") f.md = true;
+    else if (item == "tex" || item == "latex") f.tex = true;
+    else if (item == "json") f.json = true;
+    else if (item == "all") f = ExportFormats{};
+    else return "--format '" + item + "' is not one of: png, svg, csv, md, tex, json, all";
+  }
+  *out = f;
+  return {};
+}
+
+std::string prepareFolder(const std::string& dir) {
+  std::error_code ec;
+  fs::path p(dir);
+  if (fs::is_directory(p, ec)) return {};
+  if (fs::exists(p, ec)) return dir + " exists and is not a folder";
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) return "cannot create " + dir + ": folder " + parent.string() + " does not exist";
+  if (!fs::create_directory(p, ec)) return "cannot create " + dir + ": " + ec.message();
+  return {};
+}
+
+std::string checkOverwrite(const std::string& dir, const std::vector<std::string>& names, bool force) {
+  if (force) return {};
+  for (const std::string& n : names) {
+    const fs::path p = fs::path(dir) / n;
+    if (fs::exists(p)) return p.string() + " exists; add --force to overwrite it";
+  }
+  return {};
+}
+
+std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, int width, int height,
+                            float scale, bool white) {
+  const int W = int(float(width) * scale), H = int(float(height) * scale);
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGui::SetCurrentContext(ctx);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(float(W), float(H));
+  io.DeltaTime = 1.0f / 60.0f;
+  const char* env = std::getenv("REDUCELAB_FONT_DIR");
+  std::string dir = env && *env ? std::string(env) + "/" : "/usr/share/fonts/truetype/dejavu/";
+  if (!fs::exists(dir + "DejaVuSans.ttf") || !io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), 15.0f * scale)) {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&cfg);
+  }
+  if (white) {
+    ImGui::StyleColorsLight();
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
+    ImGui::GetStyle().Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+  } else {
+    ImGui::StyleColorsDark();
+  }
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ImGui_ImplOpenGL3_Init("#version 430 core");
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  std::string error;
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) error = "offscreen framebuffer incomplete";
+  for (int frame = 0; frame < 2 && error.empty(); ++frame) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+    gui::drawPlot("plot", spec, ImGui::GetContentRegionAvail());
+    ImGui::End();
+    ImGui::Render();
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, W, H);
+    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    glClearColor(bg.x, bg.y, bg.z, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+  if (error.empty()) error = writePngAtomic(path, W, H, readFramebufferRgba(W, H));
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fbo);
+  glDeleteRenderbuffers(1, &color);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext(ctx);
+  ImGui::SetCurrentContext(previous);
+  return error;
+}
+
+void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool canPng,
+                  bool white, ExportResult* r) {
+  const std::string base = (fs::path(dir) / figure.fileStem).string();
+  if (f.svg) {
+    gui::SvgOptions o;
+    o.whiteBackground = white;
+    if (std::string e = writeTextAtomic(base + ".svg", gui::toSvg(figure.spec, o)); !e.empty()) {
+      if (r->error.empty()) r->error = e;
+    } else {
+      r->written.push_back(base + ".svg");
+    }
+  }
+  if (f.png) {
+    if (!canPng) {
+      r->notes.push_back(figure.fileStem + ".png skipped: no GL context (EGL unavailable)");
+    } else if (std::string e = renderFigurePng(figure.spec, base + ".png", 960, 540, 2.0f, white); !e.empty()) {
+      if (r->error.empty()) r->error = e;
+    } else {
+      r->written.push_back(base + ".png");
+    }
+  }
+}
+
+void exportTable(const Table& t, const std::string& dir, const std::string& stem, const ExportFormats& f,
+                 ExportResult* r) {
+  const std::string base = (fs::path(dir) / stem).string();
+  auto one = [&](bool on, const char* ext, TableFormat fmt) {
+    if (!on) return;
+    if (std::string e = writeTextAtomic(base + ext, render(t, fmt)); !e.empty()) {
+      if (r->error.empty()) r->error = e;
+    } else {
+      r->written.push_back(base + ext);
+    }
+  };
+  one(f.csv, ".csv", TableFormat::Csv);
+  one(f.md, ".md", TableFormat::Markdown);
+  one(f.tex, ".tex", TableFormat::Latex);
+}
+
+ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
+                         const Peaks& peaks, const std::vector<ReportSection>& sections,
+                         const std::vector<Measurement>& session, bool canPng, bool force) {
+  ExportResult r;
+  if (std::string e = prepareFolder(dir); !e.empty()) {
+    r.error = e;
+    return r;
+  }
+  std::vector<std::string> names = {"report.md", "device.json", "session.json"};
+  for (const ReportSection& s : sections) {
+    for (const gui::Figure& f : s.figures) names.push_back(f.fileStem + ".png"), names.push_back(f.fileStem + ".svg");
+    for (const auto& [stem, t] : s.tables) names.push_back(stem + ".csv");
+  }
+  if (std::string e = checkOverwrite(dir, names, force); !e.empty()) {
+    r.error = e;
+    return r;
+  }
+  ExportFormats all;
+  std::ostringstream md;
+  md << "# " << title << "\n\n";
+  if (device.available) {
+    char b[512];
+    std::snprintf(b, sizeof b,
+                  "**Device:** %s (compute capability %s, %d SMs, L2 %.0f MiB, %.0f GiB, %d-bit bus at %d MHz). "
+                  "**Peaks:** theoretical %.0f GB/s, measured read %.0f GB/s, measured copy %.0f GB/s. "
+                  "CUDA driver %s, runtime %s.\n\n",
+                  device.name.c_str(), device.ccString().c_str(), device.smCount, device.l2Bytes / 1048576.0,
+                  device.totalMemBytes / 1073741824.0, device.busWidthBits, device.memClockKHz / 1000,
+                  peaks.theoreticalGBs, peaks.readGBs, peaks.copyGBs, cudaVersionString(device.driverVersion).c_str(),
+                  cudaVersionString(device.runtimeVersion).c_str());
+    md << b;
+  } else {
+    md << "**Device:** none: " << device.unavailableReason
+       << ". Measurements need an NVIDIA GPU; traces and occupancy below come from the CPU model.\n\n";
+  }
+  md << "Times are medians of CUDA-event timings after warm-up runs, with L2 flushed before each timed run unless a "
+        "figure says warm L2. Bandwidth = N x element size / median time.\n\n";
+  for (const ReportSection& s : sections) {
+    md << "## " << s.heading << "\n\n";
+    if (!s.text.empty()) md << s.text << "\n\n";
+    for (const gui::Figure& f : s.figures) {
+      exportFigure(f, dir, all, canPng, true, &r);
+      md << "![" << f.spec.title << "](" << f.fileStem << (canPng ? ".png" : ".svg") << ")\n\n";
+      md << "Vector version: [" << f.fileStem << ".svg](" << f.fileStem << ".svg)\n\n";
+    }
+    for (const auto& [stem, t] : s.tables) {
+      exportTable(t, dir, stem, all, &r);
+      md << render(t, TableFormat::Markdown) << "\n";
+      md << "Also as [CSV](" << stem << ".csv) and [LaTeX](" << stem << ".tex).\n\n";
+    }
+  }
+  SessionInfo info{device, peaks, {}, "report"};
+  const nlohmann::json dj = sessionJson(info, {})["devices"][0];
+  for (auto& [path, text] : std::vector<std::pair<std::string, std::string>>{
+           {(fs::path(dir) / "device.json").string(), dj.dump(2) + "\n"},
+           {(fs::path(dir) / "session.json").string(), sessionJson(info, session).dump(2) + "\n"},
+           {(fs::path(dir) / "report.md").string(), md.str()}}) {
+    if (std::string e = writeTextAtomic(path, text); !e.empty()) {
+      if (r.error.empty()) r.error = e;
+    } else {
+      r.written.push_back(path);
+    }
+  }
+  return r;
+}
+
+}  // namespace rl::app

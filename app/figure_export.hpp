@@ -1,0 +1,54 @@
+#pragma once
+// Figures and tables to files: PNG (rendered offscreen by the same ImGui plot widget, at 2x),
+// SVG (the same PlotSpec), CSV / Markdown / LaTeX tables, JSON sessions, and the report folder.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reducelab/formats.hpp"
+#include "reducelab/gui/plots.hpp"
+
+namespace rl::app {
+
+struct ExportFormats {
+  bool png = true, svg = true, csv = true, md = true, tex = true, json = true;
+};
+// "png,svg,csv" -> formats; "" or an error naming the unknown one.
+std::string parseFormats(const std::string& text, ExportFormats* out);
+
+// Creates `dir` if needed (its parent must exist). "" or an error.
+std::string prepareFolder(const std::string& dir);
+// The files would be written over existing ones: "" or "DIR/x.png exists; add --force".
+std::string checkOverwrite(const std::string& dir, const std::vector<std::string>& names, bool force);
+
+// Renders a figure to PNG with the GL context current on this thread (offscreen FBO, its own
+// ImGui context). scale 2 doubles pixels and fonts.
+std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, int width, int height,
+                            float scale, bool whiteBackground);
+
+struct ExportResult {
+  std::vector<std::string> written;
+  std::vector<std::string> notes;  // what was skipped and why
+  std::string error;               // the first failure
+};
+
+// Writes figure.fileStem.{png,svg} into dir. `canPng`: a GL context is current.
+void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool canPng,
+                  bool whiteBackground, ExportResult* result);
+// Writes stem.{csv,md,tex} of a table.
+void exportTable(const Table& table, const std::string& dir, const std::string& stem, const ExportFormats& f,
+                 ExportResult* result);
+
+struct ReportSection {
+  std::string heading;
+  std::string text;                 // a paragraph (Markdown)
+  std::vector<gui::Figure> figures; // embedded as images
+  std::vector<std::pair<std::string, Table>> tables;  // stem, table
+};
+// A folder with every figure (PNG + SVG), every table (CSV, Markdown, LaTeX), device.json,
+// session.json and report.md that embeds them.
+ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
+                         const Peaks& peaks, const std::vector<ReportSection>& sections,
+                         const std::vector<Measurement>& session, bool canPng, bool force);
+
+}  // namespace rl::app

@@ -1,0 +1,93 @@
+#pragma once
+// ReduceLab's one plot widget. A PlotSpec describes a figure completely (series, axes, reference
+// lines, shaded regions, legend); drawPlot() renders it with ImDrawList on screen and toSvg()
+// writes the same figure as SVG, so what is exported is what was shown. Debian has no ImPlot.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+struct ImVec2;
+
+namespace rl::gui {
+
+enum class SeriesKind {
+  Line,         // polyline through the points, markers at each point
+  Scatter,      // markers only
+  Bars,         // vertical bars at each x (categorical x: x = 0, 1, 2 ...), grouped if several bar series
+};
+
+enum class AxisScale { Linear, Log2, Log10 };
+
+struct Axis {
+  std::string label;                 // e.g. "N (elements)", "GB/s"
+  AxisScale scale = AxisScale::Linear;
+  double min = std::numeric_limits<double>::quiet_NaN();  // NaN: from the data (with a margin)
+  double max = std::numeric_limits<double>::quiet_NaN();
+  bool includeZero = false;          // linear y axes of bandwidth should start at 0
+  // Categorical axis (bar charts): tick i at x = i labelled categories[i].
+  std::vector<std::string> categories;
+  std::string tickFormat;            // printf format for tick labels ("%.0f"); "" = automatic;
+                                     // log2 axes label ticks as 2^k
+};
+
+struct Series {
+  std::string name;                  // legend entry
+  SeriesKind kind = SeriesKind::Line;
+  uint32_t color = 0;                // 0xAABBGGRR as ImGui's IM_COL32; 0 = next palette colour
+  std::vector<double> x, y;
+  // Optional min-max band per point (repeated samples): drawn as a translucent band / error bar.
+  std::vector<double> yLow, yHigh;
+  // Optional text drawn next to each point or on top of each bar (e.g. "x2.33").
+  std::vector<std::string> pointLabels;
+  bool secondaryY = false;           // plotted against PlotSpec::y2 (right-hand axis)
+  bool dashed = false;
+};
+
+struct ReferenceLine {
+  double value = 0;                  // y value (on the primary axis)
+  std::string label;                 // drawn at the right end, e.g. "theoretical peak 4814 GB/s"
+  uint32_t color = 0;
+  bool dashed = true;
+};
+
+struct Shade {                       // a vertical band over an x range, e.g. "fits in L2"
+  double x0 = 0, x1 = 0;
+  std::string label;
+  uint32_t color = 0;                // translucent fill
+};
+
+struct PlotSpec {
+  std::string title;
+  std::string subtitle;              // second line under the title, smaller (config, device)
+  Axis x, y, y2;                     // y2 used only if some series has secondaryY
+  std::vector<Series> series;
+  std::vector<ReferenceLine> references;
+  std::vector<Shade> shades;
+  bool legend = true;
+  std::string emptyMessage = "no data yet";  // drawn when there are no points
+};
+
+// What the user did with the plot this frame (screen only).
+struct PlotHit {
+  bool hovered = false;              // a point is under the mouse (a tooltip is shown)
+  bool clicked = false;              // ... and it was clicked
+  int series = -1, point = -1;
+};
+
+// Draws the plot into the current ImGui window at the cursor, filling `size` (pixels), and
+// advances the cursor. Hovering a point shows its exact values; clicking reports it.
+PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& size);
+
+struct SvgOptions {
+  int width = 960, height = 540;     // SVG user units (pixels)
+  bool whiteBackground = true;       // print: white; otherwise a dark background
+  double fontSize = 14;
+};
+// The same figure as a standalone SVG document (text as <text>, not paths).
+std::string toSvg(const PlotSpec& spec, const SvgOptions& options = {});
+
+// Colours used for series without a colour (IM_COL32 layout), readable on dark and white.
+uint32_t paletteColor(int index);
+
+}  // namespace rl::gui

@@ -1,0 +1,44 @@
+#pragma once
+// The figures ReduceLab draws, built from measurement records. Each comes with the run
+// configuration of every point, so a click on a point can select that configuration.
+#include <string>
+#include <vector>
+
+#include "reducelab/device_info.hpp"
+#include "reducelab/gui/plot.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/record.hpp"
+
+namespace rl::gui {
+
+struct Figure {
+  PlotSpec spec;
+  std::vector<std::vector<RunConfig>> configs;  // [series][point]
+  std::string fileStem;                         // "ladder", "sweep-n", ... for exports
+};
+
+// "k7 float32 sum N=2^24 block 512" (what a live-plot series stands for).
+std::string configKey(const RunConfig& c);
+uint32_t kernelColor(const std::string& kernel);
+
+// GB/s of every measured run, in order, one series per configuration; peaks and CUB as lines.
+Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks);
+// The ladder: bandwidth per kernel as bars, step and cumulative speedups above them.
+Figure ladderFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
+// Bandwidth against block size per kernel, theoretical occupancy on the right axis.
+Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
+// Bandwidth against N (log2) per kernel; the L2-resident region and the launch-latency
+// regime shaded.
+Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, const DeviceInfo& d);
+// Bandwidth per element type (bars) and elements per second (right axis).
+Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
+// Theoretical occupancy against block size for a kernel using `registers` per thread and
+// `sharedFixed` + `sharedPerThread` x block bytes of shared memory; limiter as point labels.
+Figure occupancyFigure(const DeviceInfo& d, const std::string& kernel, int registers, int sharedFixed,
+                       int sharedPerThread);
+
+// Which figure a set of sweep rows belongs to.
+Figure figureForSweep(const std::string& axis, const std::vector<Measurement>& rows, const Peaks& peaks,
+                      const DeviceInfo& d);
+
+}  // namespace rl::gui

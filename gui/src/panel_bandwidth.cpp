@@ -1,0 +1,183 @@
+// Bandwidth panel: the live plot of measured GB/s, the ladder, and the block-size, N and type
+// sweeps (run in the background, streaming in), each exportable as PNG, SVG and tables.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/plots.hpp"
+#include "reducelab/gui/ui.hpp"
+
+namespace rl::gui {
+namespace {
+
+void exportButtons(const Figure& fig, const Table* table, UiActions& actions) {
+  if (ImGui::SmallButton("PNG")) actions.requestExportFigure(fig, true, false);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as PNG (2x, white background) in the export folder");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("SVG")) actions.requestExportFigure(fig, false, true);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as SVG (vector, text kept as text)");
+  if (table) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Table")) actions.requestExportTable(*table, fig.fileStem);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
+  }
+}
+
+// Draws a figure filling the rest of the panel; a click on a point selects its configuration.
+void plotFigure(Model& model, const Figure& fig, const char* id) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const PlotHit hit = drawPlot(id, fig.spec, ImVec2(avail.x, std::max(80.0f, avail.y)));
+  if (hit.clicked && hit.series >= 0 && size_t(hit.series) < fig.configs.size() && hit.point >= 0 &&
+      size_t(hit.point) < fig.configs[size_t(hit.series)].size()) {
+    const RunConfig& c = fig.configs[size_t(hit.series)][size_t(hit.point)];
+    RunConfig& m = model.config;
+    m.kernel = c.kernel;
+    m.block = c.block;
+    if (c.n) m.n = c.n;
+    m.type = c.type;
+    m.accumulate = c.accumulate;
+    m.op = c.op;
+    model.addLog(LogLevel::Info, "Selected " + configKey(m) + " from the plot");
+  }
+}
+
+std::string kernelsText(const std::vector<std::string>& ks) {
+  std::string s;
+  for (const auto& k : ks) s += (s.empty() ? "" : ",") + k;
+  return s;
+}
+
+// Kernel list field + Run / Cancel + progress, shared by the sweep tabs.
+void sweepControls(Model& model, UiActions& actions, const char* axis, char* kernels, size_t size,
+                   uint64_t nMax = 0) {
+  const float s = uiScale();
+  const bool running = model.sweep.running;
+  if (std::strcmp(axis, "kernel") != 0) {
+    ImGui::SetNextItemWidth(150 * s);
+    ImGui::InputText("kernels", kernels, size);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Comma list of kernel ids, one series each (k1..k12, k5s, cub)");
+    ImGui::SameLine();
+  }
+  if (running) ImGui::BeginDisabled();
+  const bool canRun = !model.cpuModel() && model.configError.empty();
+  if (!canRun) ImGui::BeginDisabled();
+  if (ImGui::Button("Run sweep")) {
+    std::vector<std::string> list;
+    std::string cur;
+    for (const char* p = kernels ? kernels : "";; ++p) {
+      if (*p == ',' || *p == '\0') {
+        if (!cur.empty()) list.push_back(cur);
+        cur.clear();
+        if (*p == '\0') break;
+      } else if (*p != ' ') {
+        cur += *p;
+      }
+    }
+    actions.requestSweep(axis, list, nMax);
+  }
+  if (!canRun) ImGui::EndDisabled();
+  if (running) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(model.cpuModel() ? "Sweeps need an NVIDIA GPU" : "Measure over this axis with the other parameters as set");
+  if (running && model.sweep.axis == axis) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) actions.requestCancelSweep();
+    ImGui::SameLine();
+    char overlay[128];
+    std::snprintf(overlay, sizeof overlay, "%d / %d  %s", model.sweep.done, model.sweep.total, model.sweep.current.c_str());
+    ImGui::ProgressBar(model.sweep.total ? float(model.sweep.done) / float(model.sweep.total) : 0.0f,
+                       ImVec2(-1, 0), overlay);
+  }
+}
+
+void liveTab(Model& model, UiActions& actions) {
+  const Figure fig = liveBandwidthFigure(model.results, model.peaks);
+  const Measurement* last = nullptr;
+  for (auto it = model.results.rbegin(); it != model.results.rend(); ++it)
+    if (it->ok) {
+      last = &*it;
+      break;
+    }
+  if (last) {
+    ImGui::PushFont(fonts().large);
+    ImGui::Text("%.0f GB/s", last->bandwidthGBs);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Text("%s", configKey(last->config).c_str());
+    ImGui::TextDisabled("%.1f%% of theoretical, %.4f ms median", last->pctTheoretical, last->kernel.median);
+    ImGui::EndGroup();
+  } else {
+    ImGui::TextDisabled(model.cpuModel() ? "Live bandwidth needs an NVIDIA GPU." : "No run yet.");
+  }
+  ImGui::Checkbox("continuous", &model.continuous);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Measure again whenever the last run finished: change parameters and watch");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Run (F5)")) actions.requestRun();
+  ImGui::SameLine();
+  Table t = benchTable(model.results, model.peaks);
+  exportButtons(fig, &t, actions);
+  plotFigure(model, fig, "live-plot");
+}
+
+}  // namespace
+
+void drawBandwidthPanel(Model& model, UiActions& actions) {
+  static char blockKernels[64] = "k3,k7,k10";
+  static char nKernels[64] = "k3,k7,k10,cub";
+  static char typeKernels[64] = "k7,k10,cub";
+  static int nMaxChoice = 2;  // 2^24, 2^26, 2^28, 2^30, largest
+  if (!ImGui::BeginTabBar("bandwidth-tabs")) return;
+  if (ImGui::BeginTabItem("Live")) {
+    liveTab(model, actions);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Ladder")) {
+    const std::vector<Measurement>& rows = model.sweep.rows["kernel"];
+    sweepControls(model, actions, "kernel", nullptr, 0);
+    ImGui::SameLine();
+    const Figure fig = ladderFigure(rows, model.peaks);
+    std::vector<Measurement> ladder = rows;
+    fillLadderSpeedups(ladder);
+    Table t = benchTable(ladder, model.peaks);
+    exportButtons(fig, &t, actions);
+    plotFigure(model, fig, "ladder-plot");
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Block size")) {
+    sweepControls(model, actions, "block", blockKernels, sizeof blockKernels);
+    const std::vector<Measurement>& rows = model.sweep.rows["block"];
+    const Figure fig = blockSweepFigure(rows, model.peaks);
+    Table t = sweepTable(rows, model.peaks);
+    exportButtons(fig, &t, actions);
+    plotFigure(model, fig, "block-plot");
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("N")) {
+    const char* choices[] = {"2^24", "2^26", "2^28", "2^30", "largest that fits"};
+    const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
+    sweepControls(model, actions, "n", nKernels, sizeof nKernels, maxN[nMaxChoice]);
+    ImGui::SetNextItemWidth(150 * uiScale());
+    ImGui::Combo("up to", &nMaxChoice, choices, 5);
+    ImGui::SameLine();
+    const std::vector<Measurement>& rows = model.sweep.rows["n"];
+    const Figure fig = nSweepFigure(rows, model.peaks, model.device.available ? model.device : assumedH200());
+    Table t = sweepTable(rows, model.peaks);
+    exportButtons(fig, &t, actions);
+    plotFigure(model, fig, "n-plot");
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Types")) {
+    sweepControls(model, actions, "type", typeKernels, sizeof typeKernels);
+    const std::vector<Measurement>& rows = model.sweep.rows["type"];
+    const Figure fig = typeSweepFigure(rows, model.peaks);
+    Table t = sweepTable(rows, model.peaks);
+    exportButtons(fig, &t, actions);
+    plotFigure(model, fig, "type-plot");
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
+}  // namespace rl::gui

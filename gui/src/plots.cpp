@@ -1,0 +1,353 @@
+#include "reducelab/gui/plots.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "reducelab/catalogue.hpp"
+#include "reducelab/formats.hpp"
+
+namespace rl::gui {
+namespace {
+
+constexpr uint32_t kTheoreticalColor = 0xFF3C3CDC;  // red  (IM_COL32 layout: AABBGGRR)
+constexpr uint32_t kMeasuredColor = 0xFF1E90F0;     // orange
+constexpr uint32_t kCubColor = 0xFF8C8C8C;          // grey
+
+void addPeakLines(PlotSpec& s, const Peaks& p) {
+  char b[96];
+  if (p.theoreticalGBs > 0) {
+    std::snprintf(b, sizeof b, "theoretical peak %.0f GB/s", p.theoreticalGBs);
+    s.references.push_back({p.theoreticalGBs, b, kTheoreticalColor, true});
+  }
+  if (p.readGBs > 0) {
+    std::snprintf(b, sizeof b, "measured read %.0f GB/s", p.readGBs);
+    s.references.push_back({p.readGBs, b, kMeasuredColor, true});
+  }
+}
+
+std::string subtitleOf(const RunConfig& c, bool withN, bool withType, bool withBlock) {
+  std::string s = std::string(name(c.op));
+  if (withType) s += ", " + std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? " (wide acc.)" : "");
+  if (withN) s += ", N = " + formatCount(c.n);
+  if (withBlock) s += ", block " + std::to_string(c.block);
+  s += c.warmL2 ? ", warm L2" : ", cold L2";
+  return s;
+}
+
+Series seriesFor(const std::string& kernel, SeriesKind kind) {
+  Series s;
+  const KernelInfo* k = findKernel(kernel);
+  s.name = k ? std::string(k->key) + " " + std::string(k->name) : kernel;
+  s.kind = kind;
+  s.color = kernelColor(kernel);
+  return s;
+}
+
+// Groups rows by kernel keeping first-appearance order.
+std::vector<std::pair<std::string, std::vector<const Measurement*>>> byKernel(const std::vector<Measurement>& rows) {
+  std::vector<std::pair<std::string, std::vector<const Measurement*>>> out;
+  for (const Measurement& m : rows) {
+    if (!m.ok) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](auto& p) { return p.first == m.config.kernel; });
+    if (it == out.end()) out.push_back({m.config.kernel, {&m}});
+    else it->second.push_back(&m);
+  }
+  return out;
+}
+
+double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRead / (ms * 1e-3) / 1e9 : 0; }
+
+}  // namespace
+
+std::string configKey(const RunConfig& c) {
+  return c.kernel + " " + std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? "/wide" : "") + " " +
+         std::string(name(c.op)) + " N=" + formatCount(c.n) + " b" + std::to_string(c.block) +
+         (c.warmL2 ? " warm" : "");
+}
+
+uint32_t kernelColor(const std::string& kernel) {
+  int i = 0;
+  for (const KernelInfo& k : catalogue()) {
+    if (k.key == kernel) return paletteColor(i);
+    ++i;
+  }
+  return paletteColor(0);
+}
+
+Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks) {
+  Figure f;
+  f.fileStem = "live-bandwidth";
+  f.spec.title = "Measured bandwidth, run by run";
+  f.spec.x.label = "run";
+  f.spec.x.tickFormat = "%.0f";
+  f.spec.y.label = "GB/s";
+  f.spec.y.includeZero = true;
+  f.spec.emptyMessage = "press Run (F5): each run adds a point";
+  std::map<std::string, size_t> index;
+  double cub = 0;
+  std::string cubKey;
+  int run = 0;
+  for (const Measurement& m : runs) {
+    ++run;
+    if (!m.ok) continue;
+    const std::string key = configKey(m.config);
+    auto it = index.find(key);
+    if (it == index.end()) {
+      Series s = seriesFor(m.config.kernel, SeriesKind::Line);
+      s.name = key;
+      index[key] = f.spec.series.size();
+      f.spec.series.push_back(s);
+      f.configs.emplace_back();
+      it = index.find(key);
+    }
+    Series& s = f.spec.series[it->second];
+    s.x.push_back(run);
+    s.y.push_back(m.bandwidthGBs);
+    s.yLow.push_back(bandwidthAt(m, m.kernel.max));
+    s.yHigh.push_back(bandwidthAt(m, m.kernel.min));
+    f.configs[it->second].push_back(m.config);
+    if (m.config.kernel == "cub") cub = m.bandwidthGBs, cubKey = key;
+  }
+  f.spec.x.min = 0.5;  // whole run numbers, room for a few runs before the axis grows
+  f.spec.x.max = std::max(5, run) + 0.5;
+  addPeakLines(f.spec, peaks);
+  if (cub > 0 && !runs.empty()) {  // CUB's figure for the latest configuration's N and type
+    const RunConfig& last = runs.back().config;
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+      if (it->ok && it->config.kernel == "cub" && it->config.n == last.n && it->config.type == last.type) {
+        char b[64];
+        std::snprintf(b, sizeof b, "CUB %.0f GB/s", it->bandwidthGBs);
+        f.spec.references.push_back({it->bandwidthGBs, b, kCubColor, true});
+        break;
+      }
+  }
+  return f;
+}
+
+Figure ladderFigure(const std::vector<Measurement>& input, const Peaks& peaks) {
+  std::vector<Measurement> rows;
+  for (const Measurement& m : input)
+    if (m.ok) rows.push_back(m);
+  fillLadderSpeedups(rows);
+  Figure f;
+  f.fileStem = "ladder";
+  f.spec.title = "The kernel ladder";
+  if (!rows.empty()) f.spec.subtitle = subtitleOf(rows.front().config, true, true, true);
+  f.spec.x.label = "kernel";
+  f.spec.y.label = "GB/s";
+  f.spec.y.includeZero = true;
+  Series s;
+  s.name = "bandwidth (median)";
+  s.kind = SeriesKind::Bars;
+  s.color = paletteColor(0);
+  f.configs.emplace_back();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Measurement& m = rows[i];
+    f.spec.x.categories.push_back(m.config.kernel);
+    s.x.push_back(double(i));
+    s.y.push_back(m.bandwidthGBs);
+    s.yLow.push_back(bandwidthAt(m, m.kernel.max));
+    s.yHigh.push_back(bandwidthAt(m, m.kernel.min));
+    char lab[48];
+    std::snprintf(lab, sizeof lab, "x%.2f / x%.1f", m.stepSpeedup, m.cumulativeSpeedup);
+    s.pointLabels.push_back(lab);
+    f.configs.back().push_back(m.config);
+  }
+  f.spec.series.push_back(s);
+  addPeakLines(f.spec, peaks);
+  f.spec.emptyMessage = "run the ladder (all kernels) to fill this chart";
+  return f;
+}
+
+Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  Figure f;
+  f.fileStem = "sweep-block";
+  f.spec.title = "Bandwidth against block size";
+  for (const Measurement& m : rows)
+    if (m.ok) {
+      f.spec.subtitle = subtitleOf(m.config, true, true, false);
+      break;
+    }
+  f.spec.x.label = "threads per block";
+  f.spec.x.scale = AxisScale::Log2;
+  f.spec.x.tickFormat = "%.0f";
+  f.spec.y.label = "GB/s";
+  f.spec.y.includeZero = true;
+  f.spec.y2.label = "theoretical occupancy %";
+  f.spec.y2.min = 0;
+  f.spec.y2.max = 105;
+  for (auto& [kernel, ms] : byKernel(rows)) {
+    Series bw = seriesFor(kernel, SeriesKind::Line);
+    Series occ = seriesFor(kernel, SeriesKind::Line);
+    occ.name += " occupancy";
+    occ.secondaryY = true;
+    occ.dashed = true;
+    std::vector<RunConfig> cfg;
+    for (const Measurement* m : ms) {
+      bw.x.push_back(m->config.block);
+      bw.y.push_back(m->bandwidthGBs);
+      bw.yLow.push_back(bandwidthAt(*m, m->kernel.max));
+      bw.yHigh.push_back(bandwidthAt(*m, m->kernel.min));
+      if (m->config.kernel != "cub") {
+        occ.x.push_back(m->config.block);
+        occ.y.push_back(100.0 * m->resources.occupancy);
+        occ.pointLabels.push_back(m->resources.limiter);
+      }
+      cfg.push_back(m->config);
+    }
+    f.spec.series.push_back(bw);
+    f.configs.push_back(cfg);
+    if (!occ.x.empty()) {
+      f.spec.series.push_back(occ);
+      f.configs.push_back(std::vector<RunConfig>(cfg.begin(), cfg.begin() + long(occ.x.size())));
+    }
+  }
+  addPeakLines(f.spec, peaks);
+  return f;
+}
+
+Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, const DeviceInfo& d) {
+  Figure f;
+  f.fileStem = "sweep-n";
+  f.spec.title = "Bandwidth against N";
+  f.spec.x.label = "N (elements)";
+  f.spec.x.scale = AxisScale::Log2;
+  f.spec.y.label = "GB/s";
+  f.spec.y.includeZero = true;
+  double nMin = 0, nMax = 0, floorMs = 1e30;
+  size_t elem = 4;
+  for (const Measurement& m : rows)
+    if (m.ok) {
+      if (f.spec.subtitle.empty()) f.spec.subtitle = subtitleOf(m.config, false, true, true);
+      nMin = nMin == 0 ? double(m.config.n) : std::min(nMin, double(m.config.n));
+      nMax = std::max(nMax, double(m.config.n));
+      floorMs = std::min(floorMs, m.kernel.median);
+      elem = elemBytes(m.config.type);
+    }
+  for (auto& [kernel, ms] : byKernel(rows)) {
+    Series s = seriesFor(kernel, SeriesKind::Line);
+    std::vector<RunConfig> cfg;
+    for (const Measurement* m : ms) {
+      s.x.push_back(double(m->config.n));
+      s.y.push_back(m->bandwidthGBs);
+      s.yLow.push_back(bandwidthAt(*m, m->kernel.max));
+      s.yHigh.push_back(bandwidthAt(*m, m->kernel.min));
+      cfg.push_back(m->config);
+    }
+    f.spec.series.push_back(s);
+    f.configs.push_back(cfg);
+  }
+  if (nMax > 0 && d.l2Bytes > 0) {
+    const double l2N = double(d.l2Bytes) / double(elem);
+    char b[80];
+    std::snprintf(b, sizeof b, "input fits in L2 (%.0f MiB)", d.l2Bytes / 1048576.0);
+    if (l2N >= nMin) f.spec.shades.push_back({nMin, std::min(l2N, nMax), b, 0x30FFB450});
+  }
+  if (floorMs < 1e29) {  // where the time is within 4x of the smallest: launch latency dominates
+    double edge = nMin;
+    for (const Measurement& m : rows)
+      if (m.ok && m.kernel.median < 4 * floorMs) edge = std::max(edge, double(m.config.n));
+    char b[96];
+    std::snprintf(b, sizeof b, "launch latency dominates (time < 4 x %.1f us)", floorMs * 1000);
+    if (edge > nMin) f.spec.shades.push_back({nMin, edge, b, 0x30A0A0A0});
+  }
+  addPeakLines(f.spec, peaks);
+  return f;
+}
+
+Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  Figure f;
+  f.fileStem = "sweep-type";
+  f.spec.title = "Bandwidth and elements per second by element type";
+  f.spec.x.label = "element type";
+  f.spec.x.categories = {"int32", "int64", "float32", "float64"};
+  f.spec.y.label = "GB/s";
+  f.spec.y.includeZero = true;
+  f.spec.y2.label = "G elements/s";
+  f.spec.y2.min = 0;
+  for (const Measurement& m : rows)
+    if (m.ok) {
+      f.spec.subtitle = subtitleOf(m.config, true, false, true);
+      break;
+    }
+  for (auto& [kernel, ms] : byKernel(rows)) {
+    Series bars = seriesFor(kernel, SeriesKind::Bars);
+    Series rate = seriesFor(kernel, SeriesKind::Line);
+    rate.name += " elements/s";
+    rate.secondaryY = true;
+    rate.dashed = true;
+    std::vector<RunConfig> cfg;
+    for (const Measurement* m : ms) {
+      const double x = double(int(m->config.type));
+      bars.x.push_back(x);
+      bars.y.push_back(m->bandwidthGBs);
+      rate.x.push_back(x);
+      rate.y.push_back(m->kernel.median > 0 ? double(m->config.n) / (m->kernel.median * 1e-3) / 1e9 : 0);
+      cfg.push_back(m->config);
+    }
+    f.spec.series.push_back(bars);
+    f.configs.push_back(cfg);
+    f.spec.series.push_back(rate);
+    f.configs.push_back(cfg);
+  }
+  addPeakLines(f.spec, peaks);
+  return f;
+}
+
+Figure occupancyFigure(const DeviceInfo& d, const std::string& kernel, int registers, int sharedFixed,
+                       int sharedPerThread) {
+  Figure f;
+  f.fileStem = "occupancy";
+  f.spec.title = "Theoretical occupancy against block size";
+  char b[128];
+  std::snprintf(b, sizeof b, "%s: %d registers/thread, %d + %d x block bytes of shared memory, %s",
+                kernel.c_str(), registers, sharedFixed, sharedPerThread, d.name.c_str());
+  f.spec.subtitle = b;
+  f.spec.x.label = "threads per block";
+  f.spec.x.scale = AxisScale::Log2;
+  f.spec.x.tickFormat = "%.0f";
+  f.spec.y.label = "occupancy %";
+  f.spec.y.min = 0;
+  f.spec.y.max = 105;
+  Series s = seriesFor(kernel, SeriesKind::Line);
+  s.name = "theoretical occupancy";
+  Series blocks = seriesFor(kernel, SeriesKind::Scatter);
+  blocks.name = "active blocks per SM";
+  blocks.secondaryY = true;
+  f.spec.y2.label = "blocks per SM";
+  f.spec.y2.min = 0;
+  f.configs.emplace_back();
+  f.configs.emplace_back();
+  std::string lastLimiter;
+  for (int block = 32; block <= d.maxThreadsPerBlock && block <= 1024; block *= 2) {
+    const OccupancyResult r = computeOccupancy(d, {block, registers, sharedFixed + sharedPerThread * block});
+    s.x.push_back(block);
+    s.y.push_back(100.0 * r.occupancy);
+    s.pointLabels.push_back(r.limiter != lastLimiter ? "limit: " + r.limiter : "");  // where it changes
+    lastLimiter = r.limiter;
+    blocks.x.push_back(block);
+    blocks.y.push_back(r.activeBlocks);
+    RunConfig c;
+    c.kernel = kernel;
+    c.block = block;
+    f.configs[0].push_back(c);
+    f.configs[1].push_back(c);
+  }
+  f.spec.series.push_back(s);
+  f.spec.series.push_back(blocks);
+  return f;
+}
+
+Figure figureForSweep(const std::string& axis, const std::vector<Measurement>& rows, const Peaks& peaks,
+                      const DeviceInfo& d) {
+  if (axis == "block") return blockSweepFigure(rows, peaks);
+  if (axis == "n") return nSweepFigure(rows, peaks, d);
+  if (axis == "type") return typeSweepFigure(rows, peaks);
+  Figure f = ladderFigure(rows, peaks);
+  f.fileStem = "sweep-kernel";
+  return f;
+}
+
+}  // namespace rl::gui

@@ -1,0 +1,134 @@
+#include "reducelab/sweep.hpp"
+
+#include <map>
+#include <tuple>
+
+#include "reducelab/engine.hpp"
+
+namespace rl {
+
+std::string_view name(SweepAxis a) {
+  switch (a) {
+    case SweepAxis::Block: return "block";
+    case SweepAxis::N: return "n";
+    case SweepAxis::Type: return "type";
+    case SweepAxis::Kernel: return "kernel";
+  }
+  return "?";
+}
+
+std::optional<SweepAxis> parseSweepAxis(std::string_view s) {
+  if (s == "block") return SweepAxis::Block;
+  if (s == "n") return SweepAxis::N;
+  if (s == "type") return SweepAxis::Type;
+  if (s == "kernel") return SweepAxis::Kernel;
+  return std::nullopt;
+}
+
+std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
+                                 std::vector<std::string>* skipped, std::string* error) {
+  std::vector<RunConfig> out;
+  const DeviceInfo* dev = device.available ? &device : nullptr;
+  auto add = [&](RunConfig c) {
+    if (std::string e = validate(c, dev); !e.empty()) {
+      if (skipped) skipped->push_back(c.kernel + " " + e);
+      return;
+    }
+    out.push_back(c);
+  };
+  std::vector<std::string> kernels = s.kernels;
+  if (s.axis == SweepAxis::Kernel) {
+    kernels.clear();
+    for (const KernelInfo& k : catalogue()) kernels.push_back(std::string(k.key));
+  }
+  for (const std::string& k : kernels)
+    if (!findKernel(k)) {
+      if (error) *error = "unknown kernel '" + k + "' (known: " + kernelKeys() + ")";
+      return {};
+    }
+  switch (s.axis) {
+    case SweepAxis::Block:
+      for (const std::string& k : kernels)
+        for (int b = 32; b <= 1024; b *= 2) {
+          RunConfig c = s.base;
+          c.kernel = k;
+          c.block = b;
+          c.final = FinalStage::Default;
+          add(c);
+        }
+      break;
+    case SweepAxis::N: {
+      uint64_t nMax = s.nMax;
+      if (nMax == 0) {  // the largest power of two whose run fits in free device memory
+        nMax = uint64_t(1) << 20;
+        for (uint64_t n = nMax; n <= (uint64_t(1) << 36); n *= 2) {
+          RunConfig c = s.base;
+          c.kernel = kernels.front();
+          c.n = n;
+          const uint64_t free = device.freeMemBytes > 0 ? uint64_t(device.freeMemBytes) : (uint64_t(8) << 30);
+          if (deviceBytesNeeded(c, device) + (uint64_t(1) << 30) > free) break;
+          nMax = n;
+        }
+      }
+      if (s.nMin < 1 || s.nMin > nMax) {
+        if (error) *error = "the N range is empty (" + formatCount(s.nMin) + " to " + formatCount(nMax) + ")";
+        return {};
+      }
+      // Powers of two, N-major so one input serves every kernel before the next is generated.
+      for (uint64_t n = s.nMin; n <= nMax; n *= 2)
+        for (const std::string& k : kernels) {
+          RunConfig c = s.base;
+          c.kernel = k;
+          c.n = n;
+          add(c);
+        }
+      break;
+    }
+    case SweepAxis::Type:
+      for (ElemType t : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
+        for (const std::string& k : kernels) {
+          RunConfig c = s.base;
+          c.kernel = k;
+          c.type = t;
+          add(c);
+        }
+      break;
+    case SweepAxis::Kernel:
+      for (const std::string& k : kernels) {
+        RunConfig c = s.base;
+        c.kernel = k;
+        c.final = FinalStage::Default;
+        add(c);
+      }
+      break;
+  }
+  if (out.empty() && error && error->empty()) *error = "nothing to run: every configuration was refused";
+  return out;
+}
+
+std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& configs,
+                                  const std::function<void(const Measurement&, int, int)>& onResult,
+                                  const std::atomic<bool>* cancel) {
+  std::vector<Measurement> out;
+  std::map<std::tuple<int, int, int, uint64_t, int, uint64_t, int64_t, int64_t>, Reference> refs;
+  int done = 0;
+  for (const RunConfig& c : configs) {
+    if (cancel && cancel->load()) break;
+    const auto key = std::make_tuple(int(c.type), int(c.accumulate), int(c.op), c.n, int(c.data), c.seed,
+                                     c.rangeLo, c.rangeHi);
+    auto it = refs.find(key);
+    if (it == refs.end()) it = refs.emplace(key, computeReference(c)).first;
+    MeasureOptions o;
+    o.cpuBaseline = false;
+    o.knownReference = &it->second;
+    o.cancel = [cancel] { return cancel && cancel->load(); };
+    Measurement m = engine.measure(c, o);
+    if (!m.ok && m.error == "cancelled") break;
+    out.push_back(m);
+    ++done;
+    if (onResult) onResult(out.back(), done, int(configs.size()));
+  }
+  return out;
+}
+
+}  // namespace rl

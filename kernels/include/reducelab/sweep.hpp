@@ -1,0 +1,40 @@
+#pragma once
+// Sweeps: one axis (block size, N, element type or kernel) varied over a base configuration,
+// for one or more kernels. Planning is plain C++; runSweep drives an Engine.
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reducelab/config.hpp"
+#include "reducelab/record.hpp"
+
+namespace rl {
+
+class Engine;
+
+enum class SweepAxis { Block, N, Type, Kernel };
+std::string_view name(SweepAxis a);
+std::optional<SweepAxis> parseSweepAxis(std::string_view s);
+
+struct SweepSpec {
+  SweepAxis axis = SweepAxis::Block;
+  RunConfig base;
+  std::vector<std::string> kernels = {"k7"};  // one series per kernel (ignored for the kernel axis)
+  uint64_t nMin = uint64_t(1) << 10;
+  uint64_t nMax = 0;                          // 0: the largest power of two that fits the device
+};
+
+// The configurations of a sweep in run order, skipping combinations a kernel refuses (listed in
+// *skipped with the reason). `device` may be the assumed H200 when planning without a GPU.
+std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
+                                 std::vector<std::string>* skipped, std::string* error);
+
+// Runs the configurations, sharing exact references between runs of the same data; calls
+// onResult after each (from the calling thread). Stops early when *cancel becomes true.
+std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& configs,
+                                  const std::function<void(const Measurement&, int done, int total)>& onResult,
+                                  const std::atomic<bool>* cancel);
+
+}  // namespace rl

@@ -1,0 +1,437 @@
+// The plot widget: its layout (ranges, ticks, bars), the SVG export (well-formed, escaped, one
+// element per datum) and drawPlot on an ImGui context without any GL (vertices only).
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <sys/wait.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <string>
+
+#include "../gui/src/plot_layout.hpp"
+#include "reducelab/gui/plot.hpp"
+#include "test_support.hpp"
+
+using namespace rl::gui;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Parses the document with Python's minidom: exit 0 only for well-formed XML.
+bool isWellFormedXml(const std::string& text, const std::string& name) {
+  const std::string path = rl::test::tempPath(name);
+  std::ofstream(path) << text;
+  const std::string cmd =
+      "python3 -c \"import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])\" '" + path + "'";
+  const int status = std::system(cmd.c_str());
+  return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int countOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
+  return n;
+}
+
+// The text of every <g class="series" ...> group (series groups hold one nested <g>).
+std::vector<std::string> seriesGroups(const std::string& svg) {
+  std::vector<std::string> out;
+  for (size_t p = svg.find("<g class=\"series\""); p != std::string::npos;
+       p = svg.find("<g class=\"series\"", p + 1)) {
+    size_t end = p, depth = 0;
+    for (size_t q = p; q < svg.size(); ++q) {
+      if (svg.compare(q, 2, "<g") == 0) ++depth;
+      if (svg.compare(q, 4, "</g>") == 0 && --depth == 0) {
+        end = q + 4;
+        break;
+      }
+    }
+    out.push_back(svg.substr(p, end - p));
+  }
+  return out;
+}
+
+// A line of the document holding both strings (elements are written one per line).
+bool hasLine(const std::string& doc, const std::string& a, const std::string& b) {
+  size_t start = 0;
+  while (start < doc.size()) {
+    size_t end = doc.find('\n', start);
+    if (end == std::string::npos) end = doc.size();
+    const std::string line = doc.substr(start, end - start);
+    if (line.find(a) != std::string::npos && line.find(b) != std::string::npos) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+float approxMeasure(const std::string& s, float px) { return 0.55f * px * float(s.size()); }
+
+PlotSpec bandwidthSpec() {
+  PlotSpec spec;
+  spec.title = "Bandwidth vs N";
+  spec.subtitle = "H200, float32, block 512";
+  spec.x.label = "N (elements)";
+  spec.x.scale = AxisScale::Log2;
+  spec.y.label = "GB/s";
+  spec.y.includeZero = true;
+  spec.y2.label = "time (ms)";
+  Series a;
+  a.name = "k7 grid-stride";
+  for (int k = 10; k <= 28; k += 2) {
+    a.x.push_back(std::ldexp(1.0, k));
+    a.y.push_back(4000.0 * k / 28.0);
+    a.yLow.push_back(a.y.back() * 0.95);
+    a.yHigh.push_back(a.y.back() * 1.03);
+    a.pointLabels.push_back(k == 28 ? "x2.33" : "");
+  }
+  Series b = a;
+  b.name = "a<b & \"c\"";
+  b.kind = SeriesKind::Scatter;
+  for (double& y : b.y) y *= 0.7;
+  b.yLow.clear();
+  b.yHigh.clear();
+  Series t;
+  t.name = "time";
+  t.secondaryY = true;
+  t.dashed = true;
+  t.x = a.x;
+  for (double x : a.x) t.y.push_back(x * 4 / 4.0e9 * 1e3);
+  spec.series = {a, b, t};
+  spec.references.push_back({4814, "theoretical peak 4814 GB/s"});
+  spec.shades.push_back({0, 50.0 * 1024 * 1024 / 4, "fits in L2"});
+  return spec;
+}
+
+PlotSpec barSpec() {
+  PlotSpec spec;
+  spec.title = "Kernels";
+  spec.x.label = "kernel";
+  spec.x.categories = {"k1", "k2", "k3", "cub"};
+  spec.y.label = "GB/s";
+  for (int s = 0; s < 2; ++s) {
+    Series bars;
+    bars.name = s == 0 ? "int32" : "float32";
+    bars.kind = SeriesKind::Bars;
+    bars.x = {0, 1, 2, 3};
+    bars.y = {800.0 + s * 10, 1500, 3000, 4500};
+    bars.yLow = {780, 1450, 2900, 4400};
+    bars.yHigh = {820, 1550, 3100, 4600};
+    bars.pointLabels = {"x1.00", "x1.9", "x3.8", "x5.6"};
+    spec.series.push_back(bars);
+  }
+  return spec;
+}
+
+}  // namespace
+
+TEST(PlotSvg, IsWellFormedXmlWithSizeAndNamespace) {
+  const std::string svg = toSvg(bandwidthSpec(), {800, 450, true, 14});
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_NE(svg.find("width=\"800\" height=\"450\" viewBox=\"0 0 800 450\""), std::string::npos);
+  EXPECT_NE(svg.find("DejaVu Sans, sans-serif"), std::string::npos);
+  EXPECT_TRUE(isWellFormedXml(svg, "plot-white.svg"));
+  SvgOptions dark;
+  dark.whiteBackground = false;
+  EXPECT_TRUE(isWellFormedXml(toSvg(bandwidthSpec(), dark), "plot-dark.svg"));
+}
+
+TEST(PlotSvg, ContainsSeriesNamesLabelsTitleAndReferenceEscaped) {
+  const std::string svg = toSvg(bandwidthSpec());
+  EXPECT_NE(svg.find("data-name=\"k7 grid-stride\""), std::string::npos);
+  EXPECT_NE(svg.find("data-name=\"time\""), std::string::npos);
+  // The awkward name is escaped wherever it appears (group attribute and legend text).
+  EXPECT_NE(svg.find("data-name=\"a&lt;b &amp; &quot;c&quot;\""), std::string::npos);
+  EXPECT_NE(svg.find(">a&lt;b &amp; &quot;c&quot;</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("a<b"), std::string::npos);
+  EXPECT_EQ(countOf(svg, "<g class=\"series\""), 3);
+  EXPECT_TRUE(hasLine(svg, "<text class=\"title\"", ">Bandwidth vs N</text>"));
+  EXPECT_NE(svg.find(">H200, float32, block 512</text>"), std::string::npos);
+  for (const char* label : {"N (elements)", "GB/s", "time (ms)"})
+    EXPECT_TRUE(hasLine(svg, "<text class=\"axis-label\"", std::string(">") + label + "</text>")) << label;
+  EXPECT_EQ(countOf(svg, "class=\"axis-label\""), 3);
+  EXPECT_NE(svg.find(">theoretical peak 4814 GB/s</text>"), std::string::npos);
+  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);  // dashed reference and series
+  EXPECT_NE(svg.find(">fits in L2</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">x2.33</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<polygon"), std::string::npos);  // the min-max band
+}
+
+TEST(PlotSvg, Log2AxisTicksAreLabelledPowersOfTwo) {
+  const PlotSpec spec = bandwidthSpec();
+  const PlotLayout L = computePlotLayout(spec, 960, 540, 14, approxMeasure);
+  ASSERT_GE(L.x.ticks.size(), 3u);
+  EXPECT_LE(L.x.ticks.size(), 10u);
+  const std::regex power("2\\^(-?[0-9]+)");
+  for (const PlotTick& t : L.x.ticks) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(t.label.text, m, power)) << t.label.text;
+    EXPECT_EQ(t.value, std::ldexp(1.0, std::stoi(m[1].str())));
+  }
+  const std::string svg = toSvg(spec);
+  for (const PlotTick& t : L.x.ticks) EXPECT_NE(svg.find(">" + t.label.text + "</text>"), std::string::npos);
+
+  // A wide range is thinned to at most ~10 labels.
+  PlotSpec wide = spec;
+  wide.series.resize(1);
+  wide.series[0].x = {1, std::ldexp(1.0, 40)};
+  wide.series[0].y = {1, 2};
+  wide.series[0].yLow.clear();
+  wide.series[0].yHigh.clear();
+  wide.series[0].pointLabels.clear();
+  const PlotLayout W = computePlotLayout(wide, 960, 540, 14, approxMeasure);
+  EXPECT_LE(W.x.ticks.size(), 10u);
+  EXPECT_GE(W.x.ticks.size(), 3u);
+}
+
+TEST(PlotSvg, BarsGiveOneRectEach) {
+  const PlotSpec spec = barSpec();
+  const std::string svg = toSvg(spec);
+  EXPECT_TRUE(isWellFormedXml(svg, "plot-bars.svg"));
+  const std::vector<std::string> groups = seriesGroups(svg);
+  ASSERT_EQ(groups.size(), 2u);
+  for (const std::string& g : groups) EXPECT_EQ(countOf(g, "<rect"), 4) << g;
+  for (const char* c : {"k1", "k2", "k3", "cub", "x5.6"}) EXPECT_NE(svg.find(std::string(">") + c + "</text>"), std::string::npos);
+
+  // Grouped: the two bars of a category sit side by side within 0.8 of its slot.
+  const PlotLayout L = computePlotLayout(spec, 960, 540, 14, approxMeasure);
+  EXPECT_DOUBLE_EQ(L.x.lo, -0.5);
+  EXPECT_DOUBLE_EQ(L.x.hi, 3.5);
+  EXPECT_DOUBLE_EQ(L.y.lo, 0.0);  // bars start at zero
+  const float slot = L.x.map(1) - L.x.map(0);
+  for (int i = 0; i < 4; ++i) {
+    const PlotRect& a = L.series[0].points[size_t(i)].bar;
+    const PlotRect& b = L.series[1].points[size_t(i)].bar;
+    EXPECT_LE(a.x1, b.x0);
+    EXPECT_LE(b.x1 - a.x0, 0.8f * slot + 0.01f);
+    EXPECT_GE(a.x0, L.x.map(i) - 0.4f * slot - 0.01f);
+    EXPECT_NEAR(a.y1, L.y.map(0), 0.01f);
+  }
+}
+
+TEST(PlotSvg, EmptySpecIsValidAndShowsTheMessage) {
+  PlotSpec spec;
+  spec.emptyMessage = "press Run <F5> & wait";
+  spec.series.emplace_back().name = "nothing yet";
+  const std::string svg = toSvg(spec);
+  EXPECT_TRUE(isWellFormedXml(svg, "plot-empty.svg"));
+  EXPECT_NE(svg.find(">press Run &lt;F5&gt; &amp; wait</text>"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"axes\""), std::string::npos);
+  EXPECT_TRUE(isWellFormedXml(toSvg(PlotSpec{}), "plot-default.svg"));
+}
+
+TEST(PlotSvg, InvalidUtf8AndControlCharactersStayWellFormed) {
+  PlotSpec spec = barSpec();
+  spec.series[0].name = std::string("bad \xff\xfe bytes \x01 and \xc3\xa9");
+  spec.title = "caf\xc3\xa9 \xe2\x86\x92 GB/s";
+  EXPECT_TRUE(isWellFormedXml(toSvg(spec), "plot-utf8.svg"));
+}
+
+TEST(PlotLayout, LinearTicksAreNiceAndRangesFollowTheSpec) {
+  PlotSpec spec;
+  Series s;
+  s.x = {0, 1, 2, 3, 4, 5, 6, 7};
+  s.y = {120, 900, 1800, 2600, 3300, 4000, 4500, 4700};
+  spec.series = {s};
+  spec.y.includeZero = true;
+  PlotLayout L = computePlotLayout(spec, 960, 540, 14, approxMeasure);
+  EXPECT_DOUBLE_EQ(L.y.lo, 0.0);
+  EXPECT_GE(L.y.hi, 4700.0);
+  EXPECT_LE(L.y.hi, 4700.0 * 1.06);
+  EXPECT_GE(L.y.ticks.size(), 4u);
+  EXPECT_LE(L.y.ticks.size(), 8u);
+  const double step = L.y.ticks[1].value - L.y.ticks[0].value;
+  const double mant = step / std::pow(10.0, std::floor(std::log10(step)));
+  EXPECT_TRUE(std::fabs(mant - 1) < 1e-9 || std::fabs(mant - 2) < 1e-9 || std::fabs(mant - 5) < 1e-9) << step;
+  for (const PlotTick& t : L.y.ticks) {
+    EXPECT_GE(t.pos, L.plot.y0 - 0.01f);
+    EXPECT_LE(t.pos, L.plot.y1 + 0.01f);
+  }
+  // y grows upwards; the data area leaves room for the tick labels.
+  EXPECT_GT(L.y.map(0), L.y.map(4000));
+  EXPECT_GT(L.plot.x0, 0);
+  EXPECT_LT(L.plot.y1, 540);
+
+  // Explicit limits win over the data; NaN means automatic.
+  spec.y.min = 1000;
+  spec.y.max = 2000;
+  spec.x.min = kNaN;
+  L = computePlotLayout(spec, 960, 540, 14, approxMeasure);
+  EXPECT_DOUBLE_EQ(L.y.lo, 1000);
+  EXPECT_DOUBLE_EQ(L.y.hi, 2000);
+  EXPECT_LT(L.x.lo, 0);
+  EXPECT_GT(L.x.hi, 7);
+  EXPECT_EQ(L.y.ticks.front().label.text, "1000");
+}
+
+TEST(PlotLayout, Log10TicksArePowersOfTenAndLegendListsNamedSeries) {
+  PlotSpec spec;
+  spec.x.scale = AxisScale::Log10;
+  Series a;
+  a.name = "a";
+  a.x = {10, 100, 1000, 1e4, 1e5};
+  a.y = {1, 2, 3, 4, 5};
+  Series unnamed = a;
+  unnamed.name.clear();
+  spec.series = {a, unnamed};
+  const PlotLayout L = computePlotLayout(spec, 960, 540, 14, approxMeasure);
+  ASSERT_GE(L.x.ticks.size(), 3u);
+  for (const PlotTick& t : L.x.ticks) {
+    const double k = std::log10(t.value);
+    EXPECT_NEAR(k, std::round(k), 1e-9) << t.value;
+  }
+  EXPECT_EQ(L.x.ticks.front().label.text, "10");
+  EXPECT_TRUE(L.legend.visible);
+  ASSERT_EQ(L.legend.entries.size(), 1u);
+  EXPECT_EQ(L.legend.entries[0].series, 0);
+  EXPECT_NE(L.series[0].color, L.series[1].color);  // palette colours differ
+  EXPECT_NE(paletteColor(0), paletteColor(1));
+  EXPECT_EQ(paletteColor(0), paletteColor(10));  // the palette cycles
+}
+
+TEST(PlotLayout, NonPositiveAndNanValuesOnLogAxesAreSkipped) {
+  PlotSpec spec;
+  spec.x.scale = AxisScale::Log2;
+  spec.y.scale = AxisScale::Log10;
+  Series s;
+  s.name = "mixed";
+  s.x = {-4, 0, 1, 2, kNaN, 8, 16, std::numeric_limits<double>::infinity()};
+  s.y = {1, 1, 10, -5, 100, kNaN, 1000, 10};
+  s.yLow = {0, 0, -1, 0, 50, 0, 900, 0};
+  s.yHigh = {2, 2, 20, 0, 150, 0, 1100, 0};
+  spec.series = {s};
+  spec.references.push_back({-1, "never"});
+  spec.shades.push_back({0, 4, "from zero"});
+  const PlotLayout L = computePlotLayout(spec, 640, 360, 13, approxMeasure);
+  const std::vector<PlotPoint>& p = L.series[0].points;
+  ASSERT_EQ(p.size(), 8u);
+  const bool expected[] = {false, false, true, false, false, false, true, false};
+  for (size_t i = 0; i < p.size(); ++i) EXPECT_EQ(p[i].valid, expected[i]) << i;
+  EXPECT_FALSE(p[2].band);  // yLow <= 0 cannot be placed on a log axis
+  EXPECT_TRUE(p[6].band);
+  EXPECT_GT(L.x.lo, 0);
+  EXPECT_GT(L.y.lo, 0);
+  EXPECT_FALSE(L.references[0].visible);
+  EXPECT_TRUE(L.shades[0].visible);  // x0 = 0 on a log axis: from the left edge
+  EXPECT_FLOAT_EQ(L.shades[0].px0, L.plot.x0);
+  EXPECT_TRUE(isWellFormedXml(toSvg(spec), "plot-log-nan.svg"));
+}
+
+// drawPlot needs only an ImGui context and a built font atlas; no GL.
+class PlotWidget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    previous_ = ImGui::GetCurrentContext();
+    ctx_ = ImGui::CreateContext();
+    ImGui::SetCurrentContext(ctx_);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1024, 768);
+    io.DeltaTime = 1.0f / 60.0f;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  void TearDown() override {
+    ImGui::DestroyContext(ctx_);
+    ImGui::SetCurrentContext(previous_);
+  }
+  // One frame with the plot in a full-screen window; returns what drawPlot returned.
+  PlotHit frame(const PlotSpec* spec, ImVec2 size = ImVec2(800, 500)) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+    ImGui::Begin("plots", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove);
+    origin_ = ImGui::GetCursorScreenPos();
+    fontPx_ = ImGui::GetFontSize();
+    PlotHit hit;
+    if (spec) hit = drawPlot("plot", *spec, size);
+    ImGui::End();
+    ImGui::Render();
+    return hit;
+  }
+  float measure(const std::string& s, float px) const {
+    return ImGui::GetFont()->CalcTextSizeA(px, FLT_MAX, 0.0f, s.c_str()).x;
+  }
+
+  ImGuiContext* previous_ = nullptr;
+  ImGuiContext* ctx_ = nullptr;
+  ImVec2 origin_;
+  float fontPx_ = 13;
+};
+
+TEST_F(PlotWidget, DrawsVerticesWithoutAGlContext) {
+  frame(nullptr);
+  const int windowOnly = ImGui::GetDrawData()->TotalVtxCount;
+  const PlotSpec spec = bandwidthSpec();
+  frame(&spec);
+  ASSERT_NE(ImGui::GetDrawData(), nullptr);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 0);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, windowOnly + 1000);
+  const PlotSpec bars = barSpec();
+  frame(&bars);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, windowOnly);
+  const PlotSpec empty;
+  frame(&empty);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, windowOnly);
+  frame(&spec, ImVec2(0, 0));  // 0: the available region
+  frame(&spec, ImVec2(3, 2));  // tiny: still no crash
+}
+
+TEST_F(PlotWidget, HoveringAPointReportsItAndClickingClicksIt) {
+  const PlotSpec spec = barSpec();
+  const ImVec2 size(800, 500);
+  frame(&spec, size);
+  const PlotLayout L = computePlotLayout(spec, size.x, size.y, fontPx_, [this](const std::string& s, float px) {
+    return measure(s, px);
+  });
+  const PlotPoint& p = L.series[1].points[2];
+  ASSERT_TRUE(p.valid);
+  ImGuiIO& io = ImGui::GetIO();
+  // Inside the bar, a little below its top.
+  io.MousePos = ImVec2(origin_.x + p.px, origin_.y + p.py + 10);
+  frame(&spec, size);
+  PlotHit hit = frame(&spec, size);
+  EXPECT_TRUE(hit.hovered);
+  EXPECT_FALSE(hit.clicked);
+  EXPECT_EQ(hit.series, 1);
+  EXPECT_EQ(hit.point, 2);
+  io.MouseDown[0] = true;
+  frame(&spec, size);
+  io.MouseDown[0] = false;
+  hit = frame(&spec, size);
+  EXPECT_TRUE(hit.clicked);
+  EXPECT_EQ(hit.series, 1);
+  EXPECT_EQ(hit.point, 2);
+  // Far from every point: nothing.
+  io.MousePos = ImVec2(origin_.x + L.plot.x0 + 2, origin_.y + L.plot.y0 + 2);
+  frame(&spec, size);
+  EXPECT_FALSE(frame(&spec, size).hovered);
+}
+
+TEST_F(PlotWidget, NanAndNegativeValuesOnLogAxesDoNotCrash) {
+  PlotSpec spec;
+  spec.x.scale = AxisScale::Log2;
+  spec.y.scale = AxisScale::Log10;
+  spec.x.min = -5;  // not placeable on a log axis: ignored
+  for (SeriesKind kind : {SeriesKind::Line, SeriesKind::Scatter, SeriesKind::Bars}) {
+    Series s;
+    s.kind = kind;
+    s.name = "bad";
+    s.x = {-1, 0, kNaN, 4, 8, 16};
+    s.y = {5, kNaN, 3, -2, 0, 7};
+    s.yLow = {kNaN, 1, 1, 1, 1, -3};
+    s.yHigh = {1, 1, 1, 1, 1, 9};
+    s.pointLabels = {"a", "b"};
+    spec.series.push_back(s);
+  }
+  ImGui::GetIO().MousePos = ImVec2(400, 300);
+  for (int i = 0; i < 3; ++i) frame(&spec);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 0);
+  EXPECT_TRUE(isWellFormedXml(toSvg(spec), "plot-widget-log.svg"));
+}
