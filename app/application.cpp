@@ -12,11 +12,13 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <sstream>
 #include <regex>
 #include <thread>
 
 #include "figure_export.hpp"
 #include "png_writer.hpp"
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
@@ -97,6 +99,20 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
                                                          {"coalescing", gui::CentreView::Coalescing},
                                                          {"all", gui::CentreView::All}};
   model_.view = views.at(opt_.view);
+  // Settings: in a window by default, headless only when a file is named (reproducible images).
+  settingsPath_ = !opt_.settingsPath.empty() ? opt_.settingsPath : (ctx_.headless() ? "" : defaultSettingsPath());
+  if (!settingsPath_.empty()) {
+    std::string warning;
+    settings_ = loadSettings(settingsPath_, &warning);
+    if (!warning.empty()) model_.addLog(gui::LogLevel::Warn, warning);
+    model_.ui.showLeft = settings_.showLeft;
+    model_.ui.showRight = settings_.showRight;
+    model_.ui.showBottom = settings_.showBottom;
+    model_.exportDir = settings_.exportDir;
+    if (opt_.uiScale == 1.0f) model_.ui.uiScale = settings_.uiScale;
+    if (opt_.theme == "dark") model_.ui.theme = settings_.theme == "light" ? gui::Theme::Light : gui::Theme::Dark;
+    if (!opt_.runOptionsGiven && settings_.haveLastConfig && opt_.lesson.empty()) model_.config = settings_.lastConfig;
+  }
   controller_ = std::make_unique<Controller>(model_);
   controller_->update();  // the first trace
   if (model_.trace.valid) {
@@ -110,6 +126,153 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
       c.kernel = k;
       controller_->queueRun(c);
     }
+  if (!opt_.lesson.empty()) {
+    std::string err;
+    if (auto l = loadLesson(opt_.lesson, &err)) openLesson(*l);
+    else model_.addLog(gui::LogLevel::Error, err);
+  }
+  if (opt_.presentation) requestTogglePresentation();
+}
+
+void Application::openLesson(const Lesson& lesson) {
+  gui::LessonState& l = model_.lesson;
+  l = gui::LessonState{};
+  l.active = true;
+  l.lesson = lesson;
+  for (const LessonStep& st : lesson.steps) {
+    l.firstRowOfStep.push_back(int(l.rows.size()));
+    for (const LessonRun& r : st.runs) l.rows.push_back({r.label, r.config, r.times, r.reference, {}, false});
+  }
+  l.sweepQueued.assign(lesson.steps.size(), false);
+  model_.addLog(gui::LogLevel::Info, "Lesson: " + lesson.title + " (" + std::to_string(lesson.steps.size()) + " steps)");
+  enterLessonStep(0);
+}
+
+void Application::enterLessonStep(int step) {
+  gui::LessonState& l = model_.lesson;
+  if (!l.active || l.lesson.steps.empty()) return;
+  step = std::clamp(step, 0, int(l.lesson.steps.size()) - 1);
+  l.step = step;
+  const LessonStep& st = l.lesson.steps[size_t(step)];
+  model_.config = st.config;
+  static const std::map<std::string, gui::CentreView> views = {
+      {"warp", gui::CentreView::WarpActivity}, {"bank", gui::CentreView::BankConflicts},
+      {"tree", gui::CentreView::ReductionTree}, {"coalescing", gui::CentreView::Coalescing},
+      {"all", gui::CentreView::All}};
+  model_.view = views.at(st.view);
+  model_.trace.pendingSelection = true;
+  model_.trace.pendingStep = st.viewStep;
+  model_.trace.pendingWarp = st.warp;
+  model_.trace.playing = false;
+  if (!st.panel.empty()) model_.focusPanel = st.panel;
+  // Measure what the step asks for, once (going back does not measure again).
+  for (int r = l.firstRowOfStep[size_t(step)], i = 0; i < int(st.runs.size()); ++r, ++i) {
+    gui::LessonRow& row = l.rows[size_t(r)];
+    if (row.queued || !model_.device.available) continue;
+    row.queued = true;
+    for (int t = 0; t < row.times; ++t) controller_->queueRun(row.config, "lesson:" + std::to_string(r));
+  }
+  if (st.sweep && !l.sweepQueued[size_t(step)] && model_.device.available) {
+    l.sweepQueued[size_t(step)] = true;
+    requestSweep(st.sweep->axis, st.sweep->kernels, st.sweep->nMax);
+  }
+  l.appliedStep = step;
+}
+
+void Application::requestLessonStep(int step) { enterLessonStep(step); }
+
+void Application::requestOpenLesson(const std::string& name) {
+  std::string err;
+  if (auto l = loadLesson(name, &err)) openLesson(*l);
+  else model_.addLog(gui::LogLevel::Error, err);
+}
+
+void Application::requestTogglePresentation() {
+  model_.presentation = !model_.presentation;
+  if (model_.presentation) {
+    savedScale_ = model_.ui.uiScale;
+    savedTheme_ = model_.ui.theme;
+    model_.ui.uiScale = settings_.presentationScale;
+    model_.ui.theme = settings_.presentationTheme == "dark" ? gui::Theme::Dark : gui::Theme::Light;
+  } else {
+    settings_.presentationScale = model_.ui.uiScale;  // remembered for next time
+    settings_.presentationTheme = model_.ui.theme == gui::Theme::Dark ? "dark" : "light";
+    model_.ui.uiScale = savedScale_;
+    model_.ui.theme = savedTheme_;
+  }
+  if (GLFWwindow* w = ctx_.window()) {
+    if (model_.presentation) {
+      GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+      const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+      if (mode) glfwSetWindowMonitor(w, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+      glfwSetWindowMonitor(w, nullptr, 80, 60, opt_.width, opt_.height, 0);
+    }
+  }
+  model_.addLog(gui::LogLevel::Info, model_.presentation ? "Presentation mode (F11 or Esc to leave)" : "Presentation mode off");
+}
+
+void Application::waitForIdle() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+  do {
+    renderFrame();
+    if (controller_->busy()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while ((controller_->busy() || model_.sweep.running) && std::chrono::steady_clock::now() < deadline);
+}
+
+int Application::exportLesson() {
+  namespace fs = std::filesystem;
+  const std::string& dir = opt_.lessonOut;
+  if (std::string e = prepareFolder(dir); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+  gui::LessonState& l = model_.lesson;
+  std::vector<std::string> names = {"lesson.md", "lesson.csv", "lesson.md", "lesson.tex", "lesson.json"};
+  for (size_t i = 0; i < l.lesson.steps.size(); ++i) {
+    char n[32];
+    std::snprintf(n, sizeof n, "step-%02zu.png", i + 1);
+    names.push_back(n);
+  }
+  if (std::string e = checkOverwrite(dir, names, opt_.force); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+  std::ostringstream md;
+  md << "# " << l.lesson.title << "\n\n" << l.lesson.description << "\n\n";
+  for (size_t i = 0; i < l.lesson.steps.size(); ++i) {
+    enterLessonStep(int(i));
+    waitForIdle();
+    for (int f = 0; f < 3; ++f) renderFrame();
+    char n[32];
+    std::snprintf(n, sizeof n, "step-%02zu.png", i + 1);
+    if (std::string e = saveScreenshot((fs::path(dir) / n).string()); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", (fs::path(dir) / n).string().c_str());
+    const LessonStep& st = l.lesson.steps[i];
+    md << "## " << i + 1 << ". " << st.title << "\n\n" << st.caption << "\n\n![step " << i + 1 << "](" << n << ")\n\n";
+  }
+  const Table t = gui::lessonTable(l, model_.peaks, model_.device.available);
+  md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";
+  if (!model_.device.available)
+    md << "Measurements need an NVIDIA GPU; this run used the CPU model (" << model_.device.unavailableReason << ").\n";
+  std::vector<Measurement> all;
+  for (const gui::LessonRow& r : l.rows) all.insert(all.end(), r.runs.begin(), r.runs.end());
+  SessionInfo info{model_.device, model_.peaks, {"reducelab", "lesson", l.lesson.name}, "lesson-" + l.lesson.name};
+  for (auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"lesson.csv", render(t, TableFormat::Csv)}, {"lesson.tex", render(t, TableFormat::Latex)},
+           {"lesson.json", sessionJson(info, all).dump(2) + "\n"}, {"lesson.md", md.str()}}) {
+    const std::string path = (fs::path(dir) / name).string();
+    if (std::string e = writeTextAtomic(path, text); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", path.c_str());
+  }
+  std::fputs(render(t, TableFormat::Text).c_str(), stdout);
+  return 0;
 }
 
 void Application::requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) {
@@ -304,6 +467,7 @@ void Application::printStats() const {
 }
 
 int Application::run() {
+  if (ctx_.headless() && !opt_.lessonOut.empty()) return exportLesson();
   const int frames = opt_.frames > 0 ? opt_.frames : (ctx_.headless() ? 3 : 0);
   // Headless: measurements asked for at start finish before the frames are counted.
   if (ctx_.headless()) {
@@ -350,6 +514,19 @@ int Application::run() {
     }
   }
   if (opt_.stats) printStats();
+  if (!settingsPath_.empty()) {  // remember the look and the configuration
+    if (model_.presentation) requestTogglePresentation();
+    settings_.uiScale = model_.ui.uiScale;
+    settings_.theme = model_.ui.theme == gui::Theme::Light ? "light" : "dark";
+    settings_.showLeft = model_.ui.showLeft;
+    settings_.showRight = model_.ui.showRight;
+    settings_.showBottom = model_.ui.showBottom;
+    settings_.exportDir = model_.exportDir;
+    settings_.lastConfig = model_.config;
+    settings_.haveLastConfig = model_.configError.empty();
+    if (std::string e = saveSettings(settingsPath_, settings_); !e.empty())
+      std::fprintf(stderr, "reducelab: warning: %s\n", e.c_str());
+  }
   return 0;
 }
 
@@ -360,6 +537,17 @@ int runGui(const GuiOptions& options) {
       std::fprintf(stderr, "reducelab: error: %s (see reducelab --help)\n", e.c_str());
       return 2;
     }
+  }
+  if (!options.lesson.empty()) {  // a lesson with an error is rejected before any window opens
+    std::string err;
+    if (!loadLesson(options.lesson, &err)) {
+      std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+      return 2;
+    }
+  }
+  if (!options.lessonOut.empty() && !options.headless) {
+    std::fprintf(stderr, "reducelab: error: --out renders the lesson offscreen: add --headless\n");
+    return 2;
   }
   if (!options.screenshot.empty())
     if (std::string e = checkWritable(options.screenshot); !e.empty()) {

@@ -7,6 +7,8 @@
 #include "gl_context.hpp"
 #include "interop.hpp"
 #include "run_options.hpp"
+#include "settings.hpp"
+#include "reducelab/lesson.hpp"
 #include "reducelab/gui/model.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
@@ -28,6 +30,12 @@ struct GuiOptions {
   int step = -1;             // -1: the last step
   int warp = 0;
   std::string theme = "dark";
+  bool runOptionsGiven = false;  // the command line chose the configuration (settings don't)
+  std::string lesson;            // open this lesson (name or .lesson file)
+  std::string lessonOut;         // headless: render every lesson step here and write its table
+  bool presentation = false;
+  std::string settingsPath;      // "" = the default in a window, none headless
+  bool force = false;            // lesson export may overwrite files
 };
 
 class Application final : public gui::UiActions {
@@ -46,6 +54,9 @@ class Application final : public gui::UiActions {
   void requestExportTable(const Table& table, const std::string& stem) override;
   void requestReport() override { reportRequested_ = true; }
   void requestSaveSession() override;
+  void requestLessonStep(int step) override;
+  void requestOpenLesson(const std::string& name) override;
+  void requestTogglePresentation() override;
 
  private:
   void initInterop();
@@ -70,6 +81,14 @@ class Application final : public gui::UiActions {
   };
   std::vector<PendingFigure> pendingFigures_;
   void processExports();
+  void openLesson(const Lesson& lesson);
+  void enterLessonStep(int step);
+  void waitForIdle();
+  int exportLesson();
+  Settings settings_;
+  std::string settingsPath_;
+  float savedScale_ = 1.0f;
+  gui::Theme savedTheme_ = gui::Theme::Dark;
   std::string freePath(const std::string& stem, const std::string& ext) const;
 };
 

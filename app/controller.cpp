@@ -55,7 +55,7 @@ bool Controller::busy() const {
   return !jobs_.empty() || running_ > 0;
 }
 
-void Controller::queueRun(const RunConfig& c) {
+void Controller::queueRun(const RunConfig& c, const std::string& label) {
   if (!model_.device.available) {
     model_.addLog(gui::LogLevel::Warn, "Measurements need an NVIDIA GPU; this machine runs the CPU model only");
     return;
@@ -66,7 +66,7 @@ void Controller::queueRun(const RunConfig& c) {
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back({false, c, {}});
+    jobs_.push_back({false, c, {}, label});
   }
   wake_.notify_one();
 }
@@ -90,7 +90,7 @@ void Controller::queueSweep(const SweepSpec& s) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     sweepProgress_ = {};
-    jobs_.push_back({true, {}, s});
+    jobs_.push_back({true, {}, s, ""});
   }
   wake_.notify_one();
 }
@@ -159,6 +159,7 @@ void Controller::workerLoop() {
       m.config = job.run;
       m.error = err;
     }
+    m.label = job.label;
     std::lock_guard<std::mutex> lock(mutex_);
     finished_.push_back(std::move(m));
     --running_;
@@ -169,6 +170,10 @@ void Controller::update() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Measurement& m : finished_) {
+      if (m.label.rfind("lesson:", 0) == 0) {  // a lesson's run: its table row gets it too
+        const size_t row = std::stoul(m.label.substr(7));
+        if (row < model_.lesson.rows.size()) model_.lesson.rows[row].runs.push_back(m);
+      }
       if (m.ok)
         model_.addLog(gui::LogLevel::Info,
                       m.config.kernel + ": " + std::to_string(m.kernel.median) + " ms, " +
@@ -201,6 +206,12 @@ void Controller::update() {
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
   if (!haveTraced_ || !sameTrace(traced_, model_.config)) retrace();
+  gui::TraceState& t = model_.trace;
+  if (t.pendingSelection && t.valid) {  // asked for by a lesson or the command line
+    t.step = t.pendingStep < 0 ? t.data.numSteps() - 1 : std::min(t.pendingStep, t.data.numSteps() - 1);
+    t.warp = std::min(t.pendingWarp, t.data.numWarps() - 1);
+    t.pendingSelection = false;
+  }
   if (!haveResources_ || resourcesFor_.kernel != model_.config.kernel || resourcesFor_.block != model_.config.block ||
       resourcesFor_.type != model_.config.type || resourcesFor_.accumulate != model_.config.accumulate ||
       resourcesFor_.op != model_.config.op || resourcesFor_.n != model_.config.n)

@@ -23,7 +23,7 @@ class Controller {
   // Once per frame, before the UI is drawn: takes finished measurements, re-traces if the
   // configuration changed.
   void update();
-  void queueRun(const RunConfig& c);
+  void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
   void cancelSweep();
   void clearResults();
@@ -38,6 +38,7 @@ class Controller {
     bool sweep = false;
     RunConfig run;
     SweepSpec spec;
+    std::string label;
   };
 
   gui::Model& model_;

@@ -92,6 +92,14 @@ int main(int argc, char** argv) {
   reportCmd->add_flag("--quick", rep.quick, "Fewer repetitions, N up to 2^26");
   reportCmd->add_flag("--cpu-model", rep.cpuModel, "Only the parts the CPU model gives, even with a GPU");
 
+  CLI::App* lessonCmd = cli.add_subcommand("lesson", "Step through a lesson (upc, harris, max, beyond, or a .lesson file)");
+  lessonCmd->add_option("name", gui.lesson, "Lesson name or file")->required();
+  lessonCmd->add_option("--out", gui.lessonOut, "With --headless: render every step to PNG here, with the lesson's table");
+  lessonCmd->add_flag("--force", gui.force, "Overwrite files in --out");
+  lessonCmd->fallthrough();
+  cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
+  cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -108,6 +116,8 @@ int main(int argc, char** argv) {
   if (*traceCmd) return rl::app::runTrace(trace);
   if (*sweepCmd) return rl::app::runSweepCommand(sweep);
   if (*reportCmd) return rl::app::runReportCommand(rep);
+  for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
+    gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

@@ -129,11 +129,19 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
   static char typeKernels[64] = "k7,k10,cub";
   static int nMaxChoice = 2;  // 2^24, 2^26, 2^28, 2^30, largest
   if (!ImGui::BeginTabBar("bandwidth-tabs")) return;
-  if (ImGui::BeginTabItem("Live")) {
+  // A lesson may bring one tab to the front.
+  auto flag = [&](const char* key) {
+    if (model.focusPanel != key) return ImGuiTabItemFlags(0);
+    model.focusPanel.clear();
+    return ImGuiTabItemFlags(ImGuiTabItemFlags_SetSelected);
+  };
+  const ImGuiTabItemFlags fLive = flag("live"), fLadder = flag("ladder"), fBlock = flag("block"), fN = flag("n"),
+                          fTypes = flag("types");
+  if (ImGui::BeginTabItem("Live", nullptr, fLive)) {
     liveTab(model, actions);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Ladder")) {
+  if (ImGui::BeginTabItem("Ladder", nullptr, fLadder)) {
     const std::vector<Measurement>& rows = model.sweep.rows["kernel"];
     sweepControls(model, actions, "kernel", nullptr, 0);
     ImGui::SameLine();
@@ -145,7 +153,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     plotFigure(model, fig, "ladder-plot");
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Block size")) {
+  if (ImGui::BeginTabItem("Block size", nullptr, fBlock)) {
     sweepControls(model, actions, "block", blockKernels, sizeof blockKernels);
     const std::vector<Measurement>& rows = model.sweep.rows["block"];
     const Figure fig = blockSweepFigure(rows, model.peaks);
@@ -154,7 +162,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     plotFigure(model, fig, "block-plot");
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("N")) {
+  if (ImGui::BeginTabItem("N", nullptr, fN)) {
     const char* choices[] = {"2^24", "2^26", "2^28", "2^30", "largest that fits"};
     const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
     sweepControls(model, actions, "n", nKernels, sizeof nKernels, maxN[nMaxChoice]);
@@ -168,7 +176,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     plotFigure(model, fig, "n-plot");
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Types")) {
+  if (ImGui::BeginTabItem("Types", nullptr, fTypes)) {
     sweepControls(model, actions, "type", typeKernels, sizeof typeKernels);
     const std::vector<Measurement>& rows = model.sweep.rows["type"];
     const Figure fig = typeSweepFigure(rows, model.peaks);

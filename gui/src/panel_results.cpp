@@ -1,5 +1,6 @@
 // Results table (the seed's columns, from the same table builder as `reducelab bench`) and log.
 #include "reducelab/formats.hpp"
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 
@@ -7,7 +8,17 @@ namespace rl::gui {
 
 void drawResultsAndLog(Model& model, UiActions& actions) {
   if (!ImGui::BeginTabBar("results-log")) return;
-  if (ImGui::BeginTabItem("Results table")) {
+  auto flag = [&](const char* key) {
+    if (model.focusPanel != key) return ImGuiTabItemFlags(0);
+    model.focusPanel.clear();
+    return ImGuiTabItemFlags(ImGuiTabItemFlags_SetSelected);
+  };
+  const ImGuiTabItemFlags fResults = flag("results"), fOcc = flag("occupancy"), fLesson = flag("lesson");
+  if (model.lesson.active && ImGui::BeginTabItem("Lesson", nullptr, fLesson)) {
+    drawLessonTable(model);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Results table", nullptr, fResults)) {
     if (model.results.empty()) {
       ImGui::TextDisabled(model.cpuModel() ? "Measurements need an NVIDIA GPU (this machine runs the CPU model)."
                                            : "No runs yet: press Run (F5) in the Parameters panel.");
@@ -35,7 +46,7 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
     }
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Occupancy")) {
+  if (ImGui::BeginTabItem("Occupancy", nullptr, fOcc)) {
     drawOccupancyPanel(model, actions);
     ImGui::EndTabItem();
   }

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
 
 namespace rl::gui {
@@ -107,6 +109,13 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Save screenshot", "F12")) actions.requestScreenshot();
+    if (ImGui::MenuItem("Save session (JSON)")) actions.requestSaveSession();
+    if (ImGui::MenuItem("Write report folder")) actions.requestReport();
+    static char dir[256] = "";
+    if (dir[0] == 0) std::snprintf(dir, sizeof dir, "%s", model.exportDir.c_str());
+    ImGui::SetNextItemWidth(220 * g_scale);
+    if (ImGui::InputText("export folder", dir, sizeof dir)) model.exportDir = dir;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Figures, tables, sessions and reports are written here (created if needed)");
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.requestQuit();
     ImGui::EndMenu();
@@ -115,6 +124,7 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::MenuItem("Left panels (kernel, parameters)", nullptr, &model.ui.showLeft);
     ImGui::MenuItem("Right panel (bandwidth plots)", nullptr, &model.ui.showRight);
     ImGui::MenuItem("Bottom panel (results, occupancy, log)", nullptr, &model.ui.showBottom);
+    if (ImGui::MenuItem("Presentation mode", "F11", model.presentation)) actions.requestTogglePresentation();
     ImGui::Separator();
     bool dark = model.ui.theme == Theme::Dark;
     if (ImGui::MenuItem("Dark theme", nullptr, dark)) model.ui.theme = Theme::Dark;
@@ -127,9 +137,25 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
       ImGui::SetTooltip("Size of text and widgets. Ctrl+= / Ctrl+- also change it.");
     ImGui::EndMenu();
   }
+  if (ImGui::BeginMenu("Lessons")) {
+    for (const std::string& name : shippedLessons()) {
+      std::string err;
+      auto l = loadLesson(name, &err);
+      const std::string label = name + (l ? "  -  " + l->title : "");
+      if (ImGui::MenuItem(label.c_str(), nullptr, model.lesson.active && model.lesson.lesson.name == name))
+        actions.requestOpenLesson(name);
+    }
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("Help")) {
     ImGui::TextUnformatted("ReduceLab — parallel reduction on NVIDIA GPUs");
     ImGui::Separator();
+    ImGui::TextUnformatted("Space             play / pause the trace animation");
+    ImGui::TextUnformatted("Left / Right      step back / forward; Home / End: first / last");
+    ImGui::TextUnformatted("N / P             next / previous lesson step");
+    ImGui::TextUnformatted("F5                run the configuration");
+    ImGui::TextUnformatted("F11               presentation mode (Esc leaves it)");
+    ImGui::TextUnformatted("F2 / F3 / F4      left / right / bottom panels");
     ImGui::TextUnformatted("Ctrl+= / Ctrl+-   UI scale");
     ImGui::TextUnformatted("F12               screenshot");
     ImGui::TextUnformatted("Ctrl+Q            quit");
@@ -171,6 +197,18 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   } else {
     model.layout.erase("banner");
   }
+  if (model.lesson.active) {
+    const float barH = lessonBarHeight(model, d.x);
+    ImGui::SetNextWindowPos(ImVec2(0, top));
+    ImGui::SetNextWindowSize(ImVec2(d.x, barH));
+    ImGui::Begin("##lesson-bar", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    drawLessonBar(model, actions);
+    ImGui::End();
+    model.layout["lesson"] = {0, top, d.x, barH};
+    top += barH;
+  } else {
+    model.layout.erase("lesson");
+  }
   const float statusH = ImGui::GetFrameHeight() + 10 * s;
   const float bottom = d.y - statusH;
   drawStatusBar(model, bottom, statusH);
@@ -206,6 +244,11 @@ void Ui::draw(Model& model, UiActions& actions) {
   if (io.KeyCtrl && ImGui::IsKeyPressed('-', false)) model.ui.uiScale -= 0.1f;
   if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) actions.requestQuit();
   if (ImGui::IsKeyPressed(301 /* F12 */, false)) actions.requestScreenshot();
+  if (ImGui::IsKeyPressed(300 /* F11 */, false)) actions.requestTogglePresentation();
+  if (model.presentation && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) actions.requestTogglePresentation();
+  if (ImGui::IsKeyPressed(291 /* F2 */, false)) model.ui.showLeft = !model.ui.showLeft;
+  if (ImGui::IsKeyPressed(292 /* F3 */, false)) model.ui.showRight = !model.ui.showRight;
+  if (ImGui::IsKeyPressed(293 /* F4 */, false)) model.ui.showBottom = !model.ui.showBottom;
   drawMenuBar(model, actions);
   drawPanels(model, actions);
 }

@@ -35,6 +35,7 @@ struct Peaks {
 
 struct Measurement {
   RunConfig config;
+  std::string label;  // who asked for it: a lesson row ("lesson:3"), empty for plain runs
   std::string kernelName;
   bool ok = false;
   std::string error;  // why nothing was measured (validation, CUDA error)

@@ -8,6 +8,7 @@
 
 #include "reducelab/config.hpp"
 #include "reducelab/formats.hpp"
+#include "reducelab/lesson.hpp"
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
 #include "reducelab/record.hpp"
@@ -62,6 +63,29 @@ struct TraceState {
   float timer = 0;
   int warp = 0;             // selected warp (bank and coalescing views)
   int slot = -1;            // selected access slot, -1: the first that applies
+  // Set by lessons and the command line: applied when the next trace arrives (-1 = last step).
+  bool pendingSelection = false;
+  int pendingStep = -1, pendingWarp = 0;
+};
+
+// One row of a lesson's table: a `run` of the lesson and what it measured.
+struct LessonRow {
+  std::string label;
+  RunConfig config;
+  int times = 1;
+  std::vector<std::string> reference;
+  std::vector<Measurement> runs;
+  bool queued = false;
+};
+
+struct LessonState {
+  bool active = false;
+  Lesson lesson;
+  int step = 0;
+  int appliedStep = -1;            // the step whose settings are in effect
+  std::vector<LessonRow> rows;     // every run of the lesson, in file order
+  std::vector<int> firstRowOfStep; // index into rows
+  std::vector<bool> sweepQueued;
 };
 
 // Sweeps run in the background; their rows stream in as they are measured.
@@ -97,6 +121,9 @@ struct Model {
   ResourceUsage resources;
   bool resourcesMeasured = false;   // false: registers are an assumption (CPU model)
   std::string exportDir = "reducelab-export";
+  LessonState lesson;
+  std::string focusPanel;           // a tab to bring to front once (lessons): live, ladder, n, ...
+  bool presentation = false;        // large fonts, light theme, keyboard navigation
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
@@ -119,6 +146,9 @@ class UiActions {
   virtual void requestExportTable(const Table& table, const std::string& stem) = 0;
   virtual void requestReport() = 0;
   virtual void requestSaveSession() = 0;
+  virtual void requestLessonStep(int step) = 0;  // go to this lesson step (clamped)
+  virtual void requestOpenLesson(const std::string& name) = 0;
+  virtual void requestTogglePresentation() = 0;
 };
 
 }  // namespace rl::gui
