@@ -97,14 +97,19 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
                                                          {"bank", gui::CentreView::BankConflicts},
                                                          {"tree", gui::CentreView::ReductionTree},
                                                          {"coalescing", gui::CentreView::Coalescing},
-                                                         {"all", gui::CentreView::All}};
+                                                         {"all", gui::CentreView::All},
+                                                         {"source", gui::CentreView::Source}};
   model_.view = views.at(opt_.view);
+  if (opt_.theme == "light") model_.ui.theme = gui::Theme::Light;
   // Settings: in a window by default, headless only when a file is named (reproducible images).
   settingsPath_ = !opt_.settingsPath.empty() ? opt_.settingsPath : (ctx_.headless() ? "" : defaultSettingsPath());
   if (!settingsPath_.empty()) {
     std::string warning;
     settings_ = loadSettings(settingsPath_, &warning);
-    if (!warning.empty()) model_.addLog(gui::LogLevel::Warn, warning);
+    if (!warning.empty()) {  // once, in the log and on the terminal
+      model_.addLog(gui::LogLevel::Warn, warning);
+      std::fprintf(stderr, "reducelab: warning: %s\n", warning.c_str());
+    }
     model_.ui.showLeft = settings_.showLeft;
     model_.ui.showRight = settings_.showRight;
     model_.ui.showBottom = settings_.showBottom;
@@ -131,6 +136,7 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     if (auto l = loadLesson(opt_.lesson, &err)) openLesson(*l);
     else model_.addLog(gui::LogLevel::Error, err);
   }
+  if (opt_.themeGiven) settings_.presentationTheme = opt_.theme;
   if (opt_.presentation) requestTogglePresentation();
 }
 
@@ -192,13 +198,19 @@ void Application::requestTogglePresentation() {
   if (model_.presentation) {
     savedScale_ = model_.ui.uiScale;
     savedTheme_ = model_.ui.theme;
+    savedPanels_ = model_.ui;
     model_.ui.uiScale = settings_.presentationScale;
     model_.ui.theme = settings_.presentationTheme == "dark" ? gui::Theme::Dark : gui::Theme::Light;
+    model_.ui.showLeft = false;  // the views and the plots, large; F2 / F4 bring the rest back
+    model_.ui.showBottom = false;
   } else {
     settings_.presentationScale = model_.ui.uiScale;  // remembered for next time
     settings_.presentationTheme = model_.ui.theme == gui::Theme::Dark ? "dark" : "light";
     model_.ui.uiScale = savedScale_;
     model_.ui.theme = savedTheme_;
+    model_.ui.showLeft = savedPanels_.showLeft;
+    model_.ui.showRight = savedPanels_.showRight;
+    model_.ui.showBottom = savedPanels_.showBottom;
   }
   if (GLFWwindow* w = ctx_.window()) {
     if (model_.presentation) {
@@ -387,8 +399,9 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
     runKernels->clear();
     for (const KernelInfo* k : ks) runKernels->push_back(std::string(k->key));
   }
-  if (o.view != "warp" && o.view != "bank" && o.view != "tree" && o.view != "coalescing" && o.view != "all")
-    return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all";
+  if (o.view != "warp" && o.view != "bank" && o.view != "tree" && o.view != "coalescing" && o.view != "all" &&
+      o.view != "source")
+    return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all, source";
   if (o.theme != "dark" && o.theme != "light") return "--theme '" + o.theme + "' is not one of: dark, light";
   if (config) *config = c;
   return {};
@@ -508,6 +521,11 @@ int Application::run() {
     for (const auto& [name, r] : model_.layout) j["panels"][name] = {r.x, r.y, r.w, r.h};
     j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
     j["cpu_model"] = model_.cpuModel();
+    j["trace"] = {{"valid", model_.trace.valid}, {"source", model_.trace.source}, {"kernel", model_.trace.config.kernel},
+                  {"steps", model_.trace.data.numSteps()}, {"step", model_.trace.step}, {"error", model_.trace.error}};
+    j["view"] = int(model_.view);
+    j["presentation"] = model_.presentation;
+    j["lesson_active"] = model_.lesson.active;
     if (std::string e = writeTextAtomic(opt_.dumpLayout, j.dump(2)); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;

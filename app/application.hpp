@@ -34,6 +34,7 @@ struct GuiOptions {
   std::string lesson;            // open this lesson (name or .lesson file)
   std::string lessonOut;         // headless: render every lesson step here and write its table
   bool presentation = false;
+  bool themeGiven = false;       // --theme was given: it also sets the presentation theme
   std::string settingsPath;      // "" = the default in a window, none headless
   bool force = false;            // lesson export may overwrite files
 };
@@ -89,6 +90,7 @@ class Application final : public gui::UiActions {
   std::string settingsPath_;
   float savedScale_ = 1.0f;
   gui::Theme savedTheme_ = gui::Theme::Dark;
+  gui::UiSettings savedPanels_;
   std::string freePath(const std::string& stem, const std::string& ext) const;
 };
 

@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
 
   rl::app::addRunOptions(&cli, gui.run, "The kernel shown (a list with --run: each is measured)");
   cli.add_flag("--run", gui.runAtStart, "Measure the starting configuration when the GUI opens");
-  cli.add_option("--view", gui.view, "Trace view shown: warp, bank, tree, coalescing, all")->capture_default_str();
+  cli.add_option("--view", gui.view, "Trace view shown: warp, bank, tree, coalescing, all, source")->capture_default_str();
   cli.add_option("--step", gui.step, "Trace step shown (default: the last)");
   cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views");
   cli.add_option("--theme", gui.theme, "dark or light (high contrast, for projectors)")->capture_default_str();
@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   if (*reportCmd) return rl::app::runReportCommand(rep);
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
+  gui.themeGiven = cli.count("--theme") > 0;
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

@@ -81,8 +81,9 @@ void drawKernelPanel(Model& model, UiActions&) {
       std::string tag;  // "H1 K01/02": Harris's number and the UPC lecture's
       if (k.harris) tag += "H" + std::to_string(k.harris);
       if (k.upc.size() > 6) tag += (tag.empty() ? "K" : " K") + std::string(k.upc.substr(6));
-      if (!tag.empty()) {
-        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(tag.c_str()).x);
+      const float tagX = ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(tag.c_str()).x;
+      if (!tag.empty() && ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().ItemSpacing.x * 2 < tagX) {
+        ImGui::SameLine(tagX);
         ImGui::TextDisabled("%s", tag.c_str());
       }
     }

@@ -59,9 +59,12 @@ float lessonBarHeight(const Model& model, float width) {
   if (!l.active || l.lesson.steps.empty()) return 0;
   const LessonStep& st = l.lesson.steps[size_t(std::clamp(l.step, 0, int(l.lesson.steps.size()) - 1))];
   const float s = uiScale();
-  const float captionW = std::max(200.0f, width - 260 * s);
-  const float captionH = ImGui::CalcTextSize(st.caption.c_str(), nullptr, false, captionW).y;
-  return ImGui::GetTextLineHeightWithSpacing() + captionH + 18 * s;
+  const float captionW = std::max(200.0f, width - 260 * s - 2 * ImGui::GetStyle().WindowPadding.x);
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float h = ImGui::CalcTextSize((l.lesson.title + "  (step 10 of 10)").c_str(), nullptr, false, captionW).y +
+                  ImGui::CalcTextSize(st.title.c_str(), nullptr, false, captionW).y +
+                  ImGui::CalcTextSize(st.caption.c_str(), nullptr, false, captionW).y;
+  return h + 2 * spacing + 2 * ImGui::GetStyle().WindowPadding.y + 4 * s;
 }
 
 void drawLessonBar(Model& model, UiActions& actions) {
@@ -76,14 +79,12 @@ void drawLessonBar(Model& model, UiActions& actions) {
     if (ImGui::IsKeyPressed('P', false) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp), false))
       actions.requestLessonStep(l.step - 1);
   }
+  const float captionW = std::max(200.0f, ImGui::GetContentRegionAvail().x - 260 * s);
   ImGui::BeginGroup();
-  ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s", l.lesson.title.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("step %d of %d:", l.step + 1, steps);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(st.title.c_str());
-  const float captionW = std::max(200.0f, ImGui::GetContentRegionAvail().x - 250 * s);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + captionW);
+  ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s  (step %d of %d)", l.lesson.title.c_str(),
+                     l.step + 1, steps);
+  ImGui::TextUnformatted(st.title.c_str());
   ImGui::TextUnformatted(st.caption.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

@@ -181,15 +181,18 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const float s = g_scale;
   float top = model.layout["menu"].h;
   if (model.cpuModel()) {
-    const float bannerH = ImGui::GetFrameHeight() + 6 * s;
+    const std::string banner = "CPU model mode: " + model.device.unavailableReason +
+                               ". Traces come from the CPU model; measurements need an NVIDIA GPU.";
+    const float wrapW = d.x - 2 * ImGui::GetStyle().WindowPadding.x;
+    const float bannerH = ImGui::CalcTextSize(banner.c_str(), nullptr, false, wrapW).y +
+                          2 * ImGui::GetStyle().WindowPadding.y + 2 * s;
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(d.x, bannerH));
     ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.85f, 0.45f, 0.05f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 1));
     ImGui::Begin("##cpu-model-banner", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
                                                     ImGuiWindowFlags_NoScrollbar);
-    ImGui::Text("CPU model mode: %s. Traces come from the CPU model; measurements need an NVIDIA GPU.",
-                model.device.unavailableReason.c_str());
+    ImGui::TextWrapped("%s", banner.c_str());
     ImGui::End();
     ImGui::PopStyleColor(2);
     model.layout["banner"] = {0, top, d.x, bannerH};

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "reducelab/catalogue.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
 
 namespace rl::gui {
+
+void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
 
 void drawTraceControls(Model& model) {
   TraceState& t = model.trace;
@@ -71,7 +74,7 @@ void drawCentreViews(Model& model, UiActions&) {
     };
     for (const Tab& tab : {Tab{"Warp activity", CentreView::WarpActivity}, Tab{"Bank conflicts", CentreView::BankConflicts},
                            Tab{"Reduction tree", CentreView::ReductionTree}, Tab{"Coalescing", CentreView::Coalescing},
-                           Tab{"All four", CentreView::All}}) {
+                           Tab{"All four", CentreView::All}, Tab{"Source", CentreView::Source}}) {
       const ImGuiTabItemFlags flags = forced && tab.view == model.view ? ImGuiTabItemFlags_SetSelected : 0;
       if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
         if (!forced) model.view = tab.view;
@@ -95,6 +98,9 @@ void drawCentreViews(Model& model, UiActions&) {
     case CentreView::BankConflicts: drawBankConflicts(model); break;
     case CentreView::ReductionTree: drawReductionTree(model); break;
     case CentreView::Coalescing: drawCoalescing(model); break;
+    case CentreView::Source:
+      if (const KernelInfo* k = findKernel(model.config.kernel)) drawKernelSource(model, *k, "");
+      break;
     case CentreView::All: {  // the four views at once, 2 x 2
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const ImVec2 quarter(avail.x * 0.5f - 4, avail.y * 0.5f - 4);

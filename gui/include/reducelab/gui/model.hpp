@@ -43,7 +43,7 @@ struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
-enum class CentreView { WarpActivity, BankConflicts, ReductionTree, Coalescing, All };
+enum class CentreView { WarpActivity, BankConflicts, ReductionTree, Coalescing, All, Source };
 
 // The trace the views animate. `buffer` is the GL buffer the traced kernel (or the CPU model)
 // wrote; `data` is a host copy of the same bytes for labels and tooltips.

@@ -1,0 +1,140 @@
+// Exports from the command line without a GPU: sweep refuses with a clear message and writes
+// nothing; report writes the CPU-model parts (occupancy figure as PNG and SVG, trace tables in
+// CSV/Markdown/LaTeX, device and session JSON) and refuses to overwrite without --force.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/formats.hpp"
+#include "test_support.hpp"
+
+using rl::test::runReducelab;
+namespace fs = std::filesystem;
+
+namespace {
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST(ExportsCli, SweepWithoutGpuSaysSoAndWritesNothing) {
+  if (rl::queryDevice(0).available) GTEST_SKIP() << "a GPU is present: the GPU tests cover sweeps";
+  const std::string dir = rl::test::tempPath("sweep-nogpu");
+  auto r = runReducelab("sweep --axis n --kernel k3,k7 --out " + dir);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST(ExportsCli, SweepRejectsBadArguments) {
+  EXPECT_EQ(runReducelab("sweep --axis sideways --out x").exitCode, 2);
+  EXPECT_EQ(runReducelab("sweep --axis n --kernel k99 --out x").exitCode, 2);
+  EXPECT_EQ(runReducelab("sweep --axis n --format gif --out x").exitCode, 2);
+  EXPECT_EQ(runReducelab("sweep --axis n").exitCode, 2);  // --out missing
+}
+
+TEST(ExportsCli, ReportWritesTheCpuModelParts) {
+  const std::string dir = rl::test::tempPath("report");
+  auto r = runReducelab("report --cpu-model --out " + dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const char* f : {"report.md", "device.json", "session.json", "occupancy.png", "occupancy.svg", "trace-k1.csv",
+                        "trace-k2.md", "trace-k3.tex", "trace-k8.csv"})
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  rl::test::Image png = rl::test::loadPng(dir + "/occupancy.png");
+  ASSERT_TRUE(png.ok());
+  EXPECT_EQ(png.width, 1920);  // 960 x 540 at 2x
+  EXPECT_EQ(png.height, 1080);
+  EXPECT_GT(rl::test::lumaStdDev(png), 5.0);
+  const std::string md = readFile(dir + "/report.md");
+  EXPECT_NE(md.find("![Theoretical occupancy against block size](occupancy.png)"), std::string::npos);
+  EXPECT_NE(md.find("need an NVIDIA GPU"), std::string::npos);
+  // The trace table's CSV reads back with the same cells as its Markdown.
+  const rl::Table t = rl::parseCsv(readFile(dir + "/trace-k2.csv"));
+  ASSERT_FALSE(t.rows.empty());
+  EXPECT_EQ(t.headers.front(), "step");
+  EXPECT_NE(readFile(dir + "/trace-k2.md").find("| " + t.rows[1][1] + " |"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::accept(readFile(dir + "/session.json")));
+  // No overwrite without --force; with it, fine.
+  auto again = runReducelab("report --cpu-model --out " + dir);
+  EXPECT_EQ(again.exitCode, 1);
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(runReducelab("report --cpu-model --force --out " + dir).exitCode, 0);
+  // A folder that cannot be made.
+  auto bad = runReducelab("report --cpu-model --out /nonexistent-parent/report");
+  EXPECT_EQ(bad.exitCode, 1);
+  EXPECT_NE(bad.err.find("does not exist"), std::string::npos) << bad.err;
+}
+
+TEST(Settings, CorruptFileIsReportedOnceAndReplaced) {
+  const std::string path = rl::test::tempPath("settings.json");
+  std::ofstream(path) << "{ this is not json";
+  auto r = runReducelab("--headless --frames 2 --settings " + path);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(readFile(path));  // replaced by valid settings
+  EXPECT_EQ(j.value("theme", ""), "dark");
+  auto r2 = runReducelab("--headless --frames 2 --settings " + path);
+  EXPECT_TRUE(r2.err.empty()) << r2.err;  // reported once: the next start is quiet
+}
+
+TEST(Settings, RememberTheLastConfiguration) {
+  const std::string path = rl::test::tempPath("settings-remember.json");
+  fs::remove(path);
+  ASSERT_EQ(runReducelab("--headless --frames 2 --settings " + path + " --kernel k8 --block 128 --theme light").exitCode, 0);
+  const nlohmann::json j = nlohmann::json::parse(readFile(path));
+  EXPECT_EQ(j["last_config"]["kernel"], "k8");
+  EXPECT_EQ(j["last_config"]["block"], 128);
+  const std::string layout = rl::test::tempPath("remember.json");
+  ASSERT_EQ(runReducelab("--headless --frames 2 --settings " + path + " --dump-layout " + layout).exitCode, 0);
+  EXPECT_EQ(nlohmann::json::parse(readFile(layout))["trace"]["kernel"], "k8");
+}
+
+TEST(Presentation, BothThemesRenderWithTheLessonBar) {
+  for (const char* theme : {"light", "dark"}) {
+    const std::string png = rl::test::tempPath(std::string("pres-") + theme + ".png");
+    const std::string layout = rl::test::tempPath(std::string("pres-") + theme + ".json");
+    auto r = runReducelab(std::string("lesson upc --headless --frames 3 --presentation --theme ") + theme +
+                          " --screenshot " + png + " --dump-layout " + layout);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(readFile(layout));
+    EXPECT_TRUE(j["presentation"].get<bool>());
+    EXPECT_TRUE(j["lesson_active"].get<bool>());
+    EXPECT_TRUE(j["panels"].contains("lesson"));
+    EXPECT_FALSE(j["panels"].contains("Parameters"));  // side panels hidden for the projector
+    rl::test::Image img = rl::test::loadPng(png);
+    ASSERT_TRUE(img.ok());
+    // Light theme: mostly bright; dark: mostly dark.
+    double mean = 0;
+    for (size_t i = 0; i < img.rgba.size(); i += 4) mean += img.rgba[i + 1];
+    mean /= double(img.rgba.size() / 4);
+    if (std::string(theme) == "light") EXPECT_GT(mean, 150); else EXPECT_LT(mean, 110);
+  }
+}
+
+// The trace views render from the CPU model for the kernels the seeds teach with.
+TEST(TraceViews, RenderFromTheCpuModel) {
+  for (const char* k : {"k1", "k2", "k3", "k8"})
+    for (const char* v : {"warp", "bank", "tree", "coalescing"}) {
+      const std::string png = rl::test::tempPath(std::string("view-") + k + "-" + v + ".png");
+      const std::string layout = rl::test::tempPath(std::string("view-") + k + "-" + v + ".json");
+      auto r = runReducelab(std::string("--headless --frames 3 --block 256 --kernel ") + k + " --view " + v +
+                            " --screenshot " + png + " --dump-layout " + layout);
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      const nlohmann::json j = nlohmann::json::parse(readFile(layout));
+      EXPECT_TRUE(j["trace"]["valid"].get<bool>()) << k << " " << v << ": " << j["trace"]["error"];
+      EXPECT_EQ(j["trace"]["kernel"], k);
+      rl::test::Image img = rl::test::loadPng(png);
+      ASSERT_TRUE(img.ok());
+      EXPECT_GT(rl::test::lumaStdDev(img), 10.0);
+      EXPECT_GE(rl::test::distinctColours(img), 16);
+    }
+}
