@@ -22,7 +22,20 @@ for step in "$@"; do
     tests)
       log gpu tests; timeout 550 reducelab_gpu_tests 2>&1 | tee "$OUT/gpu-tests.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|checked|identical|distinct|Failure|got |differ" | head -90 ;;
     cputests)
-      log cpu tests; timeout 200 reducelab_tests 2>&1 | tail -3 ;;
+      log cpu tests; (cd /tmp && timeout 400 reducelab_tests 2>&1) > "$OUT/cpu-tests.log"; grep -E "PASSED|FAILED|Failure" "$OUT/cpu-tests.log" | head -20 ;;
+    sweeps)
+      log sweeps; rm -rf /tmp/sweeps; mkdir -p /tmp/sweeps
+      reducelab sweep --axis n --kernel k3,k7,k10,cub --type float32 --out /tmp/sweeps/n 2>&1 | tail -8
+      reducelab sweep --axis block --kernel k3,k7,k10 --type float32 --n 2^24 --out /tmp/sweeps/block 2>&1 | tail -4
+      reducelab sweep --axis type --kernel k7,k10,cub --n 2^26 --out /tmp/sweeps/type 2>&1 | tail -3
+      tar czf "$OUT/sweeps.tgz" -C /tmp/sweeps . ;;
+    lessons)
+      log lessons; rm -rf /tmp/lessons; mkdir -p /tmp/lessons
+      for l in upc tour; do reducelab lesson $l --headless --out /tmp/lessons/$l | tail -22; done
+      tar czf "$OUT/lessons.tgz" -C /tmp/lessons . ;;
+    report)
+      log report; rm -rf /tmp/report; reducelab report --quick --out /tmp/report 2>&1 | tail -3
+      tar czf "$OUT/report.tgz" -C /tmp report ;;
     bench)
       log bench
       reducelab bench --kernel all --type float32 --n 2^24 --block 512 | tee "$OUT/bench-f32-2p24.txt"
@@ -38,8 +51,10 @@ for step in "$@"; do
       done; done
       tar czf "$OUT/shots.tgz" -C /tmp/shots . ; ls /tmp/shots | wc -l ;;
     stats)
-      log frame stats; reducelab --headless --frames 600 --kernel k2 --block 1024 --view all --step 3 --stats
-      reducelab --headless --frames 300 --kernel k8 --block 1024 --view warp --stats ;;
+      log frame stats
+      { reducelab --headless --frames 600 --kernel k2 --block 1024 --view all --step 3 --stats
+        reducelab --headless --frames 300 --kernel k8 --block 1024 --view warp --stats
+        reducelab --headless --frames 300 --kernel k2 --block 1024 --view bank --step 3 --stats; } | tee "$OUT/stats.txt" ;;
     summaries)
       log gpu trace summaries
       { echo "["; first=1
