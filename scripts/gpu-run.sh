@@ -8,7 +8,7 @@ if [ ! -d /usr/share/glvnd/egl_vendor.d ] && [ -f /usr/local/nvidia/share/glvnd/
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
 C=$PWD/.gpu-carry
-export REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export REDUCELAB_SOURCE_DIR=$PWD REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/shots
 log() { echo "=== $*"; }
 NCU_METRICS=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
