@@ -136,6 +136,12 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     if (auto l = loadLesson(opt_.lesson, &err)) openLesson(*l);
     else model_.addLog(gui::LogLevel::Error, err);
   }
+  if (!opt_.sweepAtStart.empty()) {
+    std::string err;
+    const uint64_t nMax = opt_.sweepNMax.empty() ? 0 : parseCount(opt_.sweepNMax, &err).value_or(0);
+    requestSweep(opt_.sweepAtStart, runKernels, nMax);
+    model_.focusPanel = opt_.sweepAtStart == "kernel" ? "ladder" : opt_.sweepAtStart == "type" ? "types" : opt_.sweepAtStart;
+  }
   if (opt_.themeGiven) settings_.presentationTheme = opt_.theme;
   if (opt_.presentation) requestTogglePresentation();
 }
@@ -403,6 +409,9 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
       o.view != "source")
     return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all, source";
   if (o.theme != "dark" && o.theme != "light") return "--theme '" + o.theme + "' is not one of: dark, light";
+  if (!o.sweepAtStart.empty() && !parseSweepAxis(o.sweepAtStart))
+    return "--sweep '" + o.sweepAtStart + "' is not one of: block, n, type, kernel";
+  if (!o.sweepNMax.empty() && !parseCount(o.sweepNMax, nullptr)) return "--sweep-n-max '" + o.sweepNMax + "' is not a count";
   if (config) *config = c;
   return {};
 }
@@ -482,8 +491,9 @@ void Application::printStats() const {
 int Application::run() {
   if (ctx_.headless() && !opt_.lessonOut.empty()) return exportLesson();
   const int frames = opt_.frames > 0 ? opt_.frames : (ctx_.headless() ? 3 : 0);
-  // Headless: measurements asked for at start finish before the frames are counted.
-  if (ctx_.headless()) {
+  // Headless: measurements asked for at start finish before the frames are counted (except a
+  // sweep: frames are rendered while it runs, to show the GUI stays responsive).
+  if (ctx_.headless() && opt_.sweepAtStart.empty()) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
     while (controller_->busy() && std::chrono::steady_clock::now() < deadline) {
       renderFrame();

@@ -37,6 +37,8 @@ struct GuiOptions {
   bool themeGiven = false;       // --theme was given: it also sets the presentation theme
   std::string settingsPath;      // "" = the default in a window, none headless
   bool force = false;            // lesson export may overwrite files
+  std::string sweepAtStart;      // block, n, type, kernel: start this sweep (frames go on meanwhile)
+  std::string sweepNMax;
 };
 
 class Application final : public gui::UiActions {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "commands.hpp"
 #include "figure_export.hpp"
@@ -70,29 +71,47 @@ int runSweepCommand(const SweepOptions& o) {
   if (std::filesystem::exists(o.out))
     if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
 
-  std::unique_ptr<Engine> engine = Engine::create(0, &err);
-  if (!engine)
-    return fail(1, "a sweep measures kernels and needs an NVIDIA GPU (" + err +
-                       "); nothing was written. Without a GPU, `reducelab report` writes the CPU-model parts");
-  std::vector<std::string> skipped;
-  std::vector<RunConfig> configs = planSweep(spec, engine->device(), &skipped, &err);
-  if (configs.empty()) return fail(2, err);
-  for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
-  if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
-  const Peaks peaks = engine->peaks(false);
-  std::vector<Measurement> rows = runSweep(*engine, configs, progressLine, nullptr);
+  std::vector<Measurement> rows;
+  Peaks peaks;
+  DeviceInfo device;
+  std::unique_ptr<Engine> engine;
+  if (!o.from.empty()) {  // a saved sweep: draw it again, no GPU needed
+    std::ifstream in(o.from);
+    if (!in) return fail(1, "cannot read " + o.from);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded()) return fail(1, o.from + " is not JSON");
+    rows = measurementsFromJson(j, &err);
+    if (rows.empty()) return fail(1, o.from + ": " + (err.empty() ? "no measurements" : err));
+    peaks = peaksFromJson(j);
+    device = deviceFromJson(j);
+    if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
+  } else {
+    engine = Engine::create(0, &err);
+    if (!engine)
+      return fail(1, "a sweep measures kernels and needs an NVIDIA GPU (" + err +
+                         "); nothing was written. Without a GPU, `reducelab report` writes the CPU-model parts, "
+                         "and --from FILE re-draws a saved sweep");
+    std::vector<std::string> skipped;
+    std::vector<RunConfig> configs = planSweep(spec, engine->device(), &skipped, &err);
+    if (configs.empty()) return fail(2, err);
+    for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+    if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
+    peaks = engine->peaks(false);
+    device = engine->device();
+    rows = runSweep(*engine, configs, progressLine, nullptr);
+  }
 
   std::string glError;
   std::unique_ptr<GlContext> gl = formats.png ? createHeadlessContext(64, 64, &glError) : nullptr;
   ExportResult r;
   if (formats.png && !gl) r.notes.push_back("PNG skipped: " + glError);
-  const gui::Figure fig = gui::figureForSweep(std::string(name(*axis)), rows, peaks, engine->device());
+  const gui::Figure fig = gui::figureForSweep(std::string(name(*axis)), rows, peaks, device);
   gui::Figure named = fig;
   named.fileStem = stem;
   exportFigure(named, o.out, formats, gl != nullptr, !o.dark, &r);
   exportTable(sweepTable(rows, peaks), o.out, stem, formats, &r);
   if (formats.json) {
-    SessionInfo info{engine->device(), peaks, o.argv, stem};
+    SessionInfo info{device, peaks, o.argv, stem};
     const std::string path = (std::filesystem::path(o.out) / (stem + ".json")).string();
     if (std::string e = writeTextAtomic(path, sessionJson(info, rows).dump(2) + "\n"); !e.empty()) r.error = e;
     else r.written.push_back(path);

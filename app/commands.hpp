@@ -38,6 +38,7 @@ struct SweepOptions {
   RunOptionText run;
   std::string axis = "block";
   std::string nMin, nMax;
+  std::string from;   // re-draw from a saved session JSON instead of measuring
   std::string out;
   std::string format = "all";
   bool force = false;

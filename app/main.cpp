@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   sweepCmd->add_option("--n-min", sweep.nMin, "N sweep: smallest N (default 2^10)");
   sweepCmd->add_option("--n-max", sweep.nMax, "N sweep: largest N (default: the largest that fits)");
   sweepCmd->add_option("--out", sweep.out, "Folder for sweep-<axis>.{png,svg,csv,md,tex,json}");
+  sweepCmd->add_option("--from", sweep.from, "Re-draw the figure and tables from a saved sweep JSON (no GPU needed)");
   sweepCmd->add_option("--format", sweep.format, "Comma list of png, svg, csv, md, tex, json, or all")->capture_default_str();
   sweepCmd->add_flag("--force", sweep.force, "Overwrite existing files");
   sweepCmd->add_flag("--dark", sweep.dark, "Figures on a dark background (default white, for print)");
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
   lessonCmd->add_option("--out", gui.lessonOut, "With --headless: render every step to PNG here, with the lesson's table");
   lessonCmd->add_flag("--force", gui.force, "Overwrite files in --out");
   lessonCmd->fallthrough();
+  cli.add_option("--sweep", gui.sweepAtStart, "Start a sweep (block, n, type, kernel) over the --kernel list when the GUI opens");
+  cli.add_option("--sweep-n-max", gui.sweepNMax, "Largest N of an N sweep started with --sweep");
   cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
   cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
 

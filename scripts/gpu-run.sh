@@ -81,6 +81,12 @@ for step in "$@"; do
           reducelab_gpu_tests --gtest_filter='Catalogue/KernelCorrectness*' > "$OUT/sanitizer-$tool.log" 2>&1
         echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Race reported|hazard|tests ran|PASSED|FAILED" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -12
       done ;;
+    gui)
+      log gui on the GPU
+      reducelab --headless --frames 400 --kernel k3,k7,k10,cub --sweep n --sweep-n-max 2^28 --stats \
+        --screenshot "$OUT/gui-sweep-h200.png" | tee "$OUT/gui-stats.txt"
+      reducelab --headless --frames 3 --kernel k1,k2,k3,k4,k5,k5s,k6,k7,k8,k9,k10,k11,k12,cub --run --block 512 \
+        --view bank --step 2 --screenshot "$OUT/gui-h200.png" ;;
     *) "$@"; break ;;
   esac
 done

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/config.hpp"
@@ -304,4 +305,80 @@ TEST(DataGen, ReproducibleAndInRange) {
   int differ = 0;
   for (uint64_t i = 0; i < 100; ++i) differ += generateElement<double>(d, i) != generateElement<double>(other, i);
   EXPECT_GT(differ, 50);
+}
+
+// Markdown and LaTeX tables read back into the same cells (escaping included).
+namespace {
+std::vector<std::vector<std::string>> cellsOfMarkdown(const std::string& md) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(md);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("|", 0) != 0 || line.find("---") != std::string::npos) continue;
+    std::vector<std::string> cells;
+    std::string cell;
+    for (size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') cell += '|', ++i;
+      else if (line[i] == '|') cells.push_back(cell.substr(1, cell.size() - 2)), cell.clear();
+      else cell += line[i];
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+std::vector<std::vector<std::string>> cellsOfLatex(const std::string& tex) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(tex);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() < 3 || line.compare(line.size() - 3, 3, " \\\\") != 0) continue;
+    line = line.substr(0, line.size() - 3);
+    std::vector<std::string> cells;
+    std::string cell;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size() && std::string("&%$#_{}").find(line[i + 1]) != std::string::npos)
+        cell += line[++i];
+      else if (line.compare(i, 3, " & ") == 0) cells.push_back(cell), cell.clear(), i += 2;
+      else cell += line[i];
+    }
+    cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+}  // namespace
+
+TEST(Formats, MarkdownAndLatexRoundTrip) {
+  Table t;
+  t.headers = {"kernel", "time ms", "note"};
+  t.numeric = {false, true, false};
+  t.rows = {{"k1", "1.5", "a | pipe"}, {"k_2", "0.7", "50% & more #1"}};
+  auto md = cellsOfMarkdown(render(t, TableFormat::Markdown));
+  ASSERT_EQ(md.size(), 3u);
+  EXPECT_EQ(md[0], t.headers);
+  EXPECT_EQ(md[1], t.rows[0]);
+  EXPECT_EQ(md[2], t.rows[1]);
+  auto tex = cellsOfLatex(render(t, TableFormat::Latex));
+  ASSERT_EQ(tex.size(), 3u);
+  EXPECT_EQ(tex[0], t.headers);
+  EXPECT_EQ(tex[1], t.rows[0]);
+  EXPECT_EQ(tex[2], t.rows[1]);
+}
+
+TEST(Formats, BenchTableFromJsonMatchesTheOriginal) {
+  Measurement m;
+  m.ok = true;
+  m.config.kernel = "k3";
+  m.config.n = 1 << 20;
+  m.kernelMs = {0.5, 0.4, 0.6};
+  m.endToEndMs = {0.7, 0.6, 0.8};
+  m.kernel = Stats::of(m.kernelMs);
+  m.bytesRead = double(m.config.n) * 4;
+  m.bandwidthGBs = m.bytesRead / (m.kernel.median * 1e-3) / 1e9;
+  m.result = {false, 0, 524288.25};
+  SessionInfo s;
+  std::string err;
+  auto back = measurementsFromJson(sessionJson(s, {m}), &err);
+  ASSERT_EQ(back.size(), 1u) << err;
+  EXPECT_EQ(render(benchTable({m}, {}), TableFormat::Csv), render(benchTable(back, {}), TableFormat::Csv));
 }

@@ -4,6 +4,7 @@
 #include "plot_layout.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -511,6 +512,7 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     if (L.x.accepts(v)) return std::clamp(L.x.map(v), r.x0, r.x1);
     return v > 0 ? r.x1 : r.x0;  // +inf: the right edge; -inf, or <= 0 on a log axis: the left
   };
+  int shadeLabelRow = 0;  // labels of overlapping shades are stacked, not drawn over each other
   for (const Shade& sh : spec.shades) {
     PlotShadeLayout S;
     if (!std::isnan(sh.x0) && !std::isnan(sh.x1)) {
@@ -519,12 +521,14 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
       S.px1 = std::max(a, b);
       S.visible = S.px1 - S.px0 >= 0.5f;
       if (S.visible && !sh.label.empty())
-        S.label = {sh.label, (S.px0 + S.px1) * 0.5f, r.y0 + 0.3f * fontPx, smallPx, TextAlign::Center};
+        S.label = {sh.label, (S.px0 + S.px1) * 0.5f, r.y0 + (0.3f + 1.3f * float(shadeLabelRow++)) * fontPx, smallPx,
+                   TextAlign::Center};
     }
     L.shades.push_back(std::move(S));
   }
 
-  // --- Legend: top-left inside the plot area, one row per named series.
+  // --- Legend: inside the plot area, one row per named series, in the corner that hides the
+  // fewest points (top-left when there is a tie).
   if (spec.legend) {
     const float rowH = fontPx * 1.35f, swatchW = fontPx * 1.6f, inner = 0.5f * fontPx;
     float maxW = 0;
@@ -546,6 +550,29 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     G.box.x1 = G.box.x0 + 2 * inner + swatchW + inner + maxW;
     G.box.y1 = y + 0.3f * fontPx;
     G.visible = !G.entries.empty();
+    const float w = G.box.x1 - G.box.x0, h = G.box.y1 - G.box.y0, m = 0.6f * fontPx;
+    const float xs[2] = {r.x0 + m, r.x1 - m - w}, ys[2] = {r.y0 + m, r.y1 - m - h};
+    int best = 0, bestCount = INT32_MAX;
+    for (int c = 0; c < 4; ++c) {
+      const float x0 = xs[c % 2], y0 = ys[c / 2];
+      int count = 0;
+      for (const PlotSeriesLayout& S : L.series)
+        for (const PlotPoint& p : S.points)
+          if (p.valid && p.px >= x0 - m && p.px <= x0 + w + m && p.py >= y0 - m && p.py <= y0 + h + m) ++count;
+      for (const PlotReferenceLayout& R : L.references) {  // and keep the reference labels readable
+        if (!R.visible || R.label.empty()) continue;
+        const float lw = measure(R.label.text, R.label.px), lx1 = R.label.x, lx0 = lx1 - lw;
+        if (lx0 < x0 + w && x0 < lx1 && R.label.y < y0 + h && y0 < R.label.y + R.label.px) count += 5;
+      }
+      if (count < bestCount) best = c, bestCount = count;
+    }
+    const float dx = xs[best % 2] - G.box.x0, dy = ys[best / 2] - G.box.y0;
+    G.box = {G.box.x0 + dx, G.box.y0 + dy, G.box.x1 + dx, G.box.y1 + dy};
+    for (PlotLegendEntry& e : G.entries) {
+      e.swatch = {e.swatch.x0 + dx, e.swatch.y0 + dy, e.swatch.x1 + dx, e.swatch.y1 + dy};
+      e.text.x += dx;
+      e.text.y += dy;
+    }
   }
   return L;
 }

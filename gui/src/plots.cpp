@@ -185,6 +185,7 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
     occ.secondaryY = true;
     occ.dashed = true;
     std::vector<RunConfig> cfg;
+    std::string lastLimiter;
     for (const Measurement* m : ms) {
       bw.x.push_back(m->config.block);
       bw.y.push_back(m->bandwidthGBs);
@@ -193,7 +194,10 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
       if (m->config.kernel != "cub") {
         occ.x.push_back(m->config.block);
         occ.y.push_back(100.0 * m->resources.occupancy);
-        occ.pointLabels.push_back(m->resources.limiter);
+        // The limiting resource where it changes (labels of later kernels make way if they overlap).
+        const bool changed = occ.pointLabels.empty() || m->resources.limiter != lastLimiter;
+        occ.pointLabels.push_back(changed ? m->resources.limiter : "");
+        lastLimiter = m->resources.limiter;
       }
       cfg.push_back(m->config);
     }

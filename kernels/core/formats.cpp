@@ -404,6 +404,15 @@ std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::stri
         }
         if (auto* v = findSummary(st, "reducelab/launch/grid")) m.geometry.passGrids = v->get<std::vector<uint64_t>>();
         if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = v->get<int>();
+        if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = v->get<double>();
+        if (auto* v = findSummary(st, "reducelab/resources/limiter")) m.resources.limiter = v->get<std::string>();
+        if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = v->get<int>();
+        if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = v->get<double>() * 100;
+        if (auto* v = findSummary(st, "reducelab/check")) {
+          m.haveReference = true;
+          m.check.pass = v->get<std::string>() == "pass";
+        }
+        m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
         m.geometry.final = m.config.final;
       }
       out.push_back(std::move(m));
@@ -413,6 +422,35 @@ std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::stri
     return {};
   }
   return out;
+}
+
+DeviceInfo deviceFromJson(const nlohmann::json& j) {
+  DeviceInfo d;
+  if (!j.contains("devices") || j["devices"].empty()) return d;
+  const auto& x = j["devices"][0];
+  d.name = x.value("name", "");
+  d.available = d.name.rfind("none", 0) != 0 && !d.name.empty();
+  d.smCount = x.value("number_of_sms", 0);
+  d.l2Bytes = x.value("l2_cache_size", int64_t(0));
+  d.totalMemBytes = x.value("global_memory_size", int64_t(0));
+  d.busWidthBits = x.value("global_memory_bus_width", 0);
+  d.memClockKHz = int(x.value("global_memory_bus_peak_clock_rate", int64_t(0)) / 1000);
+  const int sm = x.value("sm_version", 0);
+  d.ccMajor = sm / 100;
+  d.ccMinor = (sm % 100) / 10;
+  d.uuid = x.value("uuid", "");
+  return d;
+}
+
+Peaks peaksFromJson(const nlohmann::json& j) {
+  Peaks p;
+  if (!j.contains("meta") || !j["meta"].contains("peaks")) return p;
+  const auto& x = j["meta"]["peaks"];
+  p.theoreticalGBs = x.value("theoretical_gbs", 0.0);
+  p.readGBs = x.value("measured_read_gbs", 0.0);
+  p.copyGBs = x.value("measured_copy_gbs", 0.0);
+  p.source = x.value("source", std::string("from the session file"));
+  return p;
 }
 
 }  // namespace rl

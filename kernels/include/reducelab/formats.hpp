@@ -42,5 +42,8 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
 // Reads back what sessionJson wrote (configs, timings, results): for round-trip tests and
 // for loading a saved session.
 std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error);
+// The device and peaks a session file was measured with (for re-drawing its figures).
+DeviceInfo deviceFromJson(const nlohmann::json& j);
+Peaks peaksFromJson(const nlohmann::json& j);
 
 }  // namespace rl
