@@ -507,6 +507,8 @@ int Application::run() {
     if (opt_.stats) glFinish();
     frameMs_.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (ctx_.headless() && !opt_.sweepAtStart.empty())  // pace like a 60 Hz display while the sweep runs
+      std::this_thread::sleep_until(t0 + std::chrono::microseconds(16667));
     const bool last = frames > 0 && n == frames - 1;
     if (last && !opt_.screenshot.empty()) {
       if (std::string e = saveScreenshot(opt_.screenshot); !e.empty()) {
@@ -542,6 +544,10 @@ int Application::run() {
     }
   }
   if (opt_.stats) printStats();
+  if (opt_.stats && !opt_.sweepAtStart.empty())
+    std::printf("sweep over %s: %d of %d runs measured while the frames above were drawn%s\n",
+                opt_.sweepAtStart.c_str(), model_.sweep.done, model_.sweep.total,
+                model_.sweep.running ? " (still running)" : " (finished)");
   if (!settingsPath_.empty()) {  // remember the look and the configuration
     if (model_.presentation) requestTogglePresentation();
     settings_.uiScale = model_.ui.uiScale;

@@ -83,7 +83,7 @@ for step in "$@"; do
       done ;;
     gui)
       log gui on the GPU
-      reducelab --headless --frames 400 --kernel k3,k7,k10,cub --sweep n --sweep-n-max 2^28 --stats \
+      reducelab --headless --frames 900 --kernel k3,k7,k10,cub --sweep n --sweep-n-max 2^28 --stats \
         --screenshot "$OUT/gui-sweep-h200.png" | tee "$OUT/gui-stats.txt"
       reducelab --headless --frames 3 --kernel k1,k2,k3,k4,k5,k5s,k6,k7,k8,k9,k10,k11,k12,cub --run --block 512 \
         --view bank --step 2 --screenshot "$OUT/gui-h200.png" ;;

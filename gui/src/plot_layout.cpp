@@ -538,8 +538,22 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     G.box.x0 = r.x0 + 0.6f * fontPx;
     G.box.y0 = r.y0 + 0.6f * fontPx;
     float y = G.box.y0 + 0.3f * fontPx;
+    int named = 0;
+    for (const Series& s : spec.series) named += !s.name.empty();
+    const int skip = spec.legendMaxEntries > 0 ? std::max(0, named - spec.legendMaxEntries) : 0;
+    if (skip > 0) {  // the earlier series are summarised in one line
+      const std::string more = "+ " + std::to_string(skip) + " earlier (hover the points)";
+      maxW = std::max(maxW, measure(more, fontPx) - swatchW - inner);
+      PlotLegendEntry e;
+      e.series = -1;
+      e.text = {more, G.box.x0 + inner, y + (rowH - fontPx) * 0.5f, fontPx, TextAlign::Left};
+      G.entries.push_back(std::move(e));
+      y += rowH;
+    }
+    int seen = 0;
     for (size_t si = 0; si < spec.series.size(); ++si) {
       if (spec.series[si].name.empty()) continue;
+      if (seen++ < skip) continue;
       PlotLegendEntry e;
       e.series = int(si);
       e.swatch = {G.box.x0 + inner, y + 0.2f * rowH, G.box.x0 + inner + swatchW, y + 0.8f * rowH};
@@ -569,7 +583,7 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     const float dx = xs[best % 2] - G.box.x0, dy = ys[best / 2] - G.box.y0;
     G.box = {G.box.x0 + dx, G.box.y0 + dy, G.box.x1 + dx, G.box.y1 + dy};
     for (PlotLegendEntry& e : G.entries) {
-      e.swatch = {e.swatch.x0 + dx, e.swatch.y0 + dy, e.swatch.x1 + dx, e.swatch.y1 + dy};
+      e.swatch = {e.swatch.x0 + dx, e.swatch.y0 + dy, e.swatch.x1 + dx, e.swatch.y1 + dy};  // unused when series < 0
       e.text.x += dx;
       e.text.y += dy;
     }

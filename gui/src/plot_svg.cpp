@@ -329,6 +329,10 @@ std::string toSvg(const PlotSpec& spec, const SvgOptions& options) {
     w.raw("<g class=\"legend\">\n");
     w.rect(L.legend.box, w.fill(th.legendBackground, 0.85) + " stroke=\"" + hex(th.legendBorder) + "\" rx=\"3\"");
     for (const PlotLegendEntry& e : L.legend.entries) {
+      if (e.series < 0) {  // a text-only line ("+ 8 earlier")
+        w.text(e.text, th.tickText);
+        continue;
+      }
       const Series& s = spec.series[size_t(e.series)];
       const uint32_t c = L.series[size_t(e.series)].color;
       const float cy = (e.swatch.y0 + e.swatch.y1) * 0.5f, cx = (e.swatch.x0 + e.swatch.x1) * 0.5f;

@@ -264,6 +264,10 @@ PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& sizeArg) {
     dl->AddRectFilled(P.at(b.x0, b.y0), P.at(b.x1, b.y1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), 3.0f);
     dl->AddRect(P.at(b.x0, b.y0), P.at(b.x1, b.y1), ImGui::GetColorU32(ImGuiCol_Border), 3.0f);
     for (const PlotLegendEntry& e : L.legend.entries) {
+      if (e.series < 0) {  // a text-only line ("+ 8 earlier")
+        P.text(e.text, dimText);
+        continue;
+      }
       const Series& s = spec.series[size_t(e.series)];
       const ImU32 c = L.series[size_t(e.series)].color;
       const float cy = (e.swatch.y0 + e.swatch.y1) * 0.5f, cx = (e.swatch.x0 + e.swatch.x1) * 0.5f;

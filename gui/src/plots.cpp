@@ -85,6 +85,7 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
   f.spec.y.label = "GB/s";
   f.spec.y.includeZero = true;
   f.spec.emptyMessage = "press Run (F5): each run adds a point";
+  f.spec.legendMaxEntries = 5;
   std::map<std::string, size_t> index;
   double cub = 0;
   std::string cubKey;

@@ -65,6 +65,7 @@ struct PlotSpec {
   std::vector<ReferenceLine> references;
   std::vector<Shade> shades;
   bool legend = true;
+  int legendMaxEntries = 0;          // > 0: only the last N named series, then "+ k more"
   std::string emptyMessage = "no data yet";  // drawn when there are no points
 };
 
