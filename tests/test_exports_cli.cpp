@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <cstdlib>
 #include <sstream>
 
 #include "reducelab/cuda_device.hpp"
@@ -137,4 +138,26 @@ TEST(TraceViews, RenderFromTheCpuModel) {
       EXPECT_GT(rl::test::lumaStdDev(img), 10.0);
       EXPECT_GE(rl::test::distinctColours(img), 16);
     }
+}
+
+// A sweep measured on the H200 (docs/data) re-drawn here without a GPU: the same figure and tables.
+TEST(ExportsCli, SweepFromSavedH200Data) {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  const std::string dir = rl::test::tempPath("redraw-n");
+  auto r = runReducelab("sweep --axis n --from " + src + "/docs/data/h200-sweep-n.json --out " + dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string svg = readFile(dir + "/sweep-n.svg");
+  for (const char* s : {"k3 sequential", "k7 grid-stride", "k10 16-byte loads", "cub CUB DeviceReduce", "N (elements)",
+                        "GB/s", "theoretical peak 4814 GB/s", "input fits in L2 (60 MiB)", "2^30"})
+    EXPECT_NE(svg.find(s), std::string::npos) << s;
+  EXPECT_EQ(std::system(("python3 -c \"import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])\" " + dir +
+                         "/sweep-n.svg").c_str()),
+            0);
+  rl::test::Image png = rl::test::loadPng(dir + "/sweep-n.png");
+  ASSERT_TRUE(png.ok());
+  EXPECT_GT(rl::test::lumaStdDev(png), 5.0);
+  const rl::Table t = rl::parseCsv(readFile(dir + "/sweep-n.csv"));
+  EXPECT_EQ(t.rows.size(), 104u);  // 26 sizes (2^10..2^35) x 4 kernels
+  EXPECT_EQ(t.rows.back()[2], "2^35");
 }
