@@ -153,38 +153,35 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     plotFigure(model, fig, "ladder-plot");
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Block size", nullptr, fBlock)) {
-    sweepControls(model, actions, "block", blockKernels, sizeof blockKernels);
-    const std::vector<Measurement>& rows = model.sweep.rows["block"];
-    const Figure fig = blockSweepFigure(rows, model.peaks);
+  // One sweep tab: controls, export buttons and the figure of the latest sweep over `axis`.
+  auto sweepTab = [&](const char* label, ImGuiTabItemFlags flags, const char* axis, char* kernels, size_t size,
+                      uint64_t nMax, auto makeFigure, auto&& extraControls) {
+    if (!ImGui::BeginTabItem(label, nullptr, flags)) return;
+    sweepControls(model, actions, axis, kernels, size, nMax);
+    extraControls();
+    const std::vector<Measurement>& rows = model.sweep.rows[axis];
+    const Figure fig = makeFigure(rows);
     Table t = sweepTable(rows, model.peaks);
     exportButtons(fig, &t, actions);
-    plotFigure(model, fig, "block-plot");
+    plotFigure(model, fig, axis);
     ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("N", nullptr, fN)) {
-    const char* choices[] = {"2^24", "2^26", "2^28", "2^30", "largest that fits"};
-    const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
-    sweepControls(model, actions, "n", nKernels, sizeof nKernels, maxN[nMaxChoice]);
-    ImGui::SetNextItemWidth(150 * uiScale());
-    ImGui::Combo("up to", &nMaxChoice, choices, 5);
-    ImGui::SameLine();
-    const std::vector<Measurement>& rows = model.sweep.rows["n"];
-    const Figure fig = nSweepFigure(rows, model.peaks, model.device.available ? model.device : assumedH200());
-    Table t = sweepTable(rows, model.peaks);
-    exportButtons(fig, &t, actions);
-    plotFigure(model, fig, "n-plot");
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("Types", nullptr, fTypes)) {
-    sweepControls(model, actions, "type", typeKernels, sizeof typeKernels);
-    const std::vector<Measurement>& rows = model.sweep.rows["type"];
-    const Figure fig = typeSweepFigure(rows, model.peaks);
-    Table t = sweepTable(rows, model.peaks);
-    exportButtons(fig, &t, actions);
-    plotFigure(model, fig, "type-plot");
-    ImGui::EndTabItem();
-  }
+  };
+  auto none = [] {};
+  sweepTab("Block size", fBlock, "block", blockKernels, sizeof blockKernels, 0,
+           [&](const auto& rows) { return blockSweepFigure(rows, model.peaks); }, none);
+  const char* choices[] = {"2^24", "2^26", "2^28", "2^30", "largest that fits"};
+  const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
+  sweepTab("N", fN, "n", nKernels, sizeof nKernels, maxN[nMaxChoice],
+           [&](const auto& rows) {
+             return nSweepFigure(rows, model.peaks, model.device.available ? model.device : assumedH200());
+           },
+           [&] {
+             ImGui::SetNextItemWidth(150 * uiScale());
+             ImGui::Combo("up to", &nMaxChoice, choices, 5);
+             ImGui::SameLine();
+           });
+  sweepTab("Types", fTypes, "type", typeKernels, sizeof typeKernels, 0,
+           [&](const auto& rows) { return typeSweepFigure(rows, model.peaks); }, none);
   ImGui::EndTabBar();
 }
 

@@ -7,19 +7,34 @@
 
 namespace rl::kernels {
 
+// Each thread loads one element into shared memory (the identity past the end). Used by k1-k3.
+template <class Op, class TIn, class TAcc, class Trace>
+__device__ __forceinline__ void loadOneToShared(const TIn* in, TAcc* sdata, size_t n, Trace& tr) {
+  const unsigned tid = threadIdx.x;
+  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
+  sdata[tid] = loadOrIdentity<Op, TAcc>(in, i, n);
+  tr.step(kStepLoad, 1, globalLoad<TIn>(), sharedStore<TAcc>());
+  tr.lane(sdata[tid], tr.global(in + i, i < n), tr.shared(&sdata[tid]));
+  __syncthreads();
+}
+
+// Thread 0 writes the block's result, sdata[0], to out[blockIdx.x]. Used by k1-k7.
+template <class TAcc, class Trace>
+__device__ __forceinline__ void writeBlockResult(const TAcc* sdata, TAcc* out, Trace& tr) {
+  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = sdata[0];
+    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
+  }
+}
+
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k1InterleavedDivergent(const TIn* __restrict__ in, TAcc* __restrict__ out,
                                        size_t n, Trace tr) {
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
-  const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
-
-  // Each thread loads one element into shared memory (the identity past the end).
-  sdata[tid] = loadOrIdentity<Op, TAcc>(in, i, n);
-  tr.step(kStepLoad, 1, globalLoad<TIn>(), sharedStore<TAcc>());
-  tr.lane(sdata[tid], tr.global(in + i, i < n), tr.shared(&sdata[tid]));
-  __syncthreads();
+  loadOneToShared<Op>(in, sdata, n, tr);
 
   // The tree: at stride s, threads whose index is a multiple of 2s add the element s away.
   // `tid % (2*s)` leaves most lanes of every warp idle: the warps diverge.
@@ -32,12 +47,7 @@ __global__ void k1InterleavedDivergent(const TIn* __restrict__ in, TAcc* __restr
     __syncthreads();
   }
 
-  // Thread 0 writes this block's result.
-  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
-  if (tid == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  writeBlockResult(sdata, out, tr);
   tr.end();
 }
 

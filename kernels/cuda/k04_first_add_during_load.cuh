@@ -1,8 +1,7 @@
 // Kernel 4: first add during the global load (half the blocks, no idle threads at level one).
 // Harris's kernel 4; the UPC lecture's Kernel05.
 #pragma once
-#include "reduce_ops.cuh"
-#include "tracer.cuh"
+#include "k03_sequential.cuh"
 
 namespace rl::kernels {
 
@@ -23,25 +22,12 @@ template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k4FirstAddDuringLoad(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                                      Trace tr) {
   TAcc* sdata = sharedArray<TAcc>();
-  const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
   loadPairToShared<Op>(in, sdata, n, tr);
 
-  // The same tree as kernel 3.
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
-    if (tid < s) {
-      sdata[tid] = Op()(sdata[tid], sdata[tid + s]);
-      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + s]), tr.shared(&sdata[tid]));
-    }
-    __syncthreads();
-  }
+  sequentialTree<Op>(sdata, tr, 1);  // the same tree as kernel 3
 
-  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
-  if (tid == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  writeBlockResult(sdata, out, tr);
   tr.end();
 }
 

@@ -7,20 +7,6 @@
 
 namespace rl::kernels {
 
-// Tree levels down to 64 elements; the last 64 are left to warp 0.
-template <class Op, class TAcc, class Trace>
-__device__ __forceinline__ void treeDownTo64(TAcc* sdata, Trace& tr) {
-  const unsigned tid = threadIdx.x;
-  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-    tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
-    if (tid < s) {
-      sdata[tid] = Op()(sdata[tid], sdata[tid + s]);
-      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + s]), tr.shared(&sdata[tid]));
-    }
-    __syncthreads();
-  }
-}
-
 // One stage of the historical code: `smem[tid] += smem[tid + offset]` through a volatile pointer.
 template <class Op, class TAcc, class Trace>
 __device__ __forceinline__ void volatileStage(volatile TAcc* smem, unsigned tid, unsigned offset,
@@ -37,7 +23,7 @@ __global__ void k5UnrollLastWarpVolatile(const TIn* __restrict__ in, TAcc* __res
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
   loadPairToShared<Op>(in, sdata, n, tr);
-  treeDownTo64<Op>(sdata, tr);
+  sequentialTree<Op>(sdata, tr, 64);  // down to 64 values: the last 64 are left to warp 0
 
   // Historical: the 32 lanes of warp 0 were assumed to run in lockstep, so no barrier between
   // stages; `volatile` only stops the compiler from caching values in registers. Since Volta a
@@ -52,11 +38,7 @@ __global__ void k5UnrollLastWarpVolatile(const TIn* __restrict__ in, TAcc* __res
     volatileStage<Op>(smem, tid, 1, tr);
   }
 
-  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
-  if (tid == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  writeBlockResult(sdata, out, tr);
   tr.end();
 }
 
@@ -85,7 +67,7 @@ __global__ void k5UnrollLastWarpSync(const TIn* __restrict__ in, TAcc* __restric
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
   loadPairToShared<Op>(in, sdata, n, tr);
-  treeDownTo64<Op>(sdata, tr);
+  sequentialTree<Op>(sdata, tr, 64);  // down to 64 values: the last 64 are left to warp 0
 
   if (tid < 32) {
     TAcc v = sdata[tid];
@@ -97,11 +79,7 @@ __global__ void k5UnrollLastWarpSync(const TIn* __restrict__ in, TAcc* __restric
     v = syncwarpStage<1, false, Op>(sdata, v, tid, tr);
   }
 
-  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
-  if (tid == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  writeBlockResult(sdata, out, tr);
   tr.end();
 }
 

@@ -32,11 +32,7 @@ __global__ void __launch_bounds__(BlockSize)
 
   blockReduceUnrolled<BlockSize, Op>(sdata, tid, tr);
 
-  tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
-  if (tid == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  writeBlockResult(sdata, out, tr);
   tr.end();
 }
 

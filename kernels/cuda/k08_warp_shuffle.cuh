@@ -61,14 +61,12 @@ __device__ __forceinline__ TAcc blockReduce(TAcc v, Trace& tr) {
   return v;
 }
 
+// Thread level, kernel 7's loop: two elements blockDim apart per iteration, striding by the
+// grid. Used by k8 and k9.
 template <class Op, class TIn, class TAcc, class Trace>
-__global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
-                              Trace tr) {
+__device__ __forceinline__ TAcc pairGridStrideSum(const TIn* __restrict__ in, size_t n, Trace& tr) {
   const size_t first = size_t(blockIdx.x) * blockDim.x * 2 + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x * 2;
-  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
-
-  // The grid-stride loop of kernel 7: two elements blockDim apart per iteration.
   TAcc v = Op::template identity<TAcc>();
   uint32_t iterations = 0;
   for (size_t i = first; i < n; i += stride, ++iterations) {
@@ -78,13 +76,26 @@ __global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out
   tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
   tr.iterations(iterations);
   tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + blockDim.x, first + blockDim.x < n));
+  return v;
+}
 
-  v = blockReduce<Op>(v, tr);
+// Thread 0 holds the block's result in a register: store it to out[blockIdx.x]. Used by k8-k10, k12.
+template <class TAcc, class Trace>
+__device__ __forceinline__ void storeBlockResult(TAcc v, TAcc* out, Trace& tr) {
   tr.step(kStepBlockResult, 0, globalStore<TAcc>());
   if (threadIdx.x == 0) {
     out[blockIdx.x] = v;
     tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
   }
+}
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                              Trace tr) {
+  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
+  TAcc v = pairGridStrideSum<Op, TIn, TAcc>(in, n, tr);
+  v = blockReduce<Op>(v, tr);  // shuffles instead of the shared-memory tree
+  storeBlockResult(v, out, tr);
   tr.end();
 }
 

@@ -5,8 +5,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
-#include "reduce_ops.cuh"
-#include "tracer.cuh"
+#include "k08_warp_shuffle.cuh"
 
 namespace rl::kernels {
 
@@ -24,19 +23,8 @@ __global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
   TAcc* warpSums = sharedArray<TAcc>();
-  const size_t first = size_t(blockIdx.x) * blockDim.x * 2 + block.thread_rank();
-  const size_t stride = size_t(gridDim.x) * blockDim.x * 2;
   tr.begin(warpSums, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
-
-  TAcc v = Op::template identity<TAcc>();
-  uint32_t iterations = 0;
-  for (size_t i = first; i < n; i += stride, ++iterations) {
-    v = Op()(v, TAcc(in[i]));
-    if (i + blockDim.x < n) v = Op()(v, TAcc(in[i + blockDim.x]));
-  }
-  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
-  tr.iterations(iterations);
-  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + blockDim.x, first + blockDim.x < n));
+  TAcc v = pairGridStrideSum<Op, TIn, TAcc>(in, n, tr);  // kernel 8's loop
 
   v = cg::reduce(warp, v, CgOp());
   tr.step(kStepWarpReduce, 32);
@@ -57,11 +45,7 @@ __global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict
     tr.step(kStepWarpReduce, 32);
     tr.lane(v);
   }
-  tr.step(kStepBlockResult, 0, globalStore<TAcc>());
-  if (block.thread_rank() == 0) {
-    out[blockIdx.x] = v;
-    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  storeBlockResult(v, out, tr);
   tr.end();
 }
 

@@ -72,18 +72,20 @@ __device__ __forceinline__ TAcc vectorThreadSum(const TIn* __restrict__ in, size
   return acc;
 }
 
+// Block level: the block's sum of its vectors, in thread 0. Used by k10, k11, k12.
 template <class Op, class TIn, class TAcc, class Trace>
-__global__ void k10VectorLoads(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
-                               Trace tr) {
+__device__ __forceinline__ TAcc vectorBlockSum(const TIn* __restrict__ in, size_t n, Trace& tr) {
   tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * kLoadsInFlight * (16 / sizeof(TIn)),
            sizeof(TIn), sizeof(TAcc));
   TAcc v = vectorThreadSum<Op, TIn, TAcc>(in, n, tr);
-  v = blockReduce<Op>(v, tr);
-  tr.step(kStepBlockResult, 0, globalStore<TAcc>());
-  if (threadIdx.x == 0) {
-    out[blockIdx.x] = v;
-    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
-  }
+  return blockReduce<Op>(v, tr);
+}
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k10VectorLoads(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                               Trace tr) {
+  const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);
+  storeBlockResult(v, out, tr);
   tr.end();
 }
 

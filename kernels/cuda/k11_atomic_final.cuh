@@ -12,10 +12,7 @@ namespace rl::kernels {
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k11AtomicFinal(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                                Trace tr) {
-  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * kLoadsInFlight * (16 / sizeof(TIn)),
-           sizeof(TIn), sizeof(TAcc));
-  TAcc v = vectorThreadSum<Op, TIn, TAcc>(in, n, tr);
-  v = blockReduce<Op>(v, tr);
+  const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
   tr.step(kStepBlockResult, 0, globalAtomic<TAcc>());
   if (threadIdx.x == 0) {
     atomicCombine(Op(), out, v);

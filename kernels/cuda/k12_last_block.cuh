@@ -12,15 +12,10 @@ template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k12LastBlock(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                              TAcc* __restrict__ partials, unsigned* counter, Trace tr) {
   __shared__ bool amLast;
-  tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * kLoadsInFlight * (16 / sizeof(TIn)),
-           sizeof(TIn), sizeof(TAcc));
-  TAcc v = vectorThreadSum<Op, TIn, TAcc>(in, n, tr);
-  v = blockReduce<Op>(v, tr);
+  const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
 
-  tr.step(kStepBlockResult, 0, globalStore<TAcc>());
+  storeBlockResult(v, partials, tr);
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = v;
-    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
     __threadfence();  // the partial is visible to every block before the ticket is taken
     const unsigned ticket = atomicAdd(counter, 1u);
     amLast = ticket == gridDim.x - 1;
