@@ -349,12 +349,14 @@ void Application::processExports() {
     }
     if (p.svg) {
       const std::string path = freePath(p.figure->fileStem, ".svg");
-      const std::string e = writeTextAtomic(path, gui::toSvg(p.figure->spec));
+      gui::SvgOptions so;
+      so.whiteBackground = model_.exportWhite;
+      const std::string e = writeTextAtomic(path, gui::toSvg(p.figure->spec, so));
       model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
     }
     if (p.png) {
       const std::string path = freePath(p.figure->fileStem, ".png");
-      const std::string e = renderFigurePng(p.figure->spec, path, 960, 540, 2.0f, true);
+      const std::string e = renderFigurePng(p.figure->spec, path, 960, 540, 2.0f, model_.exportWhite);
       model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
     }
   }

@@ -81,12 +81,26 @@ for step in "$@"; do
           reducelab_gpu_tests --gtest_filter='Catalogue/KernelCorrectness*' > "$OUT/sanitizer-$tool.log" 2>&1
         echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Race reported|hazard|tests ran|PASSED|FAILED" "$OUT/sanitizer-$tool.log" | sort | uniq -c | head -12
       done ;;
+    sass)
+      log "traced vs untraced twins in SASS (float sum)"
+      cuobjdump -sass "$C/reducelab" > /tmp/sass.txt 2>&1
+      cuobjdump -res-usage "$C/reducelab" > /tmp/res.txt 2>&1
+      for k in k1InterleavedDivergent k3Sequential k7GridStrideILj512E k8WarpShuffle k10VectorLoads; do
+        for t in 0 1; do
+          awk -v pat="${k}.*SumOpEffNS0_6TracerILb${t}E" '
+            /Function : / { on = ($0 ~ pat) } on && /\/\*[0-9a-f]+\*\// { n++; if ($0 ~ /STG/) stg++; if ($0 ~ /ATOM|RED\./) atom++ }
+            END { printf "%-24s traced=%d  SASS instructions %5d  global stores %3d  atomics %d\n", substr(pat,1,24), pat ~ /Lb1E/, n, stg, atom }' /tmp/sass.txt
+        done
+      done | tee "$OUT/sass.txt"
+      grep -A1 "k3SequentialINS0_5SumOpEffNS0_6TracerILb0E" /tmp/res.txt | head -2 | tee -a "$OUT/sass.txt" ;;
     gui)
       log gui on the GPU
       reducelab --headless --frames 900 --kernel k3,k7,k10,cub --sweep n --sweep-n-max 2^28 --stats \
         --screenshot "$OUT/gui-sweep-h200.png" | tee "$OUT/gui-stats.txt"
       reducelab --headless --frames 3 --kernel k1,k2,k3,k4,k5,k5s,k6,k7,k8,k9,k10,k11,k12,cub --run --block 512 \
         --view bank --step 2 --screenshot "$OUT/gui-h200.png" ;;
+    ladder)
+      reducelab --headless --frames 2400 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
     *) "$@"; break ;;
   esac
 done

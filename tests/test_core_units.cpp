@@ -373,6 +373,7 @@ TEST(Formats, BenchTableFromJsonMatchesTheOriginal) {
   m.kernelMs = {0.5, 0.4, 0.6};
   m.endToEndMs = {0.7, 0.6, 0.8};
   m.kernel = Stats::of(m.kernelMs);
+  m.endToEnd = Stats::of(m.endToEndMs);
   m.bytesRead = double(m.config.n) * 4;
   m.bandwidthGBs = m.bytesRead / (m.kernel.median * 1e-3) / 1e9;
   m.result = {false, 0, 524288.25};

@@ -150,7 +150,29 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     fillLadderSpeedups(ladder);
     Table t = benchTable(ladder, model.peaks);
     exportButtons(fig, &t, actions);
+    // The chart, and the seed's table under it.
+    const float avail = ImGui::GetContentRegionAvail().y;
+    ImGui::BeginChild("ladder-chart", ImVec2(0, rows.empty() ? avail : avail * 0.62f));
     plotFigure(model, fig, "ladder-plot");
+    ImGui::EndChild();
+    if (!rows.empty() && ImGui::BeginTable("ladder-table", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp)) {
+      for (const char* h : {"kernel", "time ms", "GB/s", "% peak", "step x", "cum. x", "check"}) ImGui::TableSetupColumn(h);
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableHeadersRow();
+      for (const Measurement& m : ladder) {
+        if (!m.ok) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(m.config.kernel.c_str());
+        ImGui::TableNextColumn(); ImGui::Text("%.4f", m.kernel.median);
+        ImGui::TableNextColumn(); ImGui::Text("%.0f", m.bandwidthGBs);
+        ImGui::TableNextColumn(); ImGui::Text("%.1f", m.pctTheoretical);
+        ImGui::TableNextColumn(); ImGui::Text("%.2f", m.stepSpeedup);
+        ImGui::TableNextColumn(); ImGui::Text("%.2f", m.cumulativeSpeedup);
+        ImGui::TableNextColumn(); ImGui::TextUnformatted(!m.haveReference ? "-" : m.check.pass ? "PASS" : "FAIL");
+      }
+      ImGui::EndTable();
+    }
     ImGui::EndTabItem();
   }
   // One sweep tab: controls, export buttons and the figure of the latest sweep over `axis`.

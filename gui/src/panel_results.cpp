@@ -26,6 +26,8 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
       std::vector<Measurement> rows = model.results;
       fillLadderSpeedups(rows);
       const Table t = benchTable(rows, model.peaks);
+      if (ImGui::SmallButton("Export table")) actions.requestExportTable(t, "results");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, Markdown and LaTeX (booktabs) in the export folder");
       const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
       if (ImGui::BeginTable("results", int(t.headers.size()), flags)) {

@@ -116,6 +116,7 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::SetNextItemWidth(220 * g_scale);
     if (ImGui::InputText("export folder", dir, sizeof dir)) model.exportDir = dir;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Figures, tables, sessions and reports are written here (created if needed)");
+    ImGui::MenuItem("Figures on white (print)", nullptr, &model.exportWhite);
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.requestQuit();
     ImGui::EndMenu();
@@ -161,6 +162,10 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::TextUnformatted("Ctrl+Q            quit");
     ImGui::EndMenu();
   }
+  // The presentation switch, visible at the right of the menu bar.
+  const char* present = model.presentation ? "Leave presentation (F11)" : "Present (F11)";
+  ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(present).x - 3 * ImGui::GetStyle().ItemSpacing.x);
+  if (ImGui::SmallButton(present)) actions.requestTogglePresentation();
   model.layout["menu"] = {0, 0, ImGui::GetWindowWidth(), ImGui::GetWindowHeight()};
   ImGui::EndMainMenuBar();
 }

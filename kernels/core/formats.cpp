@@ -164,10 +164,10 @@ Table parseCsv(const std::string& text) {
 
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   Table t;
-  t.headers = {"kernel", "name", "final", "grid", "time ms", "min ms", "max ms", "GB/s",
+  t.headers = {"kernel", "name", "final", "grid", "time ms", "min ms", "max ms", "e2e ms", "GB/s",
                "% theor.", "% meas.", "step x", "cum. x", "vs CPU", "result", "abs err",
                "rel err", "check", "occ. %", "regs"};
-  t.numeric = {false, false, false, true, true, true, true, true, true, true,
+  t.numeric = {false, false, false, true, true, true, true, true, true, true, true,
                true,  true,  true,  true, true, true, false, true, true};
   for (const Measurement& m : rows) {
     const KernelInfo* k = findKernel(m.config.kernel);
@@ -188,6 +188,7 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
     r.push_back(fixed(m.kernel.median, 4));
     r.push_back(fixed(m.kernel.min, 4));
     r.push_back(fixed(m.kernel.max, 4));
+    r.push_back(m.endToEnd.count ? fixed(m.endToEnd.median, 4) : "-");
     r.push_back(fixed(m.bandwidthGBs, 1));
     r.push_back(peaks.theoreticalGBs > 0 ? fixed(m.pctTheoretical, 1) : "-");
     r.push_back(peaks.readGBs > 0 ? fixed(m.pctMeasuredRead, 1) : "-");

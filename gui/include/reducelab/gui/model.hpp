@@ -121,6 +121,7 @@ struct Model {
   ResourceUsage resources;
   bool resourcesMeasured = false;   // false: registers are an assumption (CPU model)
   std::string exportDir = "reducelab-export";
+  bool exportWhite = true;          // PNG exports on white (print) or in the screen's theme
   LessonState lesson;
   std::string focusPanel;           // a tab to bring to front once (lessons): live, ladder, n, ...
   bool presentation = false;        // large fonts, light theme, keyboard navigation
