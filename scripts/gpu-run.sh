@@ -100,7 +100,7 @@ for step in "$@"; do
       reducelab --headless --frames 3 --kernel k1,k2,k3,k4,k5,k5s,k6,k7,k8,k9,k10,k11,k12,cub --run --block 512 \
         --view bank --step 2 --screenshot "$OUT/gui-h200.png" ;;
     ladder)
-      reducelab --headless --frames 2400 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
+      reducelab --headless --frames 600 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
     *) "$@"; break ;;
   esac
 done
