@@ -504,6 +504,9 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
       R.py = L.y.map(ref.value);
       float y = R.py - smallPx * 1.2f;
       if (y < r.y0) y = R.py + 0.2f * smallPx;
+      // Two close lines: the second label goes under its line, so both stay readable.
+      for (const PlotReferenceLayout& prev : L.references)
+        if (!prev.label.empty() && std::abs(prev.label.y - y) < smallPx * 1.1f) y = R.py + 0.2f * smallPx;
       if (!ref.label.empty()) R.label = {ref.label, r.x1 - 0.4f * fontPx, y, smallPx, TextAlign::Right};
     }
     L.references.push_back(std::move(R));
