@@ -1,6 +1,6 @@
 // Helpers for the per-kernel launch files: iterate over every operation x type pair x policy.
 #pragma once
-#include <type_traits>
+#include <utility>
 
 #include "launch.hpp"
 #include "reduce_ops.cuh"
@@ -31,12 +31,13 @@ template <class F> void forTypePairs(F&& f) {
   f(Tag<double>{}, Tag<double>{});
 }
 
-// f(OpTag, InTag, AccTag, TraceTag) for every variant.
+// f.template operator()<Op, In, Acc, Trace>() for every variant; f is a template lambda
+// `[&]<class Op_, class In_, class Acc_, class Tr_>() { ... }`.
 template <class F> void forEachVariant(F&& f) {
-  auto perOp = [&](auto op) {
-    forTypePairs([&](auto in, auto acc) {
-      f(op, in, acc, Tag<NoTrace>{});
-      f(op, in, acc, Tag<DeviceTrace>{});
+  auto perOp = [&]<class O>(Tag<O>) {
+    forTypePairs([&]<class I, class A>(Tag<I>, Tag<A>) {
+      f.template operator()<O, I, A, NoTrace>();
+      f.template operator()<O, I, A, DeviceTrace>();
     });
   };
   perOp(Tag<SumOp>{});
@@ -60,11 +61,7 @@ VariantKey variantKey(KernelId id, int blockTemplate = 0) {
 
 // Registers a kernel with the plain signature (in, out, n, tracer).
 #define RL_REGISTER_PLAIN_KERNEL(REG, ID, KERNEL)                                              \
-  forEachVariant([&](auto op, auto in, auto acc, auto trace) {                               \
-    using Op_ = typename decltype(op)::type;                                                 \
-    using In_ = typename decltype(in)::type;                                                 \
-    using Acc_ = typename decltype(acc)::type;                                               \
-    using Tr_ = typename decltype(trace)::type;                                              \
+  forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                   \
       KERNEL<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(               \
           static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
@@ -75,14 +72,10 @@ VariantKey variantKey(KernelId id, int blockTemplate = 0) {
   })
 
 // Registers a kernel templated on the block size, for every power of two 32..1024.
+using BlockTemplateSizes = std::integer_sequence<unsigned, 32, 64, 128, 256, 512, 1024>;
 #define RL_REGISTER_BLOCK_TEMPLATED_KERNEL(REG, ID, KERNEL)                                    \
-  forEachVariant([&](auto op, auto in, auto acc, auto trace) {                               \
-    using Op_ = typename decltype(op)::type;                                                 \
-    using In_ = typename decltype(in)::type;                                                 \
-    using Acc_ = typename decltype(acc)::type;                                               \
-    using Tr_ = typename decltype(trace)::type;                                              \
-    auto one = [&](auto bs) {                                                                \
-      constexpr unsigned B = decltype(bs)::value;                                            \
+  forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
+    auto one = [&]<unsigned B>() {                                                           \
       LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                 \
         KERNEL<B, Op_, In_, Acc_, Tr_><<<a.grid, B, a.smemBytes, a.stream>>>(                \
             static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
@@ -91,12 +84,9 @@ VariantKey variantKey(KernelId id, int blockTemplate = 0) {
       (REG).add(variantKey<Op_, In_, Acc_, Tr_>(ID, B),                                      \
                 {fn, reinterpret_cast<const void*>(&KERNEL<B, Op_, In_, Acc_, Tr_>)});        \
     };                                                                                       \
-    one(std::integral_constant<unsigned, 32>{});                                             \
-    one(std::integral_constant<unsigned, 64>{});                                             \
-    one(std::integral_constant<unsigned, 128>{});                                            \
-    one(std::integral_constant<unsigned, 256>{});                                            \
-    one(std::integral_constant<unsigned, 512>{});                                            \
-    one(std::integral_constant<unsigned, 1024>{});                                           \
+    [&]<unsigned... Bs>(std::integer_sequence<unsigned, Bs...>) {                            \
+      (one.template operator()<Bs>(), ...);                                                  \
+    }(BlockTemplateSizes{});                                                                    \
   })
 
 }  // namespace rl::kernels

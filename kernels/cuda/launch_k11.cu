@@ -5,11 +5,7 @@
 
 namespace rl::kernels {
 void registerK11(Registry& r) {
-  forEachVariant([&](auto op, auto in, auto acc, auto trace) {
-    using Op_ = typename decltype(op)::type;
-    using In_ = typename decltype(in)::type;
-    using Acc_ = typename decltype(acc)::type;
-    using Tr_ = typename decltype(trace)::type;
+  forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
       writeIdentity<Op_, Acc_><<<1, 1, 0, a.stream>>>(static_cast<Acc_*>(a.out));
       k11AtomicFinal<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(
