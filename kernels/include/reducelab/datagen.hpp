@@ -3,13 +3,8 @@
 // same way on the GPU (generation kernel) and on the CPU (reference, baseline, CPU model).
 #include <cstdint>
 
+#include "reducelab/host_device.hpp"
 #include "reducelab/types.hpp"
-
-#if defined(__CUDACC__)
-#define RL_HD __host__ __device__
-#else
-#define RL_HD
-#endif
 
 namespace rl {
 

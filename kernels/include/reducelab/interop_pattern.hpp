@@ -3,11 +3,7 @@
 // a ramp 0..1 with a marker run of 24 values every 512, so a misplaced write shows in the strip.
 #include <cstddef>
 
-#if defined(__CUDACC__)
-#define RL_HD __host__ __device__
-#else
-#define RL_HD
-#endif
+#include "reducelab/host_device.hpp"
 
 namespace rl {
 
