@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <sstream>
 
+#include "offscreen_target.hpp"
 #include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/gui/gl.hpp"
+#include "reducelab/gui/ui.hpp"
 
 namespace rl::app {
 
@@ -64,51 +66,36 @@ std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, 
   io.IniFilename = nullptr;
   io.DisplaySize = ImVec2(float(W), float(H));
   io.DeltaTime = 1.0f / 60.0f;
-  const char* env = std::getenv("REDUCELAB_FONT_DIR");
-  std::string dir = env && *env ? std::string(env) + "/" : "/usr/share/fonts/truetype/dejavu/";
-  if (!fs::exists(dir + "DejaVuSans.ttf") || !io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), 15.0f * scale)) {
+  const std::string font = gui::fontDir() + "DejaVuSans.ttf";
+  if (!fs::exists(font) || !io.Fonts->AddFontFromFileTTF(font.c_str(), 15.0f * scale)) {
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
     io.Fonts->AddFontDefault(&cfg);
   }
-  if (white) {
-    ImGui::StyleColorsLight();
-    ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
-    ImGui::GetStyle().Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
-  } else {
-    ImGui::StyleColorsDark();
-  }
-  ImGui::GetStyle().ScaleAllSizes(scale);
+  ImGui::GetStyle() = gui::themeStyle(white ? gui::Theme::Light : gui::Theme::Dark, scale);
   ImGui_ImplOpenGL3_Init("#version 430 core");
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
   std::string error;
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) error = "offscreen framebuffer incomplete";
-  for (int frame = 0; frame < 2 && error.empty(); ++frame) {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(io.DisplaySize);
-    ImGui::Begin("figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
-    gui::drawPlot("plot", spec, ImGui::GetContentRegionAvail());
-    ImGui::End();
-    ImGui::Render();
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glViewport(0, 0, W, H);
-    const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    glClearColor(bg.x, bg.y, bg.z, 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  {
+    OffscreenTarget target(W, H);
+    if (!target.complete()) error = "offscreen framebuffer incomplete";
+    for (int frame = 0; frame < 2 && error.empty(); ++frame) {
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(io.DisplaySize);
+      ImGui::Begin("figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+      gui::drawPlot("plot", spec, ImGui::GetContentRegionAvail());
+      ImGui::End();
+      ImGui::Render();
+      glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer());
+      glViewport(0, 0, W, H);
+      const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+      glClearColor(bg.x, bg.y, bg.z, 1);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    if (error.empty()) error = writePngAtomic(path, W, H, readFramebufferRgba(W, H));
   }
-  if (error.empty()) error = writePngAtomic(path, W, H, readFramebufferRgba(W, H));
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteFramebuffers(1, &fbo);
-  glDeleteRenderbuffers(1, &color);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext(ctx);
   ImGui::SetCurrentContext(previous);

@@ -3,9 +3,11 @@
 #include <glad/egl.h>
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "gl_context.hpp"
+#include "offscreen_target.hpp"
 #include "reducelab/gui/gl.hpp"
 
 namespace rl::app {
@@ -23,26 +25,19 @@ class EglContext final : public GlContext {
  public:
   EglContext(EGLDisplay dpy, EGLContext ctx, EGLSurface surf, std::string desc, int w, int h)
       : dpy_(dpy), ctx_(ctx), surf_(surf), desc_(std::move(desc)), w_(w), h_(h) {
-    glGenFramebuffers(1, &fbo_);
-    glGenRenderbuffers(1, &color_);
-    glBindRenderbuffer(GL_RENDERBUFFER, color_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_);
-    complete_ = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    target_.emplace(w, h);  // the context is current
   }
   ~EglContext() override {
-    glDeleteFramebuffers(1, &fbo_);
-    glDeleteRenderbuffers(1, &color_);
+    target_.reset();  // while the context is still current
     eglMakeCurrent(dpy_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     if (surf_ != EGL_NO_SURFACE) eglDestroySurface(dpy_, surf_);
     eglDestroyContext(dpy_, ctx_);
     eglTerminate(dpy_);
   }
-  bool complete() const { return complete_; }
+  bool complete() const { return target_->complete(); }
   bool headless() const override { return true; }
   void framebufferSize(int* w, int* h) const override { *w = w_, *h = h_; }
-  unsigned framebuffer() const override { return fbo_; }
+  unsigned framebuffer() const override { return target_->framebuffer(); }
   std::string description() const override { return desc_; }
 
  private:
@@ -51,8 +46,7 @@ class EglContext final : public GlContext {
   EGLSurface surf_;
   std::string desc_;
   int w_, h_;
-  GLuint fbo_ = 0, color_ = 0;
-  bool complete_ = false;
+  std::optional<OffscreenTarget> target_;
 };
 
 // Picks a display: a CUDA-capable EGL device first, then Mesa surfaceless, then any device.

@@ -17,12 +17,6 @@ Fonts g_fonts;
 float g_scale = 1.0f;
 constexpr float kBaseFontPx = 18.0f;  // readable on a projector at scale 1
 constexpr const char* kDefaultFontDir = "/usr/share/fonts/truetype/dejavu/";
-// fonts-dejavu-core's folder, or $REDUCELAB_FONT_DIR (machines without the package).
-std::string fontDir() {
-  const char* env = std::getenv("REDUCELAB_FONT_DIR");
-  std::string d = env && *env ? env : kDefaultFontDir;
-  return d.back() == '/' ? d : d + "/";
-}
 constexpr ImGuiWindowFlags kPanelFlags =
     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
@@ -32,6 +26,31 @@ constexpr ImGuiWindowFlags kPanelFlags =
 
 const Fonts& fonts() { return g_fonts; }
 float uiScale() { return g_scale; }
+
+std::string fontDir() {
+  const char* env = std::getenv("REDUCELAB_FONT_DIR");
+  std::string d = env && *env ? env : kDefaultFontDir;
+  return d.back() == '/' ? d : d + "/";
+}
+
+ImGuiStyle themeStyle(Theme theme, float scale) {
+  ImGuiStyle style;
+  if (theme == Theme::Dark) {
+    ImGui::StyleColorsDark(&style);
+  } else {
+    ImGui::StyleColorsLight(&style);
+    // High contrast for projectors: pure white panels, black text, strong borders.
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
+    style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
+    style.Colors[ImGuiCol_Border] = ImVec4(0.2f, 0.2f, 0.2f, 1);
+    style.FrameBorderSize = 1.0f;
+  }
+  style.WindowRounding = 3.0f;
+  style.FrameRounding = 3.0f;
+  style.ScaleAllSizes(scale);
+  return style;
+}
 
 void Model::addLog(LogLevel level, std::string text) { log.push_back({level, std::move(text)}); }
 
@@ -74,24 +93,7 @@ void Ui::rebuildFonts() {
   fontsDirty_ = true;
 }
 
-void Ui::applyStyle(const UiSettings& ui) {
-  ImGuiStyle style;
-  if (ui.theme == Theme::Dark) {
-    ImGui::StyleColorsDark(&style);
-  } else {
-    ImGui::StyleColorsLight(&style);
-    // High contrast for projectors: pure white panels, black text, strong borders.
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
-    style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
-    style.Colors[ImGuiCol_Border] = ImVec4(0.2f, 0.2f, 0.2f, 1);
-    style.FrameBorderSize = 1.0f;
-  }
-  style.WindowRounding = 3.0f;
-  style.FrameRounding = 3.0f;
-  style.ScaleAllSizes(g_scale);
-  ImGui::GetStyle() = style;
-}
+void Ui::applyStyle(const UiSettings& ui) { ImGui::GetStyle() = themeStyle(ui.theme, g_scale); }
 
 void Ui::applyPendingSettings(Model& model) {
   model.ui.uiScale = std::clamp(model.ui.uiScale, 0.5f, 3.0f);

@@ -41,4 +41,9 @@ struct Fonts {
 const Fonts& fonts();
 float uiScale();  // effective scale (content scale x user scale) of the current frame
 
+// fonts-dejavu-core's folder, or $REDUCELAB_FONT_DIR (machines without the package); ends in '/'.
+std::string fontDir();
+// The ImGui style of a theme at a scale; light is high contrast (projectors, printed figures).
+ImGuiStyle themeStyle(Theme theme, float scale);
+
 }  // namespace rl::gui
