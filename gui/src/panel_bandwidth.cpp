@@ -42,12 +42,6 @@ void plotFigure(Model& model, const Figure& fig, const char* id) {
   }
 }
 
-std::string kernelsText(const std::vector<std::string>& ks) {
-  std::string s;
-  for (const auto& k : ks) s += (s.empty() ? "" : ",") + k;
-  return s;
-}
-
 // Kernel list field + Run / Cancel + progress, shared by the sweep tabs.
 void sweepControls(Model& model, UiActions& actions, const char* axis, char* kernels, size_t size,
                    uint64_t nMax = 0) {

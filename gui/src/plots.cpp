@@ -45,6 +45,21 @@ Series seriesFor(const std::string& kernel, SeriesKind kind) {
   return s;
 }
 
+// The kernel's second series on the right axis, dashed ("k7 grid-stride occupancy").
+Series rightAxisSeriesFor(const std::string& kernel, const char* suffix) {
+  Series s = seriesFor(kernel, SeriesKind::Line);
+  s.name += suffix;
+  s.secondaryY = true;
+  s.dashed = true;
+  return s;
+}
+
+const Measurement* firstOk(const std::vector<Measurement>& rows) {
+  for (const Measurement& m : rows)
+    if (m.ok) return &m;
+  return nullptr;
+}
+
 // Groups rows by kernel keeping first-appearance order.
 std::vector<std::pair<std::string, std::vector<const Measurement*>>> byKernel(const std::vector<Measurement>& rows) {
   std::vector<std::pair<std::string, std::vector<const Measurement*>>> out;
@@ -166,11 +181,7 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   Figure f;
   f.fileStem = "sweep-block";
   f.spec.title = "Bandwidth against block size";
-  for (const Measurement& m : rows)
-    if (m.ok) {
-      f.spec.subtitle = subtitleOf(m.config, true, true, false);
-      break;
-    }
+  if (const Measurement* m = firstOk(rows)) f.spec.subtitle = subtitleOf(m->config, true, true, false);
   f.spec.x.label = "threads per block";
   f.spec.x.scale = AxisScale::Log2;
   f.spec.x.tickFormat = "%.0f";
@@ -181,10 +192,7 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   f.spec.y2.max = 105;
   for (auto& [kernel, ms] : byKernel(rows)) {
     Series bw = seriesFor(kernel, SeriesKind::Line);
-    Series occ = seriesFor(kernel, SeriesKind::Line);
-    occ.name += " occupancy";
-    occ.secondaryY = true;
-    occ.dashed = true;
+    Series occ = rightAxisSeriesFor(kernel, " occupancy");
     std::vector<RunConfig> cfg;
     std::string lastLimiter;
     for (const Measurement* m : ms) {
@@ -272,17 +280,10 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
   f.spec.y.includeZero = true;
   f.spec.y2.label = "G elements/s";
   f.spec.y2.min = 0;
-  for (const Measurement& m : rows)
-    if (m.ok) {
-      f.spec.subtitle = subtitleOf(m.config, true, false, true);
-      break;
-    }
+  if (const Measurement* m = firstOk(rows)) f.spec.subtitle = subtitleOf(m->config, true, false, true);
   for (auto& [kernel, ms] : byKernel(rows)) {
     Series bars = seriesFor(kernel, SeriesKind::Bars);
-    Series rate = seriesFor(kernel, SeriesKind::Line);
-    rate.name += " elements/s";
-    rate.secondaryY = true;
-    rate.dashed = true;
+    Series rate = rightAxisSeriesFor(kernel, " elements/s");
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       const double x = double(int(m->config.type));

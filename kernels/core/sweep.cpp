@@ -36,6 +36,12 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
     }
     out.push_back(c);
   };
+  auto addFor = [&](const std::string& kernel, auto&& set) {  // s.base, for this kernel, changed by set
+    RunConfig c = s.base;
+    c.kernel = kernel;
+    set(c);
+    add(c);
+  };
   std::vector<std::string> kernels = s.kernels;
   if (s.axis == SweepAxis::Kernel) {
     kernels.clear();
@@ -49,13 +55,11 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
   switch (s.axis) {
     case SweepAxis::Block:
       for (const std::string& k : kernels)
-        for (int b = 32; b <= 1024; b *= 2) {
-          RunConfig c = s.base;
-          c.kernel = k;
-          c.block = b;
-          c.final = FinalStage::Default;
-          add(c);
-        }
+        for (int b = 32; b <= 1024; b *= 2)
+          addFor(k, [&](RunConfig& c) {
+            c.block = b;
+            c.final = FinalStage::Default;
+          });
       break;
     case SweepAxis::N: {
       uint64_t nMax = s.nMax;
@@ -76,30 +80,15 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
       }
       // Powers of two, N-major so one input serves every kernel before the next is generated.
       for (uint64_t n = s.nMin; n <= nMax; n *= 2)
-        for (const std::string& k : kernels) {
-          RunConfig c = s.base;
-          c.kernel = k;
-          c.n = n;
-          add(c);
-        }
+        for (const std::string& k : kernels) addFor(k, [&](RunConfig& c) { c.n = n; });
       break;
     }
     case SweepAxis::Type:
       for (ElemType t : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
-        for (const std::string& k : kernels) {
-          RunConfig c = s.base;
-          c.kernel = k;
-          c.type = t;
-          add(c);
-        }
+        for (const std::string& k : kernels) addFor(k, [&](RunConfig& c) { c.type = t; });
       break;
     case SweepAxis::Kernel:
-      for (const std::string& k : kernels) {
-        RunConfig c = s.base;
-        c.kernel = k;
-        c.final = FinalStage::Default;
-        add(c);
-      }
+      for (const std::string& k : kernels) addFor(k, [](RunConfig& c) { c.final = FinalStage::Default; });
       break;
   }
   if (out.empty() && error && error->empty()) *error = "nothing to run: every configuration was refused";
