@@ -11,16 +11,10 @@
 #include "test_support.hpp"
 
 using namespace rl;
+using rl::test::readFile;
 using rl::test::runReducelab;
 
 namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string parseError(const std::string& text) {
   std::string err;

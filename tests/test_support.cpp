@@ -13,7 +13,7 @@
 
 namespace rl::test {
 
-static std::string readAll(const std::string& path) {
+std::string readFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -41,8 +41,8 @@ CommandResult runReducelab(const std::string& args, const std::string& envPrefix
   int status = std::system(cmd.c_str());
   CommandResult r;
   if (status != -1 && WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
-  r.out = readAll(base + ".out");
-  r.err = readAll(base + ".err");
+  r.out = readFile(base + ".out");
+  r.err = readFile(base + ".err");
   return r;
 }
 

@@ -26,6 +26,7 @@ Image loadPng(const std::string& path);
 double lumaStdDev(const Image& img);
 int distinctColours(const Image& img);
 
+std::string readFile(const std::string& path);  // whole file; empty if unreadable
 std::string tempPath(const std::string& name);  // in a per-process temp folder
 int countLines(const std::string& text);
 
