@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "commands.hpp"
 #include "figure_export.hpp"
@@ -36,6 +37,16 @@ void progressLine(const Measurement& m, int done, int total) {
     std::fprintf(stderr, "[%d/%d] %s not run: %s\n", done, total, m.config.kernel.c_str(), m.error.c_str());
 }
 
+// A saved sweep names its axis: benchmarks[0].name is "sweep-<axis>".
+std::optional<SweepAxis> savedSweepAxis(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array() || j["benchmarks"].empty())
+    return std::nullopt;
+  const nlohmann::json& b = j["benchmarks"][0];
+  const std::string name = b.is_object() && b.contains("name") && b["name"].is_string() ? b["name"].get<std::string>() : "";
+  if (!name.starts_with("sweep-")) return std::nullopt;
+  return parseSweepAxis(name.substr(6));
+}
+
 void report(const ExportResult& r) {
   for (const std::string& n : r.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& w : r.written) std::printf("wrote %s\n", w.c_str());
@@ -46,8 +57,22 @@ void report(const ExportResult& r) {
 int runSweepCommand(const SweepOptions& o) {
   RunConfig base;
   if (std::string e = toRunConfig(o.run, &base); !e.empty()) return fail(2, e);
-  auto axis = parseSweepAxis(o.axis);
+  auto axis = parseSweepAxis(o.axis.empty() ? "block" : o.axis);
   if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel");
+  nlohmann::json saved;
+  if (!o.from.empty()) {  // the file decides the axis; a different --axis is a mistake, not an override
+    std::ifstream in(o.from);
+    if (!in) return fail(1, "cannot read " + o.from);
+    saved = nlohmann::json::parse(in, nullptr, false);
+    if (saved.is_discarded()) return fail(1, o.from + " is not JSON");
+    const std::optional<SweepAxis> fileAxis = savedSweepAxis(saved);
+    if (!fileAxis && o.axis.empty())
+      return fail(2, o.from + " does not say which axis it sweeps (not written by `reducelab sweep`); give --axis");
+    if (fileAxis && !o.axis.empty() && *fileAxis != *axis)
+      return fail(2, "--axis " + o.axis + " does not match " + o.from + ", a sweep over " +
+                         std::string(name(*fileAxis)) + " (leave --axis out to use the file's)");
+    if (fileAxis) axis = fileAxis;
+  }
   std::string err;
   std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
   if (ks.empty()) return fail(2, err);
@@ -76,14 +101,10 @@ int runSweepCommand(const SweepOptions& o) {
   DeviceInfo device;
   std::unique_ptr<Engine> engine;
   if (!o.from.empty()) {  // a saved sweep: draw it again, no GPU needed
-    std::ifstream in(o.from);
-    if (!in) return fail(1, "cannot read " + o.from);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded()) return fail(1, o.from + " is not JSON");
-    rows = measurementsFromJson(j, &err);
+    rows = measurementsFromJson(saved, &err);
     if (rows.empty()) return fail(1, o.from + ": " + (err.empty() ? "no measurements" : err));
-    peaks = peaksFromJson(j);
-    device = deviceFromJson(j);
+    peaks = peaksFromJson(saved);
+    device = deviceFromJson(saved);
     if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
   } else {
     engine = Engine::create(0, &err);

@@ -36,7 +36,7 @@ int runTrace(const TraceOptions& options);
 
 struct SweepOptions {
   RunOptionText run;
-  std::string axis = "block";
+  std::string axis;   // block, n, type, kernel; empty: block, or with --from the file's axis
   std::string nMin, nMax;
   std::string from;   // re-draw from a saved session JSON instead of measuring
   std::string out;

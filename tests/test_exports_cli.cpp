@@ -13,17 +13,9 @@
 #include "reducelab/formats.hpp"
 #include "test_support.hpp"
 
+using rl::test::readFile;
 using rl::test::runReducelab;
 namespace fs = std::filesystem;
-
-namespace {
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-}  // namespace
 
 TEST(ExportsCli, SweepWithoutGpuSaysSoAndWritesNothing) {
   if (rl::queryDevice(0).available) GTEST_SKIP() << "a GPU is present: the GPU tests cover sweeps";
@@ -160,4 +152,25 @@ TEST(ExportsCli, SweepFromSavedH200Data) {
   const rl::Table t = rl::parseCsv(readFile(dir + "/sweep-n.csv"));
   EXPECT_EQ(t.rows.size(), 104u);  // 26 sizes (2^10..2^35) x 4 kernels
   EXPECT_EQ(t.rows.back()[2], "2^35");
+}
+
+// The saved file decides the axis: a type sweep re-drawn without --axis is the type figure, and
+// an --axis that contradicts the file is refused before anything is written.
+TEST(ExportsCli, SweepFromTakesTheAxisOfTheFile) {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  const std::string file = src + "/docs/data/h200-sweep-type.json";
+  const std::string dir = rl::test::tempPath("redraw-type");
+  auto r = runReducelab("sweep --from " + file + " --format svg,csv --out " + dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir + "/sweep-block.svg"));
+  const std::string svg = readFile(dir + "/sweep-type.svg");
+  for (const char* s : {"int64", "float64", "G elements/s"}) EXPECT_NE(svg.find(s), std::string::npos) << s;
+
+  const std::string wrong = rl::test::tempPath("redraw-wrong-axis");
+  r = runReducelab("sweep --axis n --from " + file + " --out " + wrong);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("does not match"), std::string::npos) << r.err;
+  EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  EXPECT_FALSE(fs::exists(wrong));
 }
