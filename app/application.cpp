@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "figure_export.hpp"
+#include "offscreen_target.hpp"
 #include "png_writer.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/occupancy.hpp"
@@ -461,12 +462,7 @@ void Application::renderFrame() {
   controller_->update();
   ui_.draw(model_, *this);
   ImGui::Render();
-  glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
-  glViewport(0, 0, fbw, fbh);
-  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  drawImGuiFrame(ctx_.framebuffer(), fbw, fbh);
   gui::endGlPassFrame();
 }
 

@@ -87,12 +87,7 @@ std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, 
       gui::drawPlot("plot", spec, ImGui::GetContentRegionAvail());
       ImGui::End();
       ImGui::Render();
-      glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer());
-      glViewport(0, 0, W, H);
-      const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-      glClearColor(bg.x, bg.y, bg.z, 1);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      drawImGuiFrame(target.framebuffer(), W, H);
     }
     if (error.empty()) error = writePngAtomic(path, W, H, readFramebufferRgba(W, H));
   }

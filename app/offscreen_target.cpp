@@ -1,5 +1,8 @@
 #include "offscreen_target.hpp"
 
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
 #include "reducelab/gui/gl.hpp"
 
 namespace rl::app {
@@ -18,6 +21,15 @@ OffscreenTarget::~OffscreenTarget() {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo_);
   glDeleteRenderbuffers(1, &color_);
+}
+
+void drawImGuiFrame(unsigned framebuffer, int width, int height) {
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glViewport(0, 0, width, height);
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
 }  // namespace rl::app

@@ -1,6 +1,6 @@
 #pragma once
-// A framebuffer object with one RGBA8 colour renderbuffer: where headless frames and exported
-// figures are drawn. Needs a current GL context for its whole life.
+// Where frames are drawn offscreen: a framebuffer object with one RGBA8 colour renderbuffer (headless
+// frames, exported figures). Needs a current GL context for its whole life.
 namespace rl::app {
 
 class OffscreenTarget {
@@ -16,5 +16,9 @@ class OffscreenTarget {
   unsigned fbo_ = 0, color_ = 0;
   bool complete_ = false;
 };
+
+// Clears `framebuffer` (0: the window's) to the style's window background and draws ImGui's
+// rendered frame (after ImGui::Render) into it.
+void drawImGuiFrame(unsigned framebuffer, int width, int height);
 
 }  // namespace rl::app
