@@ -322,6 +322,44 @@ TEST(PlotLayout, NonPositiveAndNanValuesOnLogAxesAreSkipped) {
   EXPECT_TRUE(isWellFormedXml(toSvg(spec), "plot-log-nan.svg"));
 }
 
+// The N sweep's shape: the free corner for the legend is top left, where the shade labels are.
+// The labels move to the legend's right (inside their shade) instead of being covered.
+TEST(PlotLayout, ShadeLabelsAreNotHiddenByTheLegend) {
+  PlotSpec spec;
+  spec.x.scale = AxisScale::Log2;
+  spec.y.includeZero = true;
+  const std::pair<const char*, double> kernels[] = {
+      {"k3 sequential", 780}, {"k7 grid-stride", 3800}, {"k10 16-byte loads", 4520}, {"cub CUB DeviceReduce", 4520}};
+  for (const auto& [name, plateau] : kernels) {  // each rises from ~0 to its plateau around 2^22
+    Series s;
+    s.name = name;
+    for (int k = 10; k <= 35; ++k) {
+      s.x.push_back(std::ldexp(1.0, k));
+      s.y.push_back(plateau / (1.0 + std::exp(-(k - 22.0))));
+    }
+    spec.series.push_back(s);
+  }
+  spec.references.push_back({4814, "theoretical peak 4814 GB/s"});
+  spec.shades.push_back({std::ldexp(1.0, 10), std::ldexp(1.0, 23), "input fits in L2 (60 MiB)"});
+  spec.shades.push_back({std::ldexp(1.0, 10), std::ldexp(1.0, 23.8), "launch latency dominates (time < 4 x 3.7 us)"});
+  const PlotLayout L = computePlotLayout(spec, 1920, 1080, 30, approxMeasure);  // the PNG export: 15 px x 2
+  ASSERT_TRUE(L.legend.visible);
+  EXPECT_LT(L.legend.box.x0, L.plot.x0 + 0.5f * L.plot.width());  // left
+  EXPECT_LT(L.legend.box.y0, L.plot.y0 + 0.5f * L.plot.height());  // top
+  for (const PlotShadeLayout& S : L.shades) {
+    ASSERT_FALSE(S.label.empty());
+    const float w = approxMeasure(S.label.text, S.label.px);
+    const float x0 = S.label.x - 0.5f * w, x1 = S.label.x + 0.5f * w;
+    const PlotRect& b = L.legend.box;
+    const bool hidden = x0 < b.x1 && b.x0 < x1 && S.label.y < b.y1 && b.y0 < S.label.y + S.label.px;
+    EXPECT_FALSE(hidden) << S.label.text;
+    EXPECT_GE(x0, S.px0);
+    EXPECT_LE(x1, S.px1) << S.label.text;
+    const float centred = 0.5f * (S.px0 + S.px1);  // where it would be without the legend
+    EXPECT_LT(centred - 0.5f * w, b.x1) << "the case no longer exercises the move";
+  }
+}
+
 // drawPlot needs only an ImGui context and a built font atlas; no GL.
 class PlotWidget : public ::testing::Test {
  protected:

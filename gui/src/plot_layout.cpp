@@ -445,12 +445,19 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
   const float groupW = 0.8f * slot, barW = barSeries > 0 ? groupW / float(barSeries) : 0;
 
   // --- Series geometry. Point labels that would overlap one already placed are dropped.
-  std::vector<std::array<float, 4>> placedLabels;
+  std::vector<PlotRect> placedLabels;
+  auto textBounds = [&](const PlotText& t) {
+    const float w = measure(t.text, t.px);
+    const float x0 = t.align == TextAlign::Right ? t.x - w : t.align == TextAlign::Center ? t.x - 0.5f * w : t.x;
+    return PlotRect{x0, t.y, x0 + w, t.y + t.px};
+  };
+  auto overlaps = [](const PlotRect& a, const PlotRect& b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  };
   auto placeLabel = [&](const PlotText& t) {
-    const float w = measure(t.text, t.px), h = t.px;
-    const std::array<float, 4> box = {t.x - w * 0.5f, t.y, t.x + w * 0.5f, t.y + h};
-    for (const auto& b : placedLabels)
-      if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) return false;
+    const PlotRect box = textBounds(t);
+    for (const PlotRect& b : placedLabels)
+      if (overlaps(box, b)) return false;
     placedLabels.push_back(box);
     return true;
   };
@@ -576,11 +583,11 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
       for (const PlotSeriesLayout& S : L.series)
         for (const PlotPoint& p : S.points)
           if (p.valid && p.px >= x0 - m && p.px <= x0 + w + m && p.py >= y0 - m && p.py <= y0 + h + m) ++count;
-      for (const PlotReferenceLayout& R : L.references) {  // and keep the reference labels readable
-        if (!R.visible || R.label.empty()) continue;
-        const float lw = measure(R.label.text, R.label.px), lx1 = R.label.x, lx0 = lx1 - lw;
-        if (lx0 < x0 + w && x0 < lx1 && R.label.y < y0 + h && y0 < R.label.y + R.label.px) count += 5;
-      }
+      const PlotRect box{x0, y0, x0 + w, y0 + h};
+      for (const PlotReferenceLayout& R : L.references)  // and keep the reference labels readable
+        if (R.visible && !R.label.empty() && overlaps(textBounds(R.label), box)) count += 5;
+      for (const PlotShadeLayout& S : L.shades)
+        if (S.visible && !S.label.empty() && overlaps(textBounds(S.label), box)) count += 1;
       if (count < bestCount) best = c, bestCount = count;
     }
     const float dx = xs[best % 2] - G.box.x0, dy = ys[best / 2] - G.box.y0;
@@ -589,6 +596,19 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
       e.swatch = {e.swatch.x0 + dx, e.swatch.y0 + dy, e.swatch.x1 + dx, e.swatch.y1 + dy};  // unused when series < 0
       e.text.x += dx;
       e.text.y += dy;
+    }
+    // A shade label the legend still covers moves to the legend's right when its shade has room
+    // there, else under the legend (stacked when several move).
+    float belowY = G.box.y1 + 0.3f * fontPx;
+    for (PlotShadeLayout& S : L.shades) {
+      if (!G.visible || S.label.empty() || !overlaps(textBounds(S.label), G.box)) continue;
+      const float lw = measure(S.label.text, S.label.px), x0 = G.box.x1 + 0.5f * fontPx;
+      if (x0 + lw <= S.px1) {
+        S.label.x = x0 + 0.5f * lw;
+      } else if (belowY + S.label.px <= r.y1) {
+        S.label.y = belowY;
+        belowY += 1.3f * fontPx;
+      }
     }
   }
   return L;
