@@ -1,5 +1,7 @@
 #include "reducelab/reference.hpp"
 
+#include "reducelab/type_dispatch.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,12 +18,6 @@ int threadCount(int requested) {
   unsigned hc = std::thread::hardware_concurrency();
   return int(std::clamp(hc, 1u, 64u));
 }
-
-template <class T> constexpr ElemType elemTypeOfT();
-template <> constexpr ElemType elemTypeOfT<int32_t>() { return ElemType::Int32; }
-template <> constexpr ElemType elemTypeOfT<int64_t>() { return ElemType::Int64; }
-template <> constexpr ElemType elemTypeOfT<float>() { return ElemType::Float32; }
-template <> constexpr ElemType elemTypeOfT<double>() { return ElemType::Float64; }
 
 // Per-chunk partial of the exact reference.
 struct Partial {
@@ -104,12 +100,7 @@ Reference computeReference(const RunConfig& c, int threads) {
   const DataSpec d = dataSpecOf(c);
   const int t = threadCount(threads);
   Partial p;
-  switch (c.type) {
-    case ElemType::Int32: p = referenceAll<int32_t>(d, c.n, t); break;
-    case ElemType::Int64: p = referenceAll<int64_t>(d, c.n, t); break;
-    case ElemType::Float32: p = referenceAll<float>(d, c.n, t); break;
-    case ElemType::Float64: p = referenceAll<double>(d, c.n, t); break;
-  }
+  withElemType(c.type, [&]<class T>(TypeTag<T>) { p = referenceAll<T>(d, c.n, t); });
   Reference r;
   r.sumAbs = p.abs;
   const ElemType acc = c.accType();
@@ -202,46 +193,15 @@ CpuBaseline baselineLoop(const RunConfig& c, int reps, double budget, OpF op, TA
   return out;
 }
 
-template <class TIn, class TAcc>
-CpuBaseline baselineFor(const RunConfig& c, int reps, double budget,
-                        const std::function<bool()>& cancel) {
-  switch (c.op) {
-    case Op::Sum:
-      return baselineLoop<TIn, TAcc>(
-          c, reps, budget,
-          [](TAcc a, TAcc b) {
-            if constexpr (std::is_integral_v<TAcc>)  // wraps like the GPU, without UB
-              return TAcc(std::make_unsigned_t<TAcc>(a) + std::make_unsigned_t<TAcc>(b));
-            else return a + b;
-          },
-          TAcc(0), cancel);
-    case Op::Min:
-      return baselineLoop<TIn, TAcc>(c, reps, budget, [](TAcc a, TAcc b) { return b < a ? b : a; },
-                                     std::numeric_limits<TAcc>::has_infinity
-                                         ? std::numeric_limits<TAcc>::infinity()
-                                         : std::numeric_limits<TAcc>::max(),
-                                     cancel);
-    case Op::Max:
-    default:
-      return baselineLoop<TIn, TAcc>(c, reps, budget, [](TAcc a, TAcc b) { return a < b ? b : a; },
-                                     std::numeric_limits<TAcc>::has_infinity
-                                         ? -std::numeric_limits<TAcc>::infinity()
-                                         : std::numeric_limits<TAcc>::lowest(),
-                                     cancel);
-  }
-}
-
 }  // namespace
 
 CpuBaseline runCpuBaseline(const RunConfig& c, int reps, double budgetSeconds,
                            const std::function<bool()>& cancel) {
-  const ElemType acc = c.accType();
-  if (c.type == ElemType::Int32 && acc == ElemType::Int32) return baselineFor<int32_t, int32_t>(c, reps, budgetSeconds, cancel);
-  if (c.type == ElemType::Int32) return baselineFor<int32_t, int64_t>(c, reps, budgetSeconds, cancel);
-  if (c.type == ElemType::Int64) return baselineFor<int64_t, int64_t>(c, reps, budgetSeconds, cancel);
-  if (c.type == ElemType::Float32 && acc == ElemType::Float32) return baselineFor<float, float>(c, reps, budgetSeconds, cancel);
-  if (c.type == ElemType::Float32) return baselineFor<float, double>(c, reps, budgetSeconds, cancel);
-  return baselineFor<double, double>(c, reps, budgetSeconds, cancel);
+  return withOpAndTypes(c.op, c.type, c.accumulate,
+                        [&]<class O, class TIn, class TAcc>(TypeTag<O>, TypeTag<TIn>, TypeTag<TAcc>) {
+                          return baselineLoop<TIn, TAcc>(c, reps, budgetSeconds, O(),
+                                                         O::template identity<TAcc>(), cancel);
+                        });
 }
 
 }  // namespace rl

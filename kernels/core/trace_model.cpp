@@ -9,6 +9,7 @@
 #include "reducelab/datagen.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/trace.hpp"
+#include "reducelab/type_dispatch.hpp"
 
 namespace rl {
 namespace {
@@ -399,13 +400,9 @@ TraceData modelTrace(const RunConfig& c, uint64_t grid, int ccMajor, std::string
   Shape shape = Shape::K1;
   for (const auto& [id, s] : kShapes)
     if (id == k.id) shape = s;
-  const ElemType acc = c.accType();
-  if (c.type == ElemType::Int32 && acc == ElemType::Int32) return runModel<int32_t, int32_t>(c, grid, ccMajor, shape);
-  if (c.type == ElemType::Int32) return runModel<int32_t, int64_t>(c, grid, ccMajor, shape);
-  if (c.type == ElemType::Int64) return runModel<int64_t, int64_t>(c, grid, ccMajor, shape);
-  if (c.type == ElemType::Float32 && acc == ElemType::Float32) return runModel<float, float>(c, grid, ccMajor, shape);
-  if (c.type == ElemType::Float32) return runModel<float, double>(c, grid, ccMajor, shape);
-  return runModel<double, double>(c, grid, ccMajor, shape);
+  return withTypePair(c.type, c.accumulate, [&]<class TIn, class TAcc>(TypeTag<TIn>, TypeTag<TAcc>) {
+    return runModel<TIn, TAcc>(c, grid, ccMajor, shape);
+  });
 }
 
 }  // namespace rl

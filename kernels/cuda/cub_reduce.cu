@@ -18,28 +18,18 @@ cudaError_t run(const void* in, void* out, uint64_t n, void* temp, size_t* tempB
                                    OurOp::template identity<TAcc>(), stream);
 }
 
-template <class TIn, class TAcc>
-cudaError_t runOp(Op op, const void* in, void* out, uint64_t n, void* temp, size_t* tempBytes,
-                  cudaStream_t stream) {
-  switch (op) {
-    case Op::Sum: return run<TIn, TAcc, cuda::std::plus<>, SumOp>(in, out, n, temp, tempBytes, stream);
-    case Op::Min: return run<TIn, TAcc, cuda::minimum<>, MinOp>(in, out, n, temp, tempBytes, stream);
-    case Op::Max: return run<TIn, TAcc, cuda::maximum<>, MaxOp>(in, out, n, temp, tempBytes, stream);
-  }
-  return cudaErrorInvalidValue;
-}
+template <class O> struct CubOperator;
+template <> struct CubOperator<SumOp> { using type = cuda::std::plus<>; };
+template <> struct CubOperator<MinOp> { using type = cuda::minimum<>; };
+template <> struct CubOperator<MaxOp> { using type = cuda::maximum<>; };
 
 }  // namespace
 
-cudaError_t cubReduce(Op op, ElemType in, ElemType acc, const void* d_in, void* d_out, uint64_t n,
+cudaError_t cubReduce(Op op, ElemType in, Accumulate acc, const void* d_in, void* d_out, uint64_t n,
                       void* temp, size_t* tempBytes, cudaStream_t stream) {
-  if (in == ElemType::Int32 && acc == ElemType::Int32) return runOp<int32_t, int32_t>(op, d_in, d_out, n, temp, tempBytes, stream);
-  if (in == ElemType::Int32 && acc == ElemType::Int64) return runOp<int32_t, int64_t>(op, d_in, d_out, n, temp, tempBytes, stream);
-  if (in == ElemType::Int64) return runOp<int64_t, int64_t>(op, d_in, d_out, n, temp, tempBytes, stream);
-  if (in == ElemType::Float32 && acc == ElemType::Float32) return runOp<float, float>(op, d_in, d_out, n, temp, tempBytes, stream);
-  if (in == ElemType::Float32 && acc == ElemType::Float64) return runOp<float, double>(op, d_in, d_out, n, temp, tempBytes, stream);
-  if (in == ElemType::Float64) return runOp<double, double>(op, d_in, d_out, n, temp, tempBytes, stream);
-  return cudaErrorInvalidValue;
+  return withOpAndTypes(op, in, acc, [&]<class O, class TIn, class TAcc>(TypeTag<O>, TypeTag<TIn>, TypeTag<TAcc>) {
+    return run<TIn, TAcc, typename CubOperator<O>::type, O>(d_in, d_out, n, temp, tempBytes, stream);
+  });
 }
 
 }  // namespace rl::kernels

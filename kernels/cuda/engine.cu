@@ -24,6 +24,7 @@
 #include "reducelab/datagen.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/type_dispatch.hpp"
 
 namespace rl {
 namespace {
@@ -90,40 +91,20 @@ __global__ void readStreamKernel(const int4* __restrict__ p, uint64_t nvec, int*
   if (acc == 0x7fffffff) *sink = acc;  // practically never: keeps the loads
 }
 
-// ---- host-side operators for the CPU final stage ----
-template <class T>
-T hostCombine(Op op, T a, T b) {
-  switch (op) {
-    case Op::Sum:
-      if constexpr (std::is_integral_v<T>)
-        return T(std::make_unsigned_t<T>(a) + std::make_unsigned_t<T>(b));
-      else return a + b;
-    case Op::Min: return b < a ? b : a;
-    case Op::Max: return a < b ? b : a;
-  }
-  return a;
-}
-
-template <class T>
-Value finishOnCpu(Op op, const void* partials, uint64_t count) {
-  const T* p = static_cast<const T*>(partials);
-  T acc = p[0];
-  for (uint64_t i = 1; i < count; ++i) acc = hostCombine(op, acc, p[i]);  // the seeds' final loop
-  Value v;
-  v.isInt = std::is_integral_v<T>;
-  if constexpr (std::is_integral_v<T>) v.i = int64_t(acc);
-  else v.f = double(acc);
-  return v;
-}
-
+// ---- the CPU final stage: the seeds' loop over the partials, with the kernels' operators ----
 Value finishOnCpu(Op op, ElemType acc, const void* partials, uint64_t count) {
-  switch (acc) {
-    case ElemType::Int32: return finishOnCpu<int32_t>(op, partials, count);
-    case ElemType::Int64: return finishOnCpu<int64_t>(op, partials, count);
-    case ElemType::Float32: return finishOnCpu<float>(op, partials, count);
-    case ElemType::Float64: return finishOnCpu<double>(op, partials, count);
-  }
-  return {};
+  return withElemType(acc, [&]<class T>(TypeTag<T>) {
+    return withOp(op, [&]<class O>(TypeTag<O>) {
+      const T* p = static_cast<const T*>(partials);
+      T r = p[0];
+      for (uint64_t i = 1; i < count; ++i) r = O()(r, p[i]);
+      Value v;
+      v.isInt = std::is_integral_v<T>;
+      if constexpr (std::is_integral_v<T>) v.i = int64_t(r);
+      else v.f = double(r);
+      return v;
+    });
+  });
 }
 
 std::filesystem::path configDir() {
@@ -258,12 +239,9 @@ std::string CudaEngine::prepareInput(const RunConfig& c) {
     return "cannot allocate " + std::to_string(bytes >> 20) + " MiB for the input: " + cudaText(e);
   const DataSpec spec = dataSpecOf(c);
   const unsigned grid = unsigned(std::min<uint64_t>((c.n + 255) / 256, uint64_t(dev_.smCount) * 32));
-  switch (c.type) {
-    case ElemType::Int32: generateKernel<<<grid, 256, 0, stream_>>>(static_cast<int32_t*>(input_.get()), c.n, spec); break;
-    case ElemType::Int64: generateKernel<<<grid, 256, 0, stream_>>>(static_cast<int64_t*>(input_.get()), c.n, spec); break;
-    case ElemType::Float32: generateKernel<<<grid, 256, 0, stream_>>>(static_cast<float*>(input_.get()), c.n, spec); break;
-    case ElemType::Float64: generateKernel<<<grid, 256, 0, stream_>>>(static_cast<double*>(input_.get()), c.n, spec); break;
-  }
+  withElemType(c.type, [&]<class T>(TypeTag<T>) {
+    generateKernel<<<grid, 256, 0, stream_>>>(static_cast<T*>(input_.get()), c.n, spec);
+  });
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
   if (e != cudaSuccess) return "input generation failed: " + cudaText(e);
@@ -293,7 +271,7 @@ std::string CudaEngine::prepareScratch(const RunConfig& c, const Geometry& g) {
   }
   if (c.kernel == "cub") {
     size_t need = 0;
-    e = kernels::cubReduce(c.op, c.type, c.accType(), input_.get(), result_.get(), c.n, nullptr,
+    e = kernels::cubReduce(c.op, c.type, c.accumulate, input_.get(), result_.get(), c.n, nullptr,
                            &need, stream_);
     if (e != cudaSuccess) return "CUB temp-storage query failed: " + cudaText(e);
     if ((e = cubTemp_.reserve(std::max<size_t>(need, 16))) != cudaSuccess) return cudaText(e);
@@ -311,7 +289,7 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
                                   trace::TraceHeader* trace) {
   if (k.id == KernelId::Cub) {
     size_t bytes = cubTempBytes_;
-    cudaError_t e = kernels::cubReduce(c.op, c.type, c.accType(), input_.get(), result_.get(), c.n,
+    cudaError_t e = kernels::cubReduce(c.op, c.type, c.accumulate, input_.get(), result_.get(), c.n,
                                        cubTemp_.get(), &bytes, stream_);
     lastOut_ = result_.get();
     return e == cudaSuccess ? std::string() : "CUB: " + cudaText(e);
@@ -525,12 +503,11 @@ std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, ui
     return out;
   for (uint64_t i = 0; i < count; ++i) {
     const unsigned char* p = raw.data() + i * eb;
-    switch (c.type) {
-      case ElemType::Int32: { int32_t v; std::memcpy(&v, p, 4); out.push_back(v); break; }
-      case ElemType::Int64: { int64_t v; std::memcpy(&v, p, 8); out.push_back(double(v)); break; }
-      case ElemType::Float32: { float v; std::memcpy(&v, p, 4); out.push_back(v); break; }
-      case ElemType::Float64: { double v; std::memcpy(&v, p, 8); out.push_back(v); break; }
-    }
+    withElemType(c.type, [&]<class T>(TypeTag<T>) {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      out.push_back(double(v));
+    });
   }
   return out;
 }

@@ -4,38 +4,18 @@
 
 #include "launch.hpp"
 #include "reduce_ops.cuh"
+#include "reducelab/type_dispatch.hpp"
 #include "tracer.cuh"
 
 namespace rl::kernels {
 
-template <class T> constexpr ElemType elemTypeOf();
-template <> constexpr ElemType elemTypeOf<int32_t>() { return ElemType::Int32; }
-template <> constexpr ElemType elemTypeOf<int64_t>() { return ElemType::Int64; }
-template <> constexpr ElemType elemTypeOf<float>() { return ElemType::Float32; }
-template <> constexpr ElemType elemTypeOf<double>() { return ElemType::Float64; }
-
-template <class O> constexpr Op opOf();
-template <> constexpr Op opOf<SumOp>() { return Op::Sum; }
-template <> constexpr Op opOf<MinOp>() { return Op::Min; }
-template <> constexpr Op opOf<MaxOp>() { return Op::Max; }
-
-template <class T> struct Tag { using type = T; };
-
-// The (input, accumulator) pairs: same type, or the wide accumulator.
-template <class F> void forTypePairs(F&& f) {
-  f(Tag<int32_t>{}, Tag<int32_t>{});
-  f(Tag<int32_t>{}, Tag<int64_t>{});
-  f(Tag<int64_t>{}, Tag<int64_t>{});
-  f(Tag<float>{}, Tag<float>{});
-  f(Tag<float>{}, Tag<double>{});
-  f(Tag<double>{}, Tag<double>{});
-}
+template <class T> using Tag = TypeTag<T>;
 
 // f.template operator()<Op, In, Acc, Trace>() for every variant; f is a template lambda
 // `[&]<class Op_, class In_, class Acc_, class Tr_>() { ... }`.
 template <class F> void forEachVariant(F&& f) {
   auto perOp = [&]<class O>(Tag<O>) {
-    forTypePairs([&]<class I, class A>(Tag<I>, Tag<A>) {
+    forEachTypePair([&]<class I, class A>(Tag<I>, Tag<A>) {
       f.template operator()<O, I, A, NoTrace>();
       f.template operator()<O, I, A, DeviceTrace>();
     });

@@ -6,38 +6,13 @@
 #include <climits>
 #include <cstdint>
 
+#include "reducelab/reduce_ops.hpp"
+
 namespace rl::kernels {
 
-struct SumOp {
-  template <class T> __host__ __device__ static constexpr T identity() { return T(0); }
-  template <class T> __host__ __device__ T operator()(T a, T b) const { return a + b; }
-};
-
-struct MinOp {
-  template <class T> __host__ __device__ static constexpr T identity();
-  template <class T> __host__ __device__ T operator()(T a, T b) const { return b < a ? b : a; }
-};
-template <> __host__ __device__ constexpr int32_t MinOp::identity<int32_t>() { return INT32_MAX; }
-template <> __host__ __device__ constexpr int64_t MinOp::identity<int64_t>() { return INT64_MAX; }
-template <> __host__ __device__ constexpr float MinOp::identity<float>() { return __builtin_huge_valf(); }
-template <> __host__ __device__ constexpr double MinOp::identity<double>() { return __builtin_huge_val(); }
-
-struct MaxOp {
-  template <class T> __host__ __device__ static constexpr T identity();
-  template <class T> __host__ __device__ T operator()(T a, T b) const { return a < b ? b : a; }
-};
-template <> __host__ __device__ constexpr int32_t MaxOp::identity<int32_t>() { return INT32_MIN; }
-template <> __host__ __device__ constexpr int64_t MaxOp::identity<int64_t>() { return INT64_MIN; }
-template <> __host__ __device__ constexpr float MaxOp::identity<float>() { return -__builtin_huge_valf(); }
-template <> __host__ __device__ constexpr double MaxOp::identity<double>() { return -__builtin_huge_val(); }
-
-// Integer sums wrap (two's complement) like the seeds' C code, without signed-overflow UB.
-template <> __host__ __device__ inline int32_t SumOp::operator()(int32_t a, int32_t b) const {
-  return int32_t(uint32_t(a) + uint32_t(b));
-}
-template <> __host__ __device__ inline int64_t SumOp::operator()(int64_t a, int64_t b) const {
-  return int64_t(uint64_t(a) + uint64_t(b));
-}
+using rl::MaxOp;
+using rl::MinOp;
+using rl::SumOp;
 
 // Element at index i, or the identity past the end (so any N works with any block size).
 template <class Op, class TAcc, class TIn>
