@@ -7,6 +7,7 @@ for f in .gpu-libs/*.deb; do dpkg -x "$f" / ; done; ldconfig
 if [ ! -d /usr/share/glvnd/egl_vendor.d ] && [ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
+[ -f .gpu-carry.txz ] && tar -xJf .gpu-carry.txz
 C=$PWD/.gpu-carry
 export REDUCELAB_SOURCE_DIR=$PWD REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/shots
