@@ -5,6 +5,7 @@
 
 #include "application.hpp"
 #include "commands.hpp"
+#include "reducelab/version.hpp"
 
 namespace {
 
@@ -26,7 +27,7 @@ std::string oneLine(std::string s) {
 int main(int argc, char** argv) {
   CLI::App cli{"ReduceLab: teach and measure parallel reduction on NVIDIA GPUs.\n"
                "Without a subcommand it opens the GUI (or renders it offscreen with --headless)."};
-  cli.set_version_flag("--version", "reducelab 0.1.0");
+  cli.set_version_flag("--version", std::string("reducelab ") + rl::versionString() + " (commit " + rl::gitCommit() + ")");
   rl::app::GuiOptions gui;
   std::string size = "1600x900";
   cli.add_flag("--headless", gui.headless, "Render offscreen through EGL (no window system)");

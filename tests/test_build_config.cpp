@@ -56,3 +56,46 @@ TEST(BuildConfig, CudaCodeIsCompiledForTheAnnouncedArchitectures) {
   }
   EXPECT_GT(cudaFiles, 0) << "no .cu file in compile_commands.json";
 }
+
+namespace {
+// Runs a shell command, returns its stdout and sets *status to its exit code.
+std::string capture(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+bool have(const char* tool) {
+  int st = 0;
+  capture(std::string("command -v ") + tool + " >/dev/null 2>&1", &st);
+  return st == 0;
+}
+}  // namespace
+
+TEST(BuildConfig, VersionNamesTheGitCommit) {
+  int st = 0;
+  const std::string out = capture(std::string(REDUCELAB_BINARY) + " --version", &st);
+  ASSERT_EQ(st, 0) << out;
+  EXPECT_EQ(out.rfind("reducelab ", 0), 0u) << out;
+  const std::string src = REDUCELAB_SOURCE_DIR;
+  if (!have("git")) GTEST_SKIP() << "no git to compare the commit with";
+  int gst = 0;
+  std::string head = capture("git -C '" + src + "' rev-parse --short=12 HEAD 2>/dev/null", &gst);
+  if (gst != 0 || head.empty()) GTEST_SKIP() << "the source is not a git checkout";
+  head.pop_back();
+  EXPECT_NE(out.find("(commit " + head), std::string::npos) << out << " does not name HEAD " << head;
+}
+
+TEST(BuildConfig, DesktopEntryAndMetainfoValidate) {
+  const std::string dir = std::string(REDUCELAB_SOURCE_DIR) + "/assets/desktop/";
+  if (!have("desktop-file-validate") || !have("appstreamcli")) GTEST_SKIP() << "desktop-file-utils/appstream missing";
+  int st = 0;
+  std::string out = capture("desktop-file-validate '" + dir + "org.reducelab.ReduceLab.desktop' 2>&1", &st);
+  EXPECT_EQ(st, 0) << out;
+  EXPECT_EQ(out, "") << "hints or warnings: " << out;
+  out = capture("appstreamcli validate --no-net '" + dir + "org.reducelab.ReduceLab.metainfo.xml' 2>&1", &st);
+  EXPECT_EQ(st, 0) << out;
+}
