@@ -7,7 +7,7 @@ packages=(
   libglfw3-dev libimgui-dev python3-glad
   libegl-dev libegl-mesa0 libgl1-mesa-dri
   libstb-dev libcli11-dev nlohmann-json3-dev libgtest-dev fonts-dejavu-core
-  desktop-file-utils appstream
+  libcairo2-dev poppler-utils desktop-file-utils appstream
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -348,16 +348,14 @@ void Application::processExports() {
       model_.addLog(gui::LogLevel::Error, e);
       continue;
     }
-    if (p.svg) {
-      const std::string path = freePath(p.figure->fileStem, ".svg");
-      gui::SvgOptions so;
-      so.whiteBackground = model_.exportWhite;
-      const std::string e = writeTextAtomic(path, gui::toSvg(p.figure->spec, so));
-      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
-    }
-    if (p.png) {
-      const std::string path = freePath(p.figure->fileStem, ".png");
-      const std::string e = renderFigurePng(p.figure->spec, path, 960, 540, 2.0f, model_.exportWhite);
+    for (const auto& [on, format] : {std::pair{p.svg, gui::FigureFormat::Svg}, std::pair{p.png, gui::FigureFormat::Png}}) {
+      if (!on) continue;
+      const std::string path = freePath(p.figure->fileStem, "." + std::string(gui::figureFormatName(format)));
+      gui::FigureOptions o;
+      o.whiteBackground = model_.exportWhite;
+      std::string e;
+      const std::string bytes = gui::renderFigure(p.figure->spec, format, o, &e);
+      if (e.empty()) e = writeTextAtomic(path, bytes);
       model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
     }
   }
@@ -391,7 +389,7 @@ void Application::processExports() {
       t.caption = "Trace of " + model_.trace.config.kernel + ", block " + std::to_string(model_.trace.config.block);
       sections.push_back({"Trace", "From the " + model_.trace.source + ".", {}, {{"trace", t}}});
     }
-    ExportResult r = writeReport(dir, "ReduceLab report", model_.device, model_.peaks, sections, all, true, false);
+    ExportResult r = writeReport(dir, "ReduceLab report", model_.device, model_.peaks, sections, all, false);
     model_.addLog(r.error.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
                   r.error.empty() ? "Report written to " + dir + " (" + std::to_string(r.written.size()) + " files)" : r.error);
   }

@@ -92,7 +92,7 @@ int runSweepCommand(const SweepOptions& o) {
   if (o.out.empty()) return fail(2, "--out DIR is required (the folder the figure and tables go to)");
   const std::string stem = "sweep-" + std::string(name(*axis));
   std::vector<std::string> names;
-  for (const char* ext : {".png", ".svg", ".csv", ".md", ".tex", ".json"}) names.push_back(stem + ext);
+  for (const char* ext : {".png", ".svg", ".pdf", ".csv", ".md", ".tex", ".json"}) names.push_back(stem + ext);
   if (std::filesystem::exists(o.out))
     if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
 
@@ -122,14 +122,11 @@ int runSweepCommand(const SweepOptions& o) {
     rows = runSweep(*engine, configs, progressLine, nullptr);
   }
 
-  std::string glError;
-  std::unique_ptr<GlContext> gl = formats.png ? createHeadlessContext(64, 64, &glError) : nullptr;
   ExportResult r;
-  if (formats.png && !gl) r.notes.push_back("PNG skipped: " + glError);
   const gui::Figure fig = gui::figureForSweep(std::string(name(*axis)), rows, peaks, device);
   gui::Figure named = fig;
   named.fileStem = stem;
-  exportFigure(named, o.out, formats, gl != nullptr, !o.dark, &r);
+  exportFigure(named, o.out, formats, !o.dark, &r);
   exportTable(sweepTable(rows, peaks), o.out, stem, formats, &r);
   if (formats.json) {
     SessionInfo info{device, peaks, o.argv, stem};
@@ -150,9 +147,6 @@ int runReportCommand(const ReportOptions& o) {
   std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
   const DeviceInfo device = engine ? engine->device() : queryDevice(0);
   const DeviceInfo shape = engine ? device : assumedH200();
-  std::string glError;
-  std::unique_ptr<GlContext> gl = createHeadlessContext(64, 64, &glError);
-  if (!gl) std::fprintf(stderr, "note: PNG figures skipped (%s); SVG files are written\n", glError.c_str());
   const Peaks peaks = engine ? engine->peaks(false) : Peaks{shape.theoreticalPeakGBs(), 0, 0, "not measured"};
   std::vector<ReportSection> sections;
   std::vector<Measurement> session;
@@ -224,7 +218,7 @@ int runReportCommand(const ReportOptions& o) {
     }
   }
   sections.push_back(traces);
-  ExportResult r = writeReport(o.out, "ReduceLab report", device, peaks, sections, session, gl != nullptr, o.force);
+  ExportResult r = writeReport(o.out, "ReduceLab report", device, peaks, sections, session, o.force);
   report(r);
   if (!r.error.empty()) return fail(1, r.error);
   return 0;

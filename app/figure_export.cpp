@@ -19,18 +19,19 @@ namespace rl::app {
 namespace fs = std::filesystem;
 
 std::string parseFormats(const std::string& text, ExportFormats* out) {
-  ExportFormats f{false, false, false, false, false, false};
+  ExportFormats f{false, false, false, false, false, false, false};
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item == "png") f.png = true;
     else if (item == "svg") f.svg = true;
+    else if (item == "pdf") f.pdf = true;
     else if (item == "csv") f.csv = true;
     else if (item == "md") f.md = true;
     else if (item == "tex" || item == "latex") f.tex = true;
     else if (item == "json") f.json = true;
     else if (item == "all") f = ExportFormats{};
-    else return "--format '" + item + "' is not one of: png, svg, csv, md, tex, json, all";
+    else return "--format '" + item + "' is not one of: png, svg, pdf, csv, md, tex, json, all";
   }
   *out = f;
   return {};
@@ -97,25 +98,22 @@ std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, 
   return error;
 }
 
-void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool canPng,
-                  bool white, ExportResult* r) {
+void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool white,
+                  ExportResult* r) {
   const std::string base = (fs::path(dir) / figure.fileStem).string();
-  if (f.svg) {
-    gui::SvgOptions o;
-    o.whiteBackground = white;
-    if (std::string e = writeTextAtomic(base + ".svg", gui::toSvg(figure.spec, o)); !e.empty()) {
-      if (r->error.empty()) r->error = e;
+  gui::FigureOptions o;
+  o.whiteBackground = white;
+  for (const auto& [on, format] : {std::pair{f.pdf, gui::FigureFormat::Pdf}, std::pair{f.svg, gui::FigureFormat::Svg},
+                                   std::pair{f.png, gui::FigureFormat::Png}}) {
+    if (!on) continue;
+    const std::string path = base + "." + std::string(gui::figureFormatName(format));
+    std::string e;
+    const std::string bytes = gui::renderFigure(figure.spec, format, o, &e);
+    if (e.empty()) e = writeTextAtomic(path, bytes);
+    if (!e.empty()) {
+      if (r->error.empty()) r->error = path + ": " + e;
     } else {
-      r->written.push_back(base + ".svg");
-    }
-  }
-  if (f.png) {
-    if (!canPng) {
-      r->notes.push_back(figure.fileStem + ".png skipped: no GL context (EGL unavailable)");
-    } else if (std::string e = renderFigurePng(figure.spec, base + ".png", 960, 540, 2.0f, white); !e.empty()) {
-      if (r->error.empty()) r->error = e;
-    } else {
-      r->written.push_back(base + ".png");
+      r->written.push_back(path);
     }
   }
 }
@@ -138,7 +136,7 @@ void exportTable(const Table& t, const std::string& dir, const std::string& stem
 
 ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
                          const Peaks& peaks, const std::vector<ReportSection>& sections,
-                         const std::vector<Measurement>& session, bool canPng, bool force) {
+                         const std::vector<Measurement>& session, bool force) {
   ExportResult r;
   if (std::string e = prepareFolder(dir); !e.empty()) {
     r.error = e;
@@ -146,7 +144,8 @@ ExportResult writeReport(const std::string& dir, const std::string& title, const
   }
   std::vector<std::string> names = {"report.md", "device.json", "session.json"};
   for (const ReportSection& s : sections) {
-    for (const gui::Figure& f : s.figures) names.push_back(f.fileStem + ".png"), names.push_back(f.fileStem + ".svg");
+    for (const gui::Figure& f : s.figures)
+      for (const char* ext : {".png", ".svg", ".pdf"}) names.push_back(f.fileStem + ext);
     for (const auto& [stem, t] : s.tables) names.push_back(stem + ".csv");
   }
   if (std::string e = checkOverwrite(dir, names, force); !e.empty()) {
@@ -177,9 +176,9 @@ ExportResult writeReport(const std::string& dir, const std::string& title, const
     md << "## " << s.heading << "\n\n";
     if (!s.text.empty()) md << s.text << "\n\n";
     for (const gui::Figure& f : s.figures) {
-      exportFigure(f, dir, all, canPng, true, &r);
-      md << "![" << f.spec.title << "](" << f.fileStem << (canPng ? ".png" : ".svg") << ")\n\n";
-      md << "Vector version: [" << f.fileStem << ".svg](" << f.fileStem << ".svg)\n\n";
+      exportFigure(f, dir, all, true, &r);
+      md << "![" << f.spec.title << "](" << f.fileStem << ".png)\n\n";
+      md << "Vector versions: [PDF](" << f.fileStem << ".pdf), [SVG](" << f.fileStem << ".svg)\n\n";
     }
     for (const auto& [stem, t] : s.tables) {
       exportTable(t, dir, stem, all, &r);

@@ -1,6 +1,6 @@
 #pragma once
-// Figures and tables to files: PNG (rendered offscreen by the same ImGui plot widget, at 2x),
-// SVG (the same PlotSpec), CSV / Markdown / LaTeX tables, JSON sessions, and the report folder.
+// Figures and tables to files: PDF, SVG and PNG (cairo, from the same PlotSpec as the screen),
+// CSV / Markdown / LaTeX tables, JSON sessions, and the report folder.
 #include <set>
 #include <string>
 #include <vector>
@@ -11,7 +11,7 @@
 namespace rl::app {
 
 struct ExportFormats {
-  bool png = true, svg = true, csv = true, md = true, tex = true, json = true;
+  bool png = true, svg = true, csv = true, md = true, tex = true, json = true, pdf = true;
 };
 // "png,svg,csv" -> formats; "" or an error naming the unknown one.
 std::string parseFormats(const std::string& text, ExportFormats* out);
@@ -32,8 +32,8 @@ struct ExportResult {
   std::string error;               // the first failure
 };
 
-// Writes figure.fileStem.{png,svg} into dir. `canPng`: a GL context is current.
-void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool canPng,
+// Writes figure.fileStem.{pdf,svg,png} (those asked for) into dir, drawn by cairo: no GL needed.
+void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f,
                   bool whiteBackground, ExportResult* result);
 // Writes stem.{csv,md,tex} of a table.
 void exportTable(const Table& table, const std::string& dir, const std::string& stem, const ExportFormats& f,
@@ -45,10 +45,10 @@ struct ReportSection {
   std::vector<gui::Figure> figures; // embedded as images
   std::vector<std::pair<std::string, Table>> tables;  // stem, table
 };
-// A folder with every figure (PNG + SVG), every table (CSV, Markdown, LaTeX), device.json,
+// A folder with every figure (PNG, SVG, PDF), every table (CSV, Markdown, LaTeX), device.json,
 // session.json and report.md that embeds them.
 ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
                          const Peaks& peaks, const std::vector<ReportSection>& sections,
-                         const std::vector<Measurement>& session, bool canPng, bool force);
+                         const std::vector<Measurement>& session, bool force);
 
 }  // namespace rl::app

@@ -139,10 +139,10 @@ TEST(ExportsCli, SweepFromSavedH200Data) {
   const std::string dir = rl::test::tempPath("redraw-n");
   auto r = runReducelab("sweep --axis n --from " + src + "/docs/data/h200-sweep-n.json --out " + dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  const std::string svg = readFile(dir + "/sweep-n.svg");
+  const std::string text = rl::test::pdfText(dir + "/sweep-n.pdf");
   for (const char* s : {"k3 sequential", "k7 grid-stride", "k10 16-byte loads", "cub CUB DeviceReduce", "N (elements)",
                         "GB/s", "theoretical peak 4814 GB/s", "input fits in L2 (60 MiB)", "2^30"})
-    EXPECT_NE(svg.find(s), std::string::npos) << s;
+    EXPECT_NE(text.find(s), std::string::npos) << s;
   EXPECT_EQ(std::system(("python3 -c \"import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])\" " + dir +
                          "/sweep-n.svg").c_str()),
             0);
@@ -161,11 +161,12 @@ TEST(ExportsCli, SweepFromTakesTheAxisOfTheFile) {
   const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
   const std::string file = src + "/docs/data/h200-sweep-type.json";
   const std::string dir = rl::test::tempPath("redraw-type");
-  auto r = runReducelab("sweep --from " + file + " --format svg,csv --out " + dir);
+  auto r = runReducelab("sweep --from " + file + " --format pdf,csv --out " + dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_FALSE(fs::exists(dir + "/sweep-block.svg"));
-  const std::string svg = readFile(dir + "/sweep-type.svg");
-  for (const char* s : {"int64", "float64", "G elements/s"}) EXPECT_NE(svg.find(s), std::string::npos) << s;
+  EXPECT_FALSE(fs::exists(dir + "/sweep-block.pdf"));
+  EXPECT_FALSE(fs::exists(dir + "/sweep-type.svg"));  // only the formats asked for
+  const std::string text = rl::test::pdfText(dir + "/sweep-type.pdf");
+  for (const char* s : {"int64", "float64", "G elements/s"}) EXPECT_NE(text.find(s), std::string::npos) << s;
 
   const std::string wrong = rl::test::tempPath("redraw-wrong-axis");
   r = runReducelab("sweep --axis n --from " + file + " --out " + wrong);

@@ -89,4 +89,16 @@ int countLines(const std::string& text) {
   return lines;
 }
 
+std::string commandOutput(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+std::string pdfText(const std::string& path) { return commandOutput("pdftotext -raw '" + path + "' - 2>&1"); }
+std::string pdfFonts(const std::string& path) { return commandOutput("pdffonts '" + path + "' 2>&1"); }
+
 }  // namespace rl::test

@@ -27,6 +27,9 @@ double lumaStdDev(const Image& img);
 int distinctColours(const Image& img);
 
 std::string readFile(const std::string& path);  // whole file; empty if unreadable
+std::string commandOutput(const std::string& shellCommand);  // its stdout (and what it redirects)
+std::string pdfText(const std::string& path);   // the text poppler's pdftotext reads from a PDF
+std::string pdfFonts(const std::string& path);  // pdffonts' table of the PDF's fonts
 std::string tempPath(const std::string& name);  // in a per-process temp folder
 int countLines(const std::string& text);
 

@@ -1,6 +1,6 @@
 // The plot's layout: axis ranges, "nice" ticks, margins and the pixel geometry of every element.
 // Renderer-independent (text is measured through the function it is given), so drawPlot and
-// toSvg place everything in the same spot.
+// renderFigure (cairo) place everything in the same spot.
 #include "plot_layout.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // Internal to gui/: where everything of a PlotSpec goes, in pixels, independent of the renderer.
-// drawPlot (ImDrawList) and toSvg both draw from one PlotLayout, so the screen and the exported
-// SVG agree. Coordinates are relative to the figure's top-left corner, y grows downwards.
+// drawPlot (ImDrawList) and renderFigure (cairo) both draw from one PlotLayout, so the screen and the exported
+// figures agree. Coordinates are relative to the figure's top-left corner, y grows downwards.
 #include <functional>
 #include <string>
 #include <vector>

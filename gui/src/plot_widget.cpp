@@ -1,4 +1,4 @@
-// drawPlot: the plot on screen with ImDrawList, from the same PlotLayout as toSvg. Colours of
+// drawPlot: the plot on screen with ImDrawList, from the same PlotLayout as the exported figures (plot_cairo.cpp). Colours of
 // text, grid and axes derive from the style's text colour, so dark and light themes both work.
 #include <imgui.h>
 

@@ -1,10 +1,12 @@
 #pragma once
 // ReduceLab's one plot widget. A PlotSpec describes a figure completely (series, axes, reference
-// lines, shaded regions, legend); drawPlot() renders it with ImDrawList on screen and toSvg()
-// writes the same figure as SVG, so what is exported is what was shown. Debian has no ImPlot.
+// lines, shaded regions, legend); drawPlot() renders it with ImDrawList on screen and renderFigure()
+// draws the same layout with cairo into PDF, SVG or PNG, so what is exported is what was shown.
+// Debian has no ImPlot.
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct ImVec2;
@@ -80,13 +82,18 @@ struct PlotHit {
 // advances the cursor. Hovering a point shows its exact values; clicking reports it.
 PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& size);
 
-struct SvgOptions {
-  int width = 960, height = 540;     // SVG user units (pixels)
-  bool whiteBackground = true;       // print: white; otherwise a dark background
+// Exported figures: the same PlotSpec drawn by cairo into a file's bytes (DejaVu Sans embedded).
+enum class FigureFormat { Pdf, Svg, Png };
+struct FigureOptions {
+  int width = 960, height = 540;     // layout pixels (PDF: points)
+  bool whiteBackground = true;       // print: white; otherwise the dark theme
   double fontSize = 14;
+  double pngScale = 2;               // PNG pixels per layout pixel
 };
-// The same figure as a standalone SVG document (text as <text>, not paths).
-std::string toSvg(const PlotSpec& spec, const SvgOptions& options = {});
+// The file's bytes, or "" with *error.
+std::string renderFigure(const PlotSpec& spec, FigureFormat format, const FigureOptions& options = {},
+                         std::string* error = nullptr);
+std::string_view figureFormatName(FigureFormat f);  // "pdf", "svg", "png": also the file extension
 
 // Colours used for series without a colour (IM_COL32 layout), readable on dark and white.
 uint32_t paletteColor(int index);
