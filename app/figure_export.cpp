@@ -1,18 +1,12 @@
 #include "figure_export.hpp"
 
-#include <imgui.h>
-#include <imgui_impl_opengl3.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
 
-#include "offscreen_target.hpp"
-#include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
-#include "reducelab/gui/gl.hpp"
-#include "reducelab/gui/ui.hpp"
 
 namespace rl::app {
 
@@ -55,47 +49,6 @@ std::string checkOverwrite(const std::string& dir, const std::vector<std::string
     if (fs::exists(p)) return p.string() + " exists; add --force to overwrite it";
   }
   return {};
-}
-
-std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, int width, int height,
-                            float scale, bool white) {
-  const int W = int(float(width) * scale), H = int(float(height) * scale);
-  ImGuiContext* previous = ImGui::GetCurrentContext();
-  ImGuiContext* ctx = ImGui::CreateContext();
-  ImGui::SetCurrentContext(ctx);
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(float(W), float(H));
-  io.DeltaTime = 1.0f / 60.0f;
-  const std::string font = gui::fontDir() + "DejaVuSans.ttf";
-  if (!fs::exists(font) || !io.Fonts->AddFontFromFileTTF(font.c_str(), 15.0f * scale)) {
-    ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * scale;
-    io.Fonts->AddFontDefault(&cfg);
-  }
-  ImGui::GetStyle() = gui::themeStyle(white ? gui::Theme::Light : gui::Theme::Dark, scale);
-  ImGui_ImplOpenGL3_Init("#version 430 core");
-  std::string error;
-  {
-    OffscreenTarget target(W, H);
-    if (!target.complete()) error = "offscreen framebuffer incomplete";
-    for (int frame = 0; frame < 2 && error.empty(); ++frame) {
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui::NewFrame();
-      ImGui::SetNextWindowPos(ImVec2(0, 0));
-      ImGui::SetNextWindowSize(io.DisplaySize);
-      ImGui::Begin("figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
-      gui::drawPlot("plot", spec, ImGui::GetContentRegionAvail());
-      ImGui::End();
-      ImGui::Render();
-      drawImGuiFrame(target.framebuffer(), W, H);
-    }
-    if (error.empty()) error = writePngAtomic(path, W, H, readFramebufferRgba(W, H));
-  }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui::DestroyContext(ctx);
-  ImGui::SetCurrentContext(previous);
-  return error;
 }
 
 void exportFigure(const gui::Figure& figure, const std::string& dir, const ExportFormats& f, bool white,

@@ -21,11 +21,6 @@ std::string prepareFolder(const std::string& dir);
 // The files would be written over existing ones: "" or "DIR/x.png exists; add --force".
 std::string checkOverwrite(const std::string& dir, const std::vector<std::string>& names, bool force);
 
-// Renders a figure to PNG with the GL context current on this thread (offscreen FBO, its own
-// ImGui context). scale 2 doubles pixels and fonts.
-std::string renderFigurePng(const gui::PlotSpec& spec, const std::string& path, int width, int height,
-                            float scale, bool whiteBackground);
-
 struct ExportResult {
   std::vector<std::string> written;
   std::vector<std::string> notes;  // what was skipped and why
