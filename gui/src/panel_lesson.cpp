@@ -7,48 +7,164 @@
 
 namespace rl::gui {
 
-Table lessonTable(const LessonState& lesson, const Peaks&, bool haveGpu) {
+namespace {
+
+// Which time a set of rows is compared by, and its label. Rows whose final stages differ are
+// compared with the final stage included (launches + copy of partials + CPU final): a kernel
+// time would leave out the CPU's share of one row and not of the other. Kept in one place so it
+// can switch to the engine's shared rule.
+struct ComparedTime {
+  bool endToEnd = false;
+  std::string label;
+};
+ComparedTime comparedTime(const std::vector<LessonRow>& rows) {
+  bool differ = false;
+  for (const LessonRow& r : rows) differ = differ || resolvedFinal(r.config) != resolvedFinal(rows.front().config);
+  if (differ) return {true, "time incl. final stage"};
+  return {false, "kernel time"};
+}
+
+// A time for a table cell, in the unit that keeps it readable.
+std::string timeCell(double ms) {
+  return ms < 1.0 ? fixed(ms * 1e3, 2) + " us" : fixed(ms, 3) + " ms";
+}
+
+// The lesson's run behind each row (rows are the runs in file order).
+std::vector<const LessonRun*> runsOfRows(const LessonState& lesson) {
+  std::vector<const LessonRun*> out;
+  for (const LessonStep& st : lesson.lesson.steps)
+    for (const LessonRun& r : st.runs) out.push_back(&r);
+  out.resize(lesson.rows.size(), nullptr);
+  return out;
+}
+
+// A row's measurement under the seed's settings (it has its own reps / warm L2), or ours.
+bool isSeedMethodRun(const LessonRun* run, const Measurement& m) {
+  return run && run->seedMethodConfig && m.config.reps == run->seedMethodConfig->reps &&
+         m.config.warmL2 == run->seedMethodConfig->warmL2;
+}
+
+// Several seed figures of one row share a cell, " / " between them.
+template <class F>
+std::string joined(const std::vector<SeedFigure>& figs, F cell) {
+  std::string out;
+  for (const SeedFigure& f : figs) out += (out.empty() ? "" : " / ") + cell(f);
+  return out;
+}
+
+}  // namespace
+
+Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
+  const std::vector<const LessonRun*> runOf = runsOfRows(lesson);
+  bool haveSeed = false, likeSeedColumn = false;
+  std::string seedMethodLabel;
+  const ComparedTime compared = lesson.rows.empty() ? ComparedTime{false, "kernel time"} : comparedTime(lesson.rows);
+  for (const LessonRun* r : runOf) {
+    if (!r || r->seed.empty()) continue;
+    haveSeed = true;
+    if (r->seedMethod) {
+      if (seedMethodLabel.empty()) seedMethodLabel = r->seedMethod->label;
+      likeSeedColumn = likeSeedColumn || r->seedMethodConfig || r->seedMethod->mean || r->seedMethod->endToEnd != compared.endToEnd;
+    }
+  }
+  // The floor: the step's bytes read once at the peak of the GPU this ran on.
+  const double floorPeak = peaks.readGBs > 0 ? peaks.readGBs : peaks.theoreticalGBs;
+  const std::string floorHeader = peaks.readGBs > 0 ? "floor at peak (measured read)" : "floor at peak (theoretical)";
+
   Table t;
   t.caption = lesson.lesson.title;
-  t.headers = {"run", "kernel", "type", "N", "block", "final", "time ms", "GB/s", "% of peak", "vs CPU", "result"};
-  t.numeric = {false, false, false, true, true, false, true, true, true, true, true};
+  t.headers = {"run", "kernel", "type", "N", "block", "final", compared.label + " ms", "GB/s", "% of peak"};
+  t.numeric = {false, false, false, true, true, false, true, true, true};
+  if (haveSeed) {
+    t.headers.push_back(floorHeader);
+    t.numeric.push_back(true);
+  }
+  if (likeSeedColumn) {
+    t.headers.push_back("like the seed (" + seedMethodLabel + ") ms");
+    t.numeric.push_back(true);
+  }
+  t.headers.insert(t.headers.end(), {"vs CPU", "result"});
+  t.numeric.insert(t.numeric.end(), {true, true});
   for (const std::string& h : lesson.lesson.referenceColumns) {
     t.headers.push_back(h);
     t.numeric.push_back(false);
   }
-  for (const LessonRow& row : lesson.rows) {
+  if (haveSeed) {
+    for (const char* h : {"seed GPU", "seed GPU peak GB/s", "seed time", "seed floor at peak", "seed GB/s",
+                          "seed % of its peak", "seed check"}) {
+      t.headers.push_back(h);
+      t.numeric.push_back(false);
+    }
+    if (!seedMethodLabel.empty()) t.headers[t.headers.size() - 5] = "seed time (" + seedMethodLabel + ")";
+  }
+  for (size_t ri = 0; ri < lesson.rows.size(); ++ri) {
+    const LessonRow& row = lesson.rows[ri];
+    const LessonRun* run = runOf[ri];
     const RunConfig& c = row.config;
     std::vector<std::string> r = {row.label, c.kernel, std::string(name(c.type)), formatCount(c.n), std::to_string(c.block),
                                   std::string(name(resolvedFinal(c)))};
     const Measurement* m = nullptr;
-    for (const Measurement& x : row.runs)
+    const Measurement* like = nullptr;
+    std::vector<const Measurement*> ours;
+    for (const Measurement& x : row.runs) {
+      if (isSeedMethodRun(run, x)) {
+        if (x.ok) like = &x;
+        continue;
+      }
+      ours.push_back(&x);
       if (x.ok) m = &x;
+    }
+    if (run && !run->seedMethodConfig) like = m;  // the seed's method needs no other measurement
+    const std::string floorCell = floorPeak > 0 ? timeCell(double(c.n) * double(elemBytes(c.type)) / (floorPeak * 1e9) * 1e3) : "-";
+    std::string likeCell = "-";
+    if (like && run && run->seedMethod) {
+      const Stats& st = run->seedMethod->endToEnd ? like->endToEnd : like->kernel;
+      likeCell = fixed(run->seedMethod->mean ? st.mean : st.median, 4);
+    }
     if (m) {
-      r.push_back(fixed(m->kernel.median, 4));
-      r.push_back(fixed(m->bandwidthGBs, 1));
-      r.push_back(fixed(m->pctTheoretical, 1));
+      const double ms = compared.endToEnd ? m->endToEnd.median : m->kernel.median;
+      const double gbs = ms > 0 ? m->bytesRead / (ms * 1e-3) / 1e9 : 0;
+      r.push_back(fixed(ms, 4));
+      r.push_back(fixed(gbs, 1));
+      r.push_back(peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-");
+      if (haveSeed) r.push_back(floorCell);
+      if (likeSeedColumn) r.push_back(likeCell);
       r.push_back(m->haveCpu ? "x" + fixed(m->speedupVsCpu, 1) : "-");
       std::string result;
       std::vector<std::string> seen;
-      for (const Measurement& x : row.runs)
-        if (x.ok) {
-          result += (result.empty() ? "" : " / ") + x.result.text();
-          seen.push_back(x.distinctResults.size() == 1 ? x.distinctResults.front() : "many");
+      for (const Measurement* x : ours)
+        if (x->ok) {
+          result += (result.empty() ? "" : " / ") + x->result.text();
+          seen.push_back(x->distinctResults.size() == 1 ? x->distinctResults.front() : "many");
         }
-      if (row.runs.size() > 1) {
+      if (ours.size() > 1) {
         bool same = std::all_of(seen.begin(), seen.end(), [&](const std::string& v) { return v == seen.front(); });
-        for (const Measurement& x : row.runs) same = same && x.distinctResults.size() == 1;
+        for (const Measurement* x : ours) same = same && x->distinctResults.size() == 1;
         result += same ? " (same bits)" : " (differ)";
       }
       if (m->haveReference && !m->check.pass) result += " FAIL";
       r.push_back(result);
     } else {
       const std::string why = !haveGpu ? "not measured: needs an NVIDIA GPU"
-                              : !row.runs.empty() ? "not run: " + row.runs.back().error
+                              : !ours.empty() ? "not run: " + ours.back()->error
                               : row.queued ? "measuring..." : "not run yet";
-      r.insert(r.end(), {"-", "-", "-", "-", why});
+      r.insert(r.end(), {"-", "-", "-"});
+      if (haveSeed) r.push_back(floorCell);
+      if (likeSeedColumn) r.push_back(likeCell);
+      r.insert(r.end(), {"-", why});
     }
     for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i) r.push_back(i < row.reference.size() ? row.reference[i] : "");
+    if (haveSeed) {
+      static const std::vector<SeedFigure> none;
+      const std::vector<SeedFigure>& figs = run ? run->seed : none;
+      r.push_back(joined(figs, [](const SeedFigure& f) { return f.gpu.name; }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.gpu.peakGBs(), 1); }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return f.timeText; }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return timeCell(f.floorMs()); }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.impliedGBs(), 1); }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.shareOfPeak() * 100, 1) + " %"; }));
+      r.push_back(joined(figs, [](const SeedFigure& f) { return f.abovePeak() ? std::string("IMPOSSIBLE: above peak") : std::string("ok"); }));
+    }
     t.rows.push_back(r);
   }
   return t;
