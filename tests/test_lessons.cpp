@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reducelab/cuda_device.hpp"
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/lesson.hpp"
 #include "test_support.hpp"
 
@@ -142,6 +143,12 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
       EXPECT_NE(csv.find(run.label), std::string::npos) << run.label;
       for (const std::string& ref : run.reference) EXPECT_NE(csv.find(ref), std::string::npos) << ref;
     }
+  // Every seed figure shows with its check; the flagged ones are listed in lesson.md.
+  for (const LessonStep& st : lesson->steps)
+    for (const LessonRun& run : st.runs)
+      for (const SeedFigure& f : run.seed) EXPECT_NE(csv.find(f.timeText), std::string::npos) << f.timeText;
+  for (const std::string& note : lesson->notes)
+    EXPECT_NE(readFile(dir + "/lesson.md").find(note), std::string::npos) << note;
   // With a GPU every row is measured; without one every row says why not.
   if (rl::queryDevice(0).available) EXPECT_EQ(csv.find("not measured"), std::string::npos) << csv;
   else EXPECT_NE(csv.find("needs an NVIDIA GPU"), std::string::npos) << csv;
@@ -212,8 +219,13 @@ std::vector<SeedFigure> seedFigures(const std::string& name) {
 }  // namespace
 
 TEST(SeedCheck, FlagsSeed001TimesAndPassesSeed000AndHarris) {
-  const std::vector<SeedFigure> max = seedFigures("max");
-  ASSERT_EQ(max.size(), 4u);
+  std::vector<SeedFigure> max = seedFigures("max");
+  ASSERT_EQ(max.size(), 5u);
+  // Seed 002's 10^6 ints in 0.000015 s on a 920MX: above even its GDDR5 variant's peak.
+  EXPECT_EQ(max.back().gpu.id, "920mx-gddr5");
+  EXPECT_EQ(max.back().bytes(), 4e6);
+  EXPECT_TRUE(max.back().abovePeak());
+  max.pop_back();
   for (const SeedFigure& f : max) {
     EXPECT_EQ(f.gpu.id, "gtx1060-6gb");
     EXPECT_EQ(f.bytes(), double(1u << 21) * 4);
@@ -264,7 +276,7 @@ TEST(SeedCheck, ALessonDeclaresItsSeedGpuAndFiguresAbovePeakAreReportedWithFileL
   // The shipped max lesson loads with one note per figure, each with its file and line.
   auto max = loadLesson("max", &err);
   ASSERT_TRUE(max) << err;
-  EXPECT_EQ(max->notes.size(), 4u);
+  EXPECT_EQ(max->notes.size(), 5u);
   for (const std::string& n : max->notes) EXPECT_EQ(n.rfind("assets/lessons/max.lesson:", 0), 0u) << n;
 }
 
@@ -306,7 +318,110 @@ TEST(SeedCheck, SeedMethodAsksForASecondMeasurementOnlyWhenItsSettingsDiffer) {
   EXPECT_TRUE(withSeed.seedMethodConfig->warmL2);
   EXPECT_EQ(withSeed.config.reps, RunConfig{}.reps);  // ours stays as it was
   EXPECT_FALSE(l->steps[0].runs[1].seedMethodConfig);  // no seed figure, nothing to compare
+  auto cleared = parseLesson(
+      "seed-method: label=x reps=1000\nseed-method: none\nstep: a\nrun\nseed: gpu=k40c time=10ms\n", "x.lesson", &err);
+  ASSERT_TRUE(cleared) << err;
+  EXPECT_FALSE(cleared->steps[0].runs[0].seedMethod);
   auto same = parseLesson("seed-method: label=x span=e2e\nstep: a\nrun\nseed: gpu=k40c time=10ms\n", "x.lesson", &err);
   ASSERT_TRUE(same) << err;
   EXPECT_FALSE(same->steps[0].runs[0].seedMethodConfig);  // e2e is in every measurement
+}
+
+// ---- The lesson table: which time it compares by, the floor, the seed's method (issues #9, #16) ----
+
+namespace {
+
+// A lesson's state as the app builds it, with one made-up measurement per row (the table's
+// logic is under test, not the GPU): kernel time k ms, end-to-end e ms.
+gui::LessonState stateOf(const std::string& text) {
+  std::string err;
+  auto l = parseLesson(text, "t.lesson", &err);
+  EXPECT_TRUE(l) << err;
+  gui::LessonState s;
+  s.active = true;
+  if (!l) return s;
+  s.lesson = *l;
+  for (const LessonStep& st : l->steps) {
+    s.firstRowOfStep.push_back(int(s.rows.size()));
+    for (const LessonRun& r : st.runs) {
+      gui::LessonRow row;
+      row.label = r.label;
+      row.config = r.config;
+      row.reference = r.reference;
+      s.rows.push_back(row);
+    }
+  }
+  return s;
+}
+
+Measurement measured(const RunConfig& c, double kernelMs, double e2eMs, double kernelMeanMs = -1) {
+  Measurement m;
+  m.config = c;
+  m.ok = true;
+  m.kernel.median = kernelMs;
+  m.kernel.mean = kernelMeanMs < 0 ? kernelMs : kernelMeanMs;
+  m.endToEnd.median = e2eMs;
+  m.endToEnd.mean = e2eMs;
+  m.bytesRead = double(c.n) * double(elemBytes(c.type));
+  m.result.isInt = true;
+  return m;
+}
+
+std::string cellOf(const Table& t, size_t row, const std::string& header) {
+  for (size_t i = 0; i < t.headers.size(); ++i)
+    if (t.headers[i] == header) return t.rows.at(row).at(i);
+  ADD_FAILURE() << "no column '" << header << "'";
+  return {};
+}
+
+}  // namespace
+
+TEST(LessonTable, RowsWithDifferentFinalStagesAreComparedWithTheFinalStageIncluded) {
+  // Kernel01 adds its partials on the CPU, Kernel02 finishes on the GPU: a kernel-only time
+  // would leave out Kernel01's CPU share and make it look faster than it is.
+  gui::LessonState s = stateOf("step: a\nset kernel=k1 final=cpu n=2^24\nrun label=K01\nstep: b\nset final=gpu\nrun label=K02\n");
+  s.rows[0].runs.push_back(measured(s.rows[0].config, 1.0, 3.0));
+  s.rows[1].runs.push_back(measured(s.rows[1].config, 2.0, 2.5));
+  Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  const Table t = gui::lessonTable(s, peaks, true);
+  EXPECT_EQ(cellOf(t, 0, "time incl. final stage ms"), "3.0000");
+  EXPECT_EQ(cellOf(t, 1, "time incl. final stage ms"), "2.5000");
+  // Bandwidth and share of peak follow the time shown.
+  EXPECT_EQ(cellOf(t, 0, "GB/s"), fixed(double(1 << 24) * 4 / 3.0e-3 / 1e9, 1));
+  // Same final stage everywhere: the kernel time.
+  gui::LessonState same = stateOf("step: a\nset kernel=k3 final=gpu\nrun\nrun label=other kernel=k4\n");
+  for (gui::LessonRow& r : same.rows) r.runs.push_back(measured(r.config, 1.5, 9.0));
+  EXPECT_EQ(cellOf(gui::lessonTable(same, peaks, true), 1, "kernel time ms"), "1.5000");
+}
+
+TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {
+  gui::LessonState s = stateOf(
+      "seed-method: label=warm_L2,_mean_of_1000 span=kernel stat=mean warm-l2=true reps=1000\n"
+      "step: a\nset kernel=k3 op=max type=int32 n=2^21 block=1024\n"
+      "run label=sequential\nseed: gpu=gtx1060-6gb time=13.75us impossible\n"
+      "run label=slow\nseed: gpu=gtx1060-6gb time=100us\n");
+  ASSERT_EQ(s.rows.size(), 2u);
+  const RunConfig like = *s.lesson.steps[0].runs[0].seedMethodConfig;
+  s.rows[0].runs.push_back(measured(s.rows[0].config, 0.0232, 0.03));
+  s.rows[0].runs.push_back(measured(like, 0.0050, 0.01, 0.0061));  // the seed's way: its mean is shown
+  Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  const Table t = gui::lessonTable(s, peaks, true);
+  EXPECT_EQ(cellOf(t, 0, "kernel time ms"), "0.0232");  // ours is not mixed up with the seed's way
+  EXPECT_EQ(cellOf(t, 0, "like the seed: warm L2, mean of 1000 ms"), "0.0061");
+  EXPECT_EQ(cellOf(t, 0, "floor at peak"), "1.74 us");  // 8 MiB at 4814 GB/s
+  EXPECT_EQ(cellOf(t, 0, "seed time"), "13.75 us");
+  EXPECT_EQ(cellOf(t, 0, "seed floor at peak"), "43.65 us");
+  EXPECT_EQ(cellOf(t, 0, "seed % of its peak"), "317.4 %");
+  EXPECT_EQ(cellOf(t, 0, "seed check"), "IMPOSSIBLE");
+  EXPECT_EQ(cellOf(t, 0, "seed GPU"), "GeForce GTX 1060 6GB");
+  EXPECT_EQ(cellOf(t, 1, "seed check"), "ok");
+  EXPECT_EQ(cellOf(t, 1, "like the seed: warm L2, mean of 1000 ms"), "-");  // not measured yet
+  // Without a GPU the measured cells say so and the seed's check is still there.
+  gui::LessonState cpu = stateOf("step: a\nset kernel=k3 n=2^21 type=int32\nrun\nseed: gpu=gtx1060-6gb time=13.75us impossible\n");
+  const Table c = gui::lessonTable(cpu, Peaks{}, false);
+  EXPECT_EQ(cellOf(c, 0, "result"), "not measured: needs an NVIDIA GPU");
+  EXPECT_EQ(cellOf(c, 0, "floor at peak"), "-");
+  EXPECT_EQ(cellOf(c, 0, "seed check"), "IMPOSSIBLE");
 }

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
@@ -69,40 +70,47 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   }
   // The floor: the step's bytes read once at the peak of the GPU this ran on.
   const double floorPeak = peaks.readGBs > 0 ? peaks.readGBs : peaks.theoreticalGBs;
-  const std::string floorHeader = peaks.readGBs > 0 ? "floor at peak (measured read)" : "floor at peak (theoretical)";
+
+  // Columns by name, in the order shown: the times and the check first (ours, the floor, the
+  // seed's time, its floor, its share of its GPU's peak, the verdict, ours measured the seed's
+  // way), so the lesson panel shows the comparison before it has to scroll.
+  struct Column {
+    std::string header;
+    bool numeric;
+  };
+  std::vector<std::pair<std::string, Column>> columns = {{"run", {"run", false}},
+                                                         {"time", {compared.label + " ms", true}}};
+  if (haveSeed) {
+    columns.push_back({"floor", {"floor at peak", true}});
+    columns.push_back({"seed time", {likeSeedColumn || seedMethodLabel.empty() ? "seed time" : "seed time (" + seedMethodLabel + ")", false}});
+    for (const char* h : {"seed floor at peak", "seed % of its peak", "seed check"}) columns.push_back({h, {h, false}});
+  }
+  if (likeSeedColumn) columns.push_back({"like", {"like the seed: " + seedMethodLabel + " ms", true}});
+  if (haveSeed)
+    for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s"}) columns.push_back({h, {h, false}});
+  for (const char* h : {"GB/s", "% of peak", "vs CPU", "result"}) columns.push_back({h, {h, true}});
+  for (const char* h : {"kernel", "type", "N", "block", "final"}) columns.push_back({h, {h, std::string(h) == "N" || std::string(h) == "block"}});
+  for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i)
+    columns.push_back({"ref" + std::to_string(i), {lesson.lesson.referenceColumns[i], false}});
 
   Table t;
   t.caption = lesson.lesson.title;
-  t.headers = {"run", "kernel", "type", "N", "block", "final", compared.label + " ms", "GB/s", "% of peak"};
-  t.numeric = {false, false, false, true, true, false, true, true, true};
-  if (haveSeed) {
-    t.headers.push_back(floorHeader);
-    t.numeric.push_back(true);
-  }
-  if (likeSeedColumn) {
-    t.headers.push_back("like the seed (" + seedMethodLabel + ") ms");
-    t.numeric.push_back(true);
-  }
-  t.headers.insert(t.headers.end(), {"vs CPU", "result"});
-  t.numeric.insert(t.numeric.end(), {true, true});
-  for (const std::string& h : lesson.lesson.referenceColumns) {
-    t.headers.push_back(h);
-    t.numeric.push_back(false);
-  }
-  if (haveSeed) {
-    for (const char* h : {"seed GPU", "seed GPU peak GB/s", "seed time", "seed floor at peak", "seed GB/s",
-                          "seed % of its peak", "seed check"}) {
-      t.headers.push_back(h);
-      t.numeric.push_back(false);
-    }
-    if (!seedMethodLabel.empty()) t.headers[t.headers.size() - 5] = "seed time (" + seedMethodLabel + ")";
+  if (haveSeed)
+    t.caption += std::string(". floor at peak: the step's bytes read once at ") +
+                 (peaks.readGBs > 0 ? "the measured read peak" : "the theoretical peak") +
+                 " of this GPU. Seed columns: each seed time against its own GPU's peak (memory clock x bus width); "
+                 "IMPOSSIBLE: faster than reading the input once at that peak, so not a kernel time";
+  for (const auto& [id, col] : columns) {
+    t.headers.push_back(col.header);
+    t.numeric.push_back(col.numeric);
   }
   for (size_t ri = 0; ri < lesson.rows.size(); ++ri) {
     const LessonRow& row = lesson.rows[ri];
     const LessonRun* run = runOf[ri];
     const RunConfig& c = row.config;
-    std::vector<std::string> r = {row.label, c.kernel, std::string(name(c.type)), formatCount(c.n), std::to_string(c.block),
-                                  std::string(name(resolvedFinal(c)))};
+    std::map<std::string, std::string> cell = {{"run", row.label}, {"kernel", c.kernel}, {"type", std::string(name(c.type))},
+                                               {"N", formatCount(c.n)}, {"block", std::to_string(c.block)},
+                                               {"final", std::string(name(resolvedFinal(c)))}};
     const Measurement* m = nullptr;
     const Measurement* like = nullptr;
     std::vector<const Measurement*> ours;
@@ -115,21 +123,19 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       if (x.ok) m = &x;
     }
     if (run && !run->seedMethodConfig) like = m;  // the seed's method needs no other measurement
-    const std::string floorCell = floorPeak > 0 ? timeCell(double(c.n) * double(elemBytes(c.type)) / (floorPeak * 1e9) * 1e3) : "-";
-    std::string likeCell = "-";
+    cell["floor"] = floorPeak > 0 ? timeCell(double(c.n) * double(elemBytes(c.type)) / (floorPeak * 1e9) * 1e3) : "-";
+    cell["like"] = "-";
     if (like && run && run->seedMethod) {
       const Stats& st = run->seedMethod->endToEnd ? like->endToEnd : like->kernel;
-      likeCell = fixed(run->seedMethod->mean ? st.mean : st.median, 4);
+      cell["like"] = fixed(run->seedMethod->mean ? st.mean : st.median, 4);
     }
     if (m) {
       const double ms = compared.endToEnd ? m->endToEnd.median : m->kernel.median;
       const double gbs = ms > 0 ? m->bytesRead / (ms * 1e-3) / 1e9 : 0;
-      r.push_back(fixed(ms, 4));
-      r.push_back(fixed(gbs, 1));
-      r.push_back(peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-");
-      if (haveSeed) r.push_back(floorCell);
-      if (likeSeedColumn) r.push_back(likeCell);
-      r.push_back(m->haveCpu ? "x" + fixed(m->speedupVsCpu, 1) : "-");
+      cell["time"] = fixed(ms, 4);
+      cell["GB/s"] = fixed(gbs, 1);
+      cell["% of peak"] = peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-";
+      cell["vs CPU"] = m->haveCpu ? "x" + fixed(m->speedupVsCpu, 1) : "-";
       std::string result;
       std::vector<std::string> seen;
       for (const Measurement* x : ours)
@@ -143,28 +149,27 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
         result += same ? " (same bits)" : " (differ)";
       }
       if (m->haveReference && !m->check.pass) result += " FAIL";
-      r.push_back(result);
+      cell["result"] = result;
     } else {
-      const std::string why = !haveGpu ? "not measured: needs an NVIDIA GPU"
-                              : !ours.empty() ? "not run: " + ours.back()->error
-                              : row.queued ? "measuring..." : "not run yet";
-      r.insert(r.end(), {"-", "-", "-"});
-      if (haveSeed) r.push_back(floorCell);
-      if (likeSeedColumn) r.push_back(likeCell);
-      r.insert(r.end(), {"-", why});
+      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU"}) cell[k] = "-";
+      cell["result"] = !haveGpu ? "not measured: needs an NVIDIA GPU"
+                       : !ours.empty() ? "not run: " + ours.back()->error
+                       : row.queued ? "measuring..." : "not run yet";
     }
-    for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i) r.push_back(i < row.reference.size() ? row.reference[i] : "");
-    if (haveSeed) {
-      static const std::vector<SeedFigure> none;
-      const std::vector<SeedFigure>& figs = run ? run->seed : none;
-      r.push_back(joined(figs, [](const SeedFigure& f) { return f.gpu.name; }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.gpu.peakGBs(), 1); }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return f.timeText; }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return timeCell(f.floorMs()); }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.impliedGBs(), 1); }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return fixed(f.shareOfPeak() * 100, 1) + " %"; }));
-      r.push_back(joined(figs, [](const SeedFigure& f) { return f.abovePeak() ? std::string("IMPOSSIBLE: above peak") : std::string("ok"); }));
+    for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i)
+      cell["ref" + std::to_string(i)] = i < row.reference.size() ? row.reference[i] : "";
+    if (haveSeed && run) {
+      const std::vector<SeedFigure>& figs = run->seed;
+      cell["seed GPU"] = joined(figs, [](const SeedFigure& f) { return f.gpu.name; });
+      cell["seed GPU peak GB/s"] = joined(figs, [](const SeedFigure& f) { return fixed(f.gpu.peakGBs(), 1); });
+      cell["seed time"] = joined(figs, [](const SeedFigure& f) { return f.timeText; });
+      cell["seed floor at peak"] = joined(figs, [](const SeedFigure& f) { return timeCell(f.floorMs()); });
+      cell["seed GB/s"] = joined(figs, [](const SeedFigure& f) { return fixed(f.impliedGBs(), 1); });
+      cell["seed % of its peak"] = joined(figs, [](const SeedFigure& f) { return fixed(f.shareOfPeak() * 100, 1) + " %"; });
+      cell["seed check"] = joined(figs, [](const SeedFigure& f) { return f.abovePeak() ? std::string("IMPOSSIBLE") : std::string("ok"); });
     }
+    std::vector<std::string> r;
+    for (const auto& [id, col] : columns) r.push_back(cell.count(id) ? cell[id] : "");
     t.rows.push_back(r);
   }
   return t;

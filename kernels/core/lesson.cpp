@@ -267,7 +267,7 @@ std::optional<double> parseSeedTime(const std::string& text) {
 std::string seedFigureFinding(const SeedFigure& f) {
   return "seed time " + f.timeText + " on " + f.gpu.name + ": " + fmt("%.2f", f.bytes() / 1e6) + " MB in " + f.timeText +
          " is " + fmt("%.1f", f.impliedGBs()) + " GB/s, " + fmt("%.0f", f.shareOfPeak() * 100) + " % of its " +
-         fmt("%.1f", f.gpu.peakGBs()) + " GB/s peak (reading the input at peak takes " + fmt("%.1f", f.floorMs() * 1e3) +
+         fmt("%.1f", f.gpu.peakGBs()) + " GB/s peak (reading the input at peak takes " + fmt("%.2f", f.floorMs() * 1e3) +
          " us): impossible for a kernel that reads its input from memory; most likely an asynchronous launch timed "
          "without waiting for it";
 }
@@ -356,6 +356,8 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       for (const SeedGpu& other : lesson.seedGpus)
         if (other.id == g.id) return fail("seed GPU '" + g.id + "' is declared twice");
       lesson.seedGpus.push_back(g);
+    } else if (word == "seed-method" && isColon && rest == "none") {
+      seedMethod.reset();  // the runs that follow have no seed method to repeat
     } else if (word == "seed-method" && isColon) {
       SeedMethod m;
       if (std::string e = parseSeedMethod(rest, &m); !e.empty()) return fail(e);
