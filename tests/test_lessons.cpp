@@ -416,6 +416,9 @@ TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {
   EXPECT_EQ(cellOf(t, 0, "seed % of its peak"), "317.4 %");
   EXPECT_EQ(cellOf(t, 0, "seed check"), "IMPOSSIBLE");
   EXPECT_EQ(cellOf(t, 0, "seed GPU"), "GeForce GTX 1060 6GB");
+  EXPECT_EQ(cellOf(t, 0, "seed GPU peak GB/s"), "192.2");
+  EXPECT_EQ(cellOf(t, 0, "seed MB read"), "8.39");
+  EXPECT_EQ(cellOf(t, 0, "seed GB/s"), "610.1");
   EXPECT_EQ(cellOf(t, 1, "seed check"), "ok");
   EXPECT_EQ(cellOf(t, 1, "like the seed: warm L2, mean of 1000 ms"), "-");  // not measured yet
   // Without a GPU the measured cells say so and the seed's check is still there.

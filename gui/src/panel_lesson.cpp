@@ -87,7 +87,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   }
   if (likeSeedColumn) columns.push_back({"like", {"like the seed: " + seedMethodLabel + " ms", true}});
   if (haveSeed)
-    for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s"}) columns.push_back({h, {h, false}});
+    for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
   for (const char* h : {"GB/s", "% of peak", "vs CPU", "result"}) columns.push_back({h, {h, true}});
   for (const char* h : {"kernel", "type", "N", "block", "final"}) columns.push_back({h, {h, std::string(h) == "N" || std::string(h) == "block"}});
   for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i)
@@ -162,6 +162,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       const std::vector<SeedFigure>& figs = run->seed;
       cell["seed GPU"] = joined(figs, [](const SeedFigure& f) { return f.gpu.name; });
       cell["seed GPU peak GB/s"] = joined(figs, [](const SeedFigure& f) { return fixed(f.gpu.peakGBs(), 1); });
+      cell["seed MB read"] = joined(figs, [](const SeedFigure& f) { return fixed(f.bytes() / 1e6, 2); });
       cell["seed time"] = joined(figs, [](const SeedFigure& f) { return f.timeText; });
       cell["seed floor at peak"] = joined(figs, [](const SeedFigure& f) { return timeCell(f.floorMs()); });
       cell["seed GB/s"] = joined(figs, [](const SeedFigure& f) { return fixed(f.impliedGBs(), 1); });
