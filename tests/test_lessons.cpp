@@ -293,6 +293,9 @@ TEST(SeedCheck, BadSeedLinesNameFileLineAndReason) {
             std::string::npos);
   EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | fast | 4 | 64 | src\nstep: a\n").find("memory clock 'fast'"), std::string::npos);
   EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1 | 4 | 64 | \nstep: a\n").find("needs a source"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1e300 | 4 | 64 | src\nstep: a\n").find("memory clock '1e300'"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: k40c | b | GDDR5 | 1 | 4 | 64 | s\nstep: a\n").find("x.lesson:1: seed GPU 'k40c' is already shipped"),
+            std::string::npos);
   const std::string twice = "seed-gpu: a | b | GDDR5 | 1 | 4 | 64 | s\n";
   EXPECT_NE(parseError(twice + twice + "step: a\n").find("x.lesson:2: seed GPU 'a' is declared twice"), std::string::npos);
   EXPECT_NE(parseError("seed-method: span=kernel\nstep: a\n").find("x.lesson:1: 'seed-method:' needs label="), std::string::npos);

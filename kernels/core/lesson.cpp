@@ -110,7 +110,7 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
 
 std::string fmt(const char* f, double v) {
   char b[64];
-  std::snprintf(b, sizeof b, f, v);
+  std::snprintf(b, sizeof b, std::fabs(v) >= 1e7 ? "%.3g" : f, v);  // absurd figures stay short
   return b;
 }
 
@@ -222,7 +222,7 @@ std::string parseSeedGpu(const std::string& text, SeedGpu* out) {
   const std::optional<double> clock = positiveNumber(cells[3]);
   const std::optional<double> transfers = positiveNumber(cells[4]);
   const std::optional<double> bus = positiveNumber(cells[5]);
-  if (!clock) return "memory clock '" + cells[3] + "' is not a positive number of MHz";
+  if (!clock || *clock > 100000) return "memory clock '" + cells[3] + "' is not a number of MHz (up to 100000)";
   if (!transfers || (*transfers != 1 && *transfers != 2 && *transfers != 4 && *transfers != 8 && *transfers != 16))
     return "transfers per clock '" + cells[4] + "' is not 1, 2, 4, 8 or 16";
   if (!bus || *bus != std::floor(*bus) || *bus > 16384) return "bus width '" + cells[5] + "' is not a whole number of bits";
@@ -355,6 +355,8 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (std::string e = parseSeedGpu(rest, &g); !e.empty()) return fail(e);
       for (const SeedGpu& other : lesson.seedGpus)
         if (other.id == g.id) return fail("seed GPU '" + g.id + "' is declared twice");
+      for (const SeedGpu& other : shippedSeedGpus())
+        if (other.id == g.id) return fail("seed GPU '" + g.id + "' is already shipped (assets/seed_gpus.txt): use it or another id");
       lesson.seedGpus.push_back(g);
     } else if (word == "seed-method" && isColon && rest == "none") {
       seedMethod.reset();  // the runs that follow have no seed method to repeat
