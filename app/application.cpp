@@ -184,6 +184,8 @@ void Application::enterLessonStep(int step) {
     if (row.queued || !model_.device.available) continue;
     row.queued = true;
     for (int t = 0; t < row.times; ++t) controller_->queueRun(row.config, "lesson:" + std::to_string(r));
+    // Measured again the way the seed measured (warm L2, its repetitions) when that differs.
+    if (const auto& like = st.runs[size_t(i)].seedMethodConfig) controller_->queueRun(*like, "lesson:" + std::to_string(r));
   }
   if (st.sweep && !l.sweepQueued[size_t(step)] && model_.device.available) {
     l.sweepQueued[size_t(step)] = true;
@@ -275,6 +277,11 @@ int Application::exportLesson() {
   }
   const Table t = gui::lessonTable(l, model_.peaks, model_.device.available);
   md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";
+  if (!l.lesson.notes.empty()) {  // seed figures above their GPU's peak (docs/lessons.md)
+    md << "Seed figures that fail the check against their GPU's peak:\n\n";
+    for (const std::string& note : l.lesson.notes) md << "- " << note << "\n";
+    md << "\n";
+  }
   if (!model_.device.available)
     md << "Measurements need an NVIDIA GPU; this run used the CPU model (" << model_.device.unavailableReason << ").\n";
   std::vector<Measurement> all;
@@ -570,10 +577,12 @@ int runGui(const GuiOptions& options) {
   }
   if (!options.lesson.empty()) {  // a lesson with an error is rejected before any window opens
     std::string err;
-    if (!loadLesson(options.lesson, &err)) {
+    const std::optional<Lesson> lesson = loadLesson(options.lesson, &err);
+    if (!lesson) {
       std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
       return 2;
     }
+    for (const std::string& note : lesson->notes) std::fprintf(stderr, "reducelab: %s\n", note.c_str());
   }
   if (!options.lessonOut.empty() && !options.headless) {
     std::fprintf(stderr, "reducelab: error: --out renders the lesson offscreen: add --headless\n");

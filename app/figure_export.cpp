@@ -1,6 +1,5 @@
 #include "figure_export.hpp"
 
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reducelab/cuda_device.hpp"
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/lesson.hpp"
 #include "test_support.hpp"
 
@@ -142,6 +143,12 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
       EXPECT_NE(csv.find(run.label), std::string::npos) << run.label;
       for (const std::string& ref : run.reference) EXPECT_NE(csv.find(ref), std::string::npos) << ref;
     }
+  // Every seed figure shows with its check; the flagged ones are listed in lesson.md.
+  for (const LessonStep& st : lesson->steps)
+    for (const LessonRun& run : st.runs)
+      for (const SeedFigure& f : run.seed) EXPECT_NE(csv.find(f.timeText), std::string::npos) << f.timeText;
+  for (const std::string& note : lesson->notes)
+    EXPECT_NE(readFile(dir + "/lesson.md").find(note), std::string::npos) << note;
   // With a GPU every row is measured; without one every row says why not.
   if (rl::queryDevice(0).available) EXPECT_EQ(csv.find("not measured"), std::string::npos) << csv;
   else EXPECT_NE(csv.find("needs an NVIDIA GPU"), std::string::npos) << csv;
@@ -157,3 +164,270 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
 
 INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, ::testing::Values("upc", "harris", "max", "beyond", "tour"),
                          [](const auto& info) { return info.param; });
+
+// ---- Seed figures checked against their GPU's peak (issue #16) ----
+
+TEST(SeedGpus, ShippedFileParsesAndPeaksComeFromClockAndBusWidth) {
+  const std::string text = readFile(std::string(REDUCELAB_SOURCE_DIR) + "/assets/seed_gpus.txt");
+  size_t lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("seed-gpu:", 0) == 0) {
+      ++lines;
+      SeedGpu g;
+      EXPECT_EQ(parseSeedGpu(line.substr(9), &g), "") << line;
+      EXPECT_FALSE(g.source.empty()) << line;
+    }
+  EXPECT_EQ(shippedSeedGpus().size(), lines);  // every line of the file made it in
+  auto peak = [](const std::string& id) {
+    for (const SeedGpu& g : shippedSeedGpus())
+      if (g.id == id) return g.peakGBs();
+    ADD_FAILURE() << "no seed GPU " << id;
+    return 0.0;
+  };
+  // The published bandwidths, within rounding of the published clocks.
+  EXPECT_NEAR(peak("gtx1060-6gb"), 192.0, 0.5);
+  EXPECT_NEAR(peak("k40c"), 288.0, 0.5);
+  EXPECT_NEAR(peak("gtx1080ti"), 484.3, 0.5);
+  EXPECT_NEAR(peak("rtx2060super"), 448.0, 0.5);
+  EXPECT_NEAR(peak("g80-8800gtx"), 86.4, 0.05);
+  EXPECT_NEAR(peak("920mx-ddr3"), 14.4, 0.05);
+  EXPECT_NEAR(peak("920mx-gddr5"), 40.1, 0.05);
+}
+
+TEST(SeedGpus, TimesParseWithUnits) {
+  EXPECT_DOUBLE_EQ(*parseSeedTime("5.25ms"), 5.25);
+  EXPECT_NEAR(*parseSeedTime("13.75us"), 0.01375, 1e-12);
+  EXPECT_NEAR(*parseSeedTime("1.37517375e-05s"), 0.0137517375, 1e-12);
+  EXPECT_NEAR(*parseSeedTime("15000ns"), 0.015, 1e-12);
+  for (const char* bad : {"5.25", "ms", "-1ms", "0ms", "5.25 parsecs", "1e999s", "nanms"})
+    EXPECT_FALSE(parseSeedTime(bad)) << bad;
+}
+
+namespace {
+// Every seed figure of a shipped lesson, with whether the check flags it.
+std::vector<SeedFigure> seedFigures(const std::string& name) {
+  std::string err;
+  auto l = loadLesson(name, &err);
+  EXPECT_TRUE(l) << err;
+  std::vector<SeedFigure> out;
+  if (l)
+    for (const LessonStep& st : l->steps)
+      for (const LessonRun& r : st.runs) out.insert(out.end(), r.seed.begin(), r.seed.end());
+  return out;
+}
+}  // namespace
+
+TEST(SeedCheck, FlagsSeed001TimesAndPassesSeed000AndHarris) {
+  std::vector<SeedFigure> max = seedFigures("max");
+  ASSERT_EQ(max.size(), 5u);
+  // Seed 002's 10^6 ints in 0.000015 s on a 920MX: above even its GDDR5 variant's peak.
+  EXPECT_EQ(max.back().gpu.id, "920mx-gddr5");
+  EXPECT_EQ(max.back().bytes(), 4e6);
+  EXPECT_TRUE(max.back().abovePeak());
+  max.pop_back();
+  for (const SeedFigure& f : max) {
+    EXPECT_EQ(f.gpu.id, "gtx1060-6gb");
+    EXPECT_EQ(f.bytes(), double(1u << 21) * 4);
+    EXPECT_TRUE(f.abovePeak()) << f.timeText;
+    EXPECT_GT(f.floorMs(), 0.0436);       // 8 MiB at 192 GB/s: more than 43.6 us
+    EXPECT_GT(f.shareOfPeak(), 3.0);      // each figure is over three times the GPU's peak
+  }
+  const std::vector<SeedFigure> upc = seedFigures("upc");
+  EXPECT_EQ(upc.size(), 8u + 8u + 7u);  // K40c double, 1080Ti float, 2060 SUPER float (no Kernel08)
+  for (const SeedFigure& f : upc) EXPECT_FALSE(f.abovePeak()) << f.gpu.name << " " << f.timeText;
+  // Kernel01 on the K40c: 2^24 doubles in 5.25 ms is the seed's own 25.56 GB/s, 8.9 % of 288 GB/s.
+  EXPECT_NEAR(upc.front().impliedGBs(), 25.56, 0.01);
+  EXPECT_NEAR(upc.front().shareOfPeak() * 100, 8.9, 0.05);
+  const std::vector<SeedFigure> harris = seedFigures("harris");
+  ASSERT_EQ(harris.size(), 7u);
+  for (const SeedFigure& f : harris) EXPECT_FALSE(f.abovePeak()) << f.timeText;
+  EXPECT_NEAR(harris.front().impliedGBs(), 2.083, 0.001);  // Harris's own figure for kernel 1
+  EXPECT_NEAR(harris.back().shareOfPeak() * 100, 72.5, 0.1);
+}
+
+TEST(SeedCheck, ALessonDeclaresItsSeedGpuAndFiguresAbovePeakAreReportedWithFileLine) {
+  const std::string head =
+      "seed-gpu: mx | GeForce 920MX (GDDR5) | GDDR5 | 1253 | 4 | 64 | test\n"
+      "step: a\n"
+      "set kernel=k3 n=1000000 type=int32\n"
+      "run\n";
+  // Seed 002's practicum: 10^6 ints "reduced" in 0.000015 s on a 920MX: 267 GB/s of 40 GB/s.
+  const std::string unmarked = parseError(head + "seed: gpu=mx time=0.000015s\n");
+  EXPECT_EQ(unmarked.rfind("x.lesson:5: seed time 0.000015 s on GeForce 920MX (GDDR5)", 0), 0u) << unmarked;
+  EXPECT_NE(unmarked.find("impossible for a kernel that reads its input from memory"), std::string::npos) << unmarked;
+  EXPECT_NE(unmarked.find("Mark the figure 'impossible'"), std::string::npos) << unmarked;
+  // Marked: the lesson loads and the finding is a note naming the line.
+  std::string err;
+  auto l = parseLesson(head + "# what it measured\nseed: gpu=mx time=0.000015s impossible\n", "x.lesson", &err);
+  ASSERT_TRUE(l) << err;
+  ASSERT_EQ(l->notes.size(), 1u);
+  EXPECT_EQ(l->notes[0].rfind("x.lesson:6: note: seed time 0.000015 s", 0), 0u) << l->notes[0];
+  EXPECT_NE(l->notes[0].find("asynchronous launch timed without waiting"), std::string::npos);
+  ASSERT_EQ(l->steps[0].runs[0].seed.size(), 1u);
+  EXPECT_GT(l->steps[0].runs[0].seed[0].shareOfPeak(), 6.0);
+  // A mark on a figure that passes is wrong too; below peak with no mark loads with no note.
+  EXPECT_NE(parseError(head + "seed: gpu=mx time=1ms impossible\n").find("x.lesson:5: the figure is marked 'impossible' but"),
+            std::string::npos);
+  auto ok = parseLesson(head + "seed: gpu=mx time=1ms n=2^20 type=float64\n", "x.lesson", &err);
+  ASSERT_TRUE(ok) << err;
+  EXPECT_TRUE(ok->notes.empty());
+  EXPECT_EQ(ok->steps[0].runs[0].seed[0].bytes(), double(1 << 20) * 8);  // the seed's own N and type
+  // The shipped max lesson loads with one note per figure, each with its file and line.
+  auto max = loadLesson("max", &err);
+  ASSERT_TRUE(max) << err;
+  EXPECT_EQ(max->notes.size(), 5u);
+  for (const std::string& n : max->notes) EXPECT_EQ(n.rfind("assets/lessons/max.lesson:", 0), 0u) << n;
+}
+
+TEST(SeedCheck, BadSeedLinesNameFileLineAndReason) {
+  const std::string run = "step: a\nset kernel=k3\nrun\n";
+  EXPECT_NE(parseError(run + "seed: gpu=nosuch time=1ms\n").find("x.lesson:4: unknown seed GPU 'nosuch'"), std::string::npos);
+  EXPECT_NE(parseError(run + "seed: gpu=k40c time=1\n").find("x.lesson:4: time=1 is not a time"), std::string::npos);
+  EXPECT_NE(parseError(run + "seed: gpu=k40c\n").find("x.lesson:4: 'seed:' needs gpu=ID and time="), std::string::npos);
+  EXPECT_NE(parseError(run + "seed: gpu=k40c time=1ms colour=red\n").find("unknown seed setting 'colour'"), std::string::npos);
+  EXPECT_NE(parseError("step: a\nseed: gpu=k40c time=1ms\n").find("x.lesson:2: 'seed:' must follow the 'run'"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1000 | 3 | 64 | src\nstep: a\n").find("x.lesson:1: transfers per clock '3'"),
+            std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1000 | 4 | 64\nstep: a\n").find("x.lesson:1: 'seed-gpu:' needs 7 cells"),
+            std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | fast | 4 | 64 | src\nstep: a\n").find("memory clock 'fast'"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1 | 4 | 64 | \nstep: a\n").find("needs a source"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: a | b | GDDR5 | 1e300 | 4 | 64 | src\nstep: a\n").find("memory clock '1e300'"), std::string::npos);
+  EXPECT_NE(parseError("seed-gpu: k40c | b | GDDR5 | 1 | 4 | 64 | s\nstep: a\n").find("x.lesson:1: seed GPU 'k40c' is already shipped"),
+            std::string::npos);
+  const std::string twice = "seed-gpu: a | b | GDDR5 | 1 | 4 | 64 | s\n";
+  EXPECT_NE(parseError(twice + twice + "step: a\n").find("x.lesson:2: seed GPU 'a' is declared twice"), std::string::npos);
+  EXPECT_NE(parseError("seed-method: span=kernel\nstep: a\n").find("x.lesson:1: 'seed-method:' needs label="), std::string::npos);
+  EXPECT_NE(parseError("seed-method: label=x span=both\nstep: a\n").find("span=both"), std::string::npos);
+  EXPECT_NE(parseError("seed-method: label=x reps=0\nstep: a\n").find("reps=0"), std::string::npos);
+}
+
+TEST(SeedCheck, SeedMethodAsksForASecondMeasurementOnlyWhenItsSettingsDiffer) {
+  std::string err;
+  auto l = parseLesson(
+      "seed-method: label=warm_L2,_mean_of_1000 stat=mean warm-l2=true reps=1000\n"
+      "step: a\nset kernel=k3 n=2^21 type=int32\n"
+      "run\nseed: gpu=gtx1060-6gb time=50us\n"
+      "run label=no_seed\n",
+      "x.lesson", &err);
+  ASSERT_TRUE(l) << err;
+  const LessonRun& withSeed = l->steps[0].runs[0];
+  ASSERT_TRUE(withSeed.seedMethod);
+  EXPECT_EQ(withSeed.seedMethod->label, "warm L2, mean of 1000");
+  EXPECT_TRUE(withSeed.seedMethod->mean);
+  ASSERT_TRUE(withSeed.seedMethodConfig);
+  EXPECT_EQ(withSeed.seedMethodConfig->reps, 1000);
+  EXPECT_TRUE(withSeed.seedMethodConfig->warmL2);
+  EXPECT_EQ(withSeed.config.reps, RunConfig{}.reps);  // ours stays as it was
+  EXPECT_FALSE(l->steps[0].runs[1].seedMethodConfig);  // no seed figure, nothing to compare
+  auto cleared = parseLesson(
+      "seed-method: label=x reps=1000\nseed-method: none\nstep: a\nrun\nseed: gpu=k40c time=10ms\n", "x.lesson", &err);
+  ASSERT_TRUE(cleared) << err;
+  EXPECT_FALSE(cleared->steps[0].runs[0].seedMethod);
+  auto same = parseLesson("seed-method: label=x span=e2e\nstep: a\nrun\nseed: gpu=k40c time=10ms\n", "x.lesson", &err);
+  ASSERT_TRUE(same) << err;
+  EXPECT_FALSE(same->steps[0].runs[0].seedMethodConfig);  // e2e is in every measurement
+}
+
+// ---- The lesson table: which time it compares by, the floor, the seed's method (issues #9, #16) ----
+
+namespace {
+
+// A lesson's state as the app builds it, with one made-up measurement per row (the table's
+// logic is under test, not the GPU): kernel time k ms, end-to-end e ms.
+gui::LessonState stateOf(const std::string& text) {
+  std::string err;
+  auto l = parseLesson(text, "t.lesson", &err);
+  EXPECT_TRUE(l) << err;
+  gui::LessonState s;
+  s.active = true;
+  if (!l) return s;
+  s.lesson = *l;
+  for (const LessonStep& st : l->steps) {
+    s.firstRowOfStep.push_back(int(s.rows.size()));
+    for (const LessonRun& r : st.runs) {
+      gui::LessonRow row;
+      row.label = r.label;
+      row.config = r.config;
+      row.reference = r.reference;
+      s.rows.push_back(row);
+    }
+  }
+  return s;
+}
+
+Measurement measured(const RunConfig& c, double kernelMs, double e2eMs, double kernelMeanMs = -1) {
+  Measurement m;
+  m.config = c;
+  m.ok = true;
+  m.kernel.median = kernelMs;
+  m.kernel.mean = kernelMeanMs < 0 ? kernelMs : kernelMeanMs;
+  m.endToEnd.median = e2eMs;
+  m.endToEnd.mean = e2eMs;
+  m.bytesRead = double(c.n) * double(elemBytes(c.type));
+  m.result.isInt = true;
+  return m;
+}
+
+std::string cellOf(const Table& t, size_t row, const std::string& header) {
+  for (size_t i = 0; i < t.headers.size(); ++i)
+    if (t.headers[i] == header) return t.rows.at(row).at(i);
+  ADD_FAILURE() << "no column '" << header << "'";
+  return {};
+}
+
+}  // namespace
+
+TEST(LessonTable, RowsWithDifferentFinalStagesAreComparedWithTheFinalStageIncluded) {
+  // Kernel01 adds its partials on the CPU, Kernel02 finishes on the GPU: a kernel-only time
+  // would leave out Kernel01's CPU share and make it look faster than it is.
+  gui::LessonState s = stateOf("step: a\nset kernel=k1 final=cpu n=2^24\nrun label=K01\nstep: b\nset final=gpu\nrun label=K02\n");
+  s.rows[0].runs.push_back(measured(s.rows[0].config, 1.0, 3.0));
+  s.rows[1].runs.push_back(measured(s.rows[1].config, 2.0, 2.5));
+  Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  const Table t = gui::lessonTable(s, peaks, true);
+  EXPECT_EQ(cellOf(t, 0, "time incl. final stage ms"), "3.0000");
+  EXPECT_EQ(cellOf(t, 1, "time incl. final stage ms"), "2.5000");
+  // Bandwidth and share of peak follow the time shown.
+  EXPECT_EQ(cellOf(t, 0, "GB/s"), fixed(double(1 << 24) * 4 / 3.0e-3 / 1e9, 1));
+  // Same final stage everywhere: the kernel time.
+  gui::LessonState same = stateOf("step: a\nset kernel=k3 final=gpu\nrun\nrun label=other kernel=k4\n");
+  for (gui::LessonRow& r : same.rows) r.runs.push_back(measured(r.config, 1.5, 9.0));
+  EXPECT_EQ(cellOf(gui::lessonTable(same, peaks, true), 1, "kernel time ms"), "1.5000");
+}
+
+TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {
+  gui::LessonState s = stateOf(
+      "seed-method: label=warm_L2,_mean_of_1000 span=kernel stat=mean warm-l2=true reps=1000\n"
+      "step: a\nset kernel=k3 op=max type=int32 n=2^21 block=1024\n"
+      "run label=sequential\nseed: gpu=gtx1060-6gb time=13.75us impossible\n"
+      "run label=slow\nseed: gpu=gtx1060-6gb time=100us\n");
+  ASSERT_EQ(s.rows.size(), 2u);
+  const RunConfig like = *s.lesson.steps[0].runs[0].seedMethodConfig;
+  s.rows[0].runs.push_back(measured(s.rows[0].config, 0.0232, 0.03));
+  s.rows[0].runs.push_back(measured(like, 0.0050, 0.01, 0.0061));  // the seed's way: its mean is shown
+  Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  const Table t = gui::lessonTable(s, peaks, true);
+  EXPECT_EQ(cellOf(t, 0, "kernel time ms"), "0.0232");  // ours is not mixed up with the seed's way
+  EXPECT_EQ(cellOf(t, 0, "like the seed: warm L2, mean of 1000 ms"), "0.0061");
+  EXPECT_EQ(cellOf(t, 0, "floor at peak"), "1.74 us");  // 8 MiB at 4814 GB/s
+  EXPECT_EQ(cellOf(t, 0, "seed time"), "13.75 us");
+  EXPECT_EQ(cellOf(t, 0, "seed floor at peak"), "43.65 us");
+  EXPECT_EQ(cellOf(t, 0, "seed % of its peak"), "317.4 %");
+  EXPECT_EQ(cellOf(t, 0, "seed check"), "IMPOSSIBLE");
+  EXPECT_EQ(cellOf(t, 0, "seed GPU"), "GeForce GTX 1060 6GB");
+  EXPECT_EQ(cellOf(t, 0, "seed GPU peak GB/s"), "192.2");
+  EXPECT_EQ(cellOf(t, 0, "seed MB read"), "8.39");
+  EXPECT_EQ(cellOf(t, 0, "seed GB/s"), "610.1");
+  EXPECT_EQ(cellOf(t, 1, "seed check"), "ok");
+  EXPECT_EQ(cellOf(t, 1, "like the seed: warm L2, mean of 1000 ms"), "-");  // not measured yet
+  // Without a GPU the measured cells say so and the seed's check is still there.
+  gui::LessonState cpu = stateOf("step: a\nset kernel=k3 n=2^21 type=int32\nrun\nseed: gpu=gtx1060-6gb time=13.75us impossible\n");
+  const Table c = gui::lessonTable(cpu, Peaks{}, false);
+  EXPECT_EQ(cellOf(c, 0, "result"), "not measured: needs an NVIDIA GPU");
+  EXPECT_EQ(cellOf(c, 0, "floor at peak"), "-");
+  EXPECT_EQ(cellOf(c, 0, "seed check"), "IMPOSSIBLE");
+}

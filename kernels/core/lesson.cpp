@@ -1,5 +1,7 @@
 #include "reducelab/lesson.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +12,8 @@ namespace rl {
 
 extern const EmbeddedText kLessonFiles[];
 extern const int kLessonFiles_count;
+extern const EmbeddedText kSeedGpuFiles[];
+extern const int kSeedGpuFiles_count;
 
 namespace {
 
@@ -104,12 +108,175 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
   return {};
 }
 
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, std::fabs(v) >= 1e7 ? "%.3g" : f, v);  // absurd figures stay short
+  return b;
+}
+
+// A positive number, whole or not, that fills the whole cell.
+std::optional<double> positiveNumber(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
+  return v;
+}
+
+// A `seed:` line after the `run` it describes: gpu=ID time=13.75us [n=2^21] [type=int32] [impossible].
+std::string parseSeedFigure(const std::string& rest, const LessonRun& run, const std::vector<SeedGpu>& declared,
+                            SeedFigure* f) {
+  std::string kvText;
+  std::istringstream words(rest);
+  std::string w;
+  while (words >> w) {
+    if (w == "impossible") f->markedImpossible = true;
+    else kvText += w + " ";
+  }
+  std::string bad, gpuId;
+  f->n = run.config.n;
+  f->type = run.config.type;
+  for (auto& [k, v] : keyValues(kvText, &bad)) {
+    if (k == "gpu") {
+      gpuId = v;
+    } else if (k == "time") {
+      const std::optional<double> ms = parseSeedTime(v);
+      if (!ms) return "time=" + v + " is not a time (a positive number with a unit: 13.75us, 5.25ms, 1.3e-05s)";
+      f->timeMs = *ms;
+      const size_t unit = v.find_first_not_of("0123456789.eE+-");
+      f->timeText = v.substr(0, unit) + " " + v.substr(unit);
+    } else if (k == "n") {
+      std::string err;
+      if (auto n = parseCount(v, &err)) f->n = *n; else return err;
+    } else if (k == "type") {
+      if (auto t = parseElemType(v)) f->type = *t; else return "type=" + v + " is not valid (int32, int64, float32, float64)";
+    } else {
+      return "unknown seed setting '" + k + "' (gpu, time, n, type, impossible)";
+    }
+  }
+  if (!bad.empty()) return "'seed:' takes key=value pairs and the word 'impossible', got '" + bad + "'";
+  if (gpuId.empty() || f->timeMs <= 0) return "'seed:' needs gpu=ID and time=VALUE+UNIT";
+  const SeedGpu* gpu = nullptr;
+  for (const SeedGpu& g : declared) gpu = !gpu && g.id == gpuId ? &g : gpu;
+  for (const SeedGpu& g : shippedSeedGpus()) gpu = !gpu && g.id == gpuId ? &g : gpu;
+  if (!gpu) {
+    std::string known;
+    for (const SeedGpu& g : declared) known += (known.empty() ? "" : ", ") + g.id;
+    for (const SeedGpu& g : shippedSeedGpus()) known += (known.empty() ? "" : ", ") + g.id;
+    return "unknown seed GPU '" + gpuId + "' (known: " + known + "; declare it with 'seed-gpu:')";
+  }
+  f->gpu = *gpu;
+  if (f->abovePeak() && !f->markedImpossible)
+    return seedFigureFinding(*f) + ". Mark the figure 'impossible' (and say in the caption what it measured) or correct it";
+  if (!f->abovePeak() && f->markedImpossible)
+    return "the figure is marked 'impossible' but " + f->timeText + " on " + f->gpu.name + " is " +
+           fmt("%.1f", f->shareOfPeak() * 100) + " % of its " + fmt("%.1f", f->gpu.peakGBs()) + " GB/s peak: remove the mark";
+  return {};
+}
+
+// A `seed-method:` line: label=in_words span=kernel|e2e stat=median|mean [warm-l2=true|false] [reps=N].
+std::string parseSeedMethod(const std::string& rest, SeedMethod* m) {
+  std::string bad;
+  for (auto& [k, v] : keyValues(rest, &bad)) {
+    if (k == "label") {
+      m->label = v;
+      for (char& ch : m->label)
+        if (ch == '_') ch = ' ';
+    } else if (k == "span") {
+      if (v != "kernel" && v != "e2e") return "span=" + v + " is not valid (kernel: the launches only, e2e: final stage included)";
+      m->endToEnd = v == "e2e";
+    } else if (k == "stat") {
+      if (v != "median" && v != "mean") return "stat=" + v + " is not valid (median, mean)";
+      m->mean = v == "mean";
+    } else if (k == "warm-l2") {
+      if (v != "true" && v != "false") return "warm-l2=" + v + " is not valid (true or false)";
+      m->warmL2 = v == "true";
+    } else if (k == "reps") {
+      const std::optional<double> r = positiveNumber(v);
+      if (!r || *r != std::floor(*r) || *r > 100000) return "reps=" + v + " is not valid (1 to 100000)";
+      m->reps = int(*r);
+    } else {
+      return "unknown seed-method setting '" + k + "' (label, span, stat, warm-l2, reps)";
+    }
+  }
+  if (!bad.empty()) return "'seed-method:' takes key=value pairs, got '" + bad + "'";
+  if (m->label.empty()) return "'seed-method:' needs label=how_the_seed_timed (shown in the table's header)";
+  return {};
+}
+
 }  // namespace
+
+std::string parseSeedGpu(const std::string& text, SeedGpu* out) {
+  const std::vector<std::string> cells = splitBar(text);
+  if (cells.size() != 7)
+    return "'seed-gpu:' needs 7 cells: id | name | memory | clock MHz | transfers per clock | bus bits | source (got " +
+           std::to_string(cells.size()) + ")";
+  SeedGpu g;
+  g.id = cells[0];
+  g.name = cells[1];
+  g.memory = cells[2];
+  g.source = cells[6];
+  if (g.id.empty() || g.id.find_first_of(" \t=") != std::string::npos) return "the seed GPU's id '" + g.id + "' must be one word";
+  if (g.name.empty() || g.memory.empty()) return "the seed GPU needs a name and a memory type";
+  if (g.source.empty()) return "the seed GPU '" + g.id + "' needs a source for its memory clock and bus width";
+  const std::optional<double> clock = positiveNumber(cells[3]);
+  const std::optional<double> transfers = positiveNumber(cells[4]);
+  const std::optional<double> bus = positiveNumber(cells[5]);
+  if (!clock || *clock > 100000) return "memory clock '" + cells[3] + "' is not a number of MHz (up to 100000)";
+  if (!transfers || (*transfers != 1 && *transfers != 2 && *transfers != 4 && *transfers != 8 && *transfers != 16))
+    return "transfers per clock '" + cells[4] + "' is not 1, 2, 4, 8 or 16";
+  if (!bus || *bus != std::floor(*bus) || *bus > 16384) return "bus width '" + cells[5] + "' is not a whole number of bits";
+  g.clockMHz = *clock;
+  g.transfersPerClock = int(*transfers);
+  g.busBits = int(*bus);
+  *out = g;
+  return {};
+}
+
+const std::vector<SeedGpu>& shippedSeedGpus() {
+  static const std::vector<SeedGpu> gpus = [] {
+    std::vector<SeedGpu> out;
+    const std::string_view text = findEmbedded(kSeedGpuFiles, kSeedGpuFiles_count, "seed_gpus.txt");
+    std::istringstream in{std::string(text)};
+    std::string raw;
+    while (std::getline(in, raw)) {
+      const std::string line = trim(raw);
+      if (line.rfind("seed-gpu:", 0) != 0) continue;  // comments; tests check every line parses
+      SeedGpu g;
+      if (parseSeedGpu(line.substr(9), &g).empty()) out.push_back(g);
+    }
+    return out;
+  }();
+  return gpus;
+}
+
+std::optional<double> parseSeedTime(const std::string& text) {
+  const std::string t = trim(text);
+  const size_t unitAt = t.find_first_not_of("0123456789.eE+-");
+  if (unitAt == std::string::npos || unitAt == 0) return std::nullopt;
+  const std::optional<double> v = positiveNumber(t.substr(0, unitAt));
+  const std::string unit = trim(t.substr(unitAt));
+  if (!v) return std::nullopt;
+  if (unit == "s") return *v * 1e3;
+  if (unit == "ms") return *v;
+  if (unit == "us" || unit == "\u00b5s") return *v * 1e-3;
+  if (unit == "ns") return *v * 1e-6;
+  return std::nullopt;
+}
+
+std::string seedFigureFinding(const SeedFigure& f) {
+  return "seed time " + f.timeText + " on " + f.gpu.name + ": " + fmt("%.2f", f.bytes() / 1e6) + " MB in " + f.timeText +
+         " is " + fmt("%.1f", f.impliedGBs()) + " GB/s, " + fmt("%.0f", f.shareOfPeak() * 100) + " % of its " +
+         fmt("%.1f", f.gpu.peakGBs()) + " GB/s peak (reading the input at peak takes " + fmt("%.2f", f.floorMs() * 1e3) +
+         " us): impossible for a kernel that reads its input from memory; most likely an asynchronous launch timed "
+         "without waiting for it";
+}
 
 std::optional<Lesson> parseLesson(const std::string& text, const std::string& fileName, std::string* error) {
   Lesson lesson;
   lesson.name = std::filesystem::path(fileName).stem().string();
   RunConfig current;
+  std::optional<SeedMethod> seedMethod;  // the last `seed-method:`, for the runs that follow
   std::istringstream in(text);
   std::string raw;
   int lineNo = 0;
@@ -174,6 +341,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (!bad.empty()) return fail("'run' takes key=value pairs, got '" + bad + "'");
       if (std::string e = validate(r.config, nullptr); !e.empty()) return fail(e);
       if (r.label.empty()) r.label = r.config.kernel;
+      r.seedMethod = seedMethod;
       step->runs.push_back(r);
     } else if (word == "reference" && isColon) {
       if (auto e = needStep(); !e.empty()) return fail(e);
@@ -182,6 +350,28 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (step->runs.back().reference.size() > lesson.referenceColumns.size())
         return fail("more reference cells (" + std::to_string(step->runs.back().reference.size()) +
                     ") than reference-columns (" + std::to_string(lesson.referenceColumns.size()) + ")");
+    } else if (word == "seed-gpu" && isColon) {
+      SeedGpu g;
+      if (std::string e = parseSeedGpu(rest, &g); !e.empty()) return fail(e);
+      for (const SeedGpu& other : lesson.seedGpus)
+        if (other.id == g.id) return fail("seed GPU '" + g.id + "' is declared twice");
+      for (const SeedGpu& other : shippedSeedGpus())
+        if (other.id == g.id) return fail("seed GPU '" + g.id + "' is already shipped (assets/seed_gpus.txt): use it or another id");
+      lesson.seedGpus.push_back(g);
+    } else if (word == "seed-method" && isColon && rest == "none") {
+      seedMethod.reset();  // the runs that follow have no seed method to repeat
+    } else if (word == "seed-method" && isColon) {
+      SeedMethod m;
+      if (std::string e = parseSeedMethod(rest, &m); !e.empty()) return fail(e);
+      seedMethod = m;
+    } else if (word == "seed" && isColon) {
+      if (auto e = needStep(); !e.empty()) return fail(e);
+      if (step->runs.empty()) return fail("'seed:' must follow the 'run' it describes");
+      SeedFigure f;
+      f.line = lineNo;
+      if (std::string e = parseSeedFigure(rest, step->runs.back(), lesson.seedGpus, &f); !e.empty()) return fail(e);
+      if (f.abovePeak()) lesson.notes.push_back(fileName + ":" + std::to_string(lineNo) + ": note: " + seedFigureFinding(f));
+      step->runs.back().seed.push_back(f);
     } else if (word == "sweep") {
       if (auto e = needStep(); !e.empty()) return fail(e);
       LessonSweep sw;
@@ -233,7 +423,9 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (!ok) return fail("panel '" + rest + "' is not one of: live, ladder, block, n, types, results, occupancy, lesson");
       step->panel = rest;
     } else {
-      return fail("unknown directive '" + word + "' (title:, description:, reference-columns:, step:, caption:, set, run, reference:, sweep, view, panel)");
+      return fail("unknown directive '" + word +
+                  "' (title:, description:, reference-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
+                  "reference:, seed:, sweep, view, panel)");
     }
   }
   if (lesson.steps.empty()) {
@@ -241,6 +433,16 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     return fail("the lesson has no 'step:'");
   }
   if (lesson.title.empty()) lesson.title = lesson.name;
+  // A run with seed figures whose seed timed differently (warm L2, other repetitions) is
+  // measured a second time that way, so the table can put both methods side by side.
+  for (LessonStep& st : lesson.steps)
+    for (LessonRun& r : st.runs) {
+      if (r.seed.empty() || !r.seedMethod) continue;
+      RunConfig like = r.config;
+      if (r.seedMethod->reps > 0) like.reps = r.seedMethod->reps;
+      if (r.seedMethod->warmL2 >= 0) like.warmL2 = r.seedMethod->warmL2 == 1;
+      if (like.reps != r.config.reps || like.warmL2 != r.config.warmL2) r.seedMethodConfig = like;
+    }
   return lesson;
 }
 

@@ -10,11 +10,55 @@
 
 namespace rl {
 
+// A GPU a seed document measured on, with its memory as published: peak bandwidth is computed
+// from the memory clock, the transfers per clock and the bus width, never typed in.
+// Shipped ones: assets/seed_gpus.txt; a lesson can declare more with `seed-gpu:`.
+struct SeedGpu {
+  std::string id;               // what `seed: gpu=ID` names
+  std::string name;             // e.g. "GeForce GTX 1060 6GB"
+  std::string memory;           // GDDR5, GDDR5X, GDDR6, GDDR3, DDR3
+  double clockMHz = 0;          // published memory clock
+  int transfersPerClock = 0;    // 2 (DDR, GDDR3), 4 (GDDR5), 8 (GDDR5X, GDDR6)
+  int busBits = 0;              // memory bus width
+  std::string source;           // where the clock and width come from
+  double peakGBs() const { return clockMHz * 1e6 * transfersPerClock * busBits / 8.0 / 1e9; }
+};
+
+// How a seed timed its figures, so the table can measure the same way beside our own method.
+struct SeedMethod {
+  std::string label;            // in words, for the column header: "warm L2, mean of 1000"
+  bool endToEnd = false;        // span=e2e: final stage (copy of partials, CPU sum) included
+  bool mean = false;            // stat=mean: mean of the repetitions instead of the median
+  int reps = 0;                 // 0: as ours
+  int warmL2 = -1;              // -1: as ours, 0 / 1: L2 flushed / warm between repetitions
+};
+
+// One figure of a seed: a time on a seed GPU for a step that reads `bytes` from memory. A time
+// below bytes / peak is impossible for a kernel that reads its input from memory.
+struct SeedFigure {
+  int line = 0;                 // where it is in its file
+  SeedGpu gpu;
+  std::string timeText;         // as written, e.g. "13.75 us"
+  double timeMs = 0;
+  uint64_t n = 0;               // the seed's element count and type (default: the run's)
+  ElemType type = ElemType::Int32;
+  bool markedImpossible = false;  // the file says it cannot be a kernel time
+  double bytes() const { return double(n) * double(elemBytes(type)); }
+  double impliedGBs() const { return bytes() / (timeMs * 1e-3) / 1e9; }
+  double shareOfPeak() const { return impliedGBs() / gpu.peakGBs(); }  // 1.0 = the GPU's peak
+  double floorMs() const { return bytes() / (gpu.peakGBs() * 1e9) * 1e3; }  // bytes at peak
+  bool abovePeak() const { return shareOfPeak() > 1.0; }
+};
+
 struct LessonRun {
   std::string label;        // row label in the lesson's table
   RunConfig config;         // the step's configuration with this run's overrides
   int times = 1;            // run it this many times (determinism demos)
   std::vector<std::string> reference;  // the seed's figures for this row, one per reference column
+  std::vector<SeedFigure> seed;        // the seed's checked figures for this row (`seed:` lines)
+  std::optional<SeedMethod> seedMethod;  // how the seed timed (`seed-method:` in effect)
+  // The run again under the seed's method, when that needs another measurement (warm L2, reps).
+  std::optional<RunConfig> seedMethodConfig;
 };
 
 struct LessonSweep {
@@ -42,7 +86,21 @@ struct Lesson {
   std::string description;
   std::vector<std::string> referenceColumns;  // headers of the seed's figures
   std::vector<LessonStep> steps;
+  std::vector<SeedGpu> seedGpus;               // declared in the file with `seed-gpu:`
+  // Findings at load, "file:line: note: ...": seed figures above their GPU's peak that the file
+  // marks `impossible` (unmarked ones are load errors).
+  std::vector<std::string> notes;
 };
+
+// One `seed-gpu:` line's text (after the colon): "id | name | memory | clock MHz | transfers per
+// clock | bus bits | source". "" or the reason.
+std::string parseSeedGpu(const std::string& text, SeedGpu* out);
+// The seed GPUs shipped in assets/seed_gpus.txt (compiled into the binary).
+const std::vector<SeedGpu>& shippedSeedGpus();
+// "13.75 us", "5.25 ms", "1.3e-05 s" -> milliseconds; nullopt when not a positive time with a unit.
+std::optional<double> parseSeedTime(const std::string& text);
+// The sentence a figure above its GPU's peak gets: its numbers and what it most likely measured.
+std::string seedFigureFinding(const SeedFigure& f);
 
 // Parses lesson text; on error returns nullopt and "file:line: reason" in *error.
 std::optional<Lesson> parseLesson(const std::string& text, const std::string& fileName, std::string* error);
