@@ -8,6 +8,7 @@ packages=(
   libegl-dev libegl-mesa0 libgl1-mesa-dri
   libstb-dev libcli11-dev nlohmann-json3-dev libgtest-dev fonts-dejavu-core
   libcairo2-dev poppler-utils desktop-file-utils appstream
+  texlive-latex-base texlive-latex-recommended
 )
 missing=()
 for p in "${packages[@]}"; do

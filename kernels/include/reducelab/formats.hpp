@@ -14,9 +14,18 @@ struct Table {
   std::vector<std::string> headers;
   std::vector<bool> numeric;  // right-aligned columns
   std::vector<std::vector<std::string>> rows;
+  // Machine-readable values where a cell shows something else (N shown as "2^24" has the value
+  // "16777216"); same shape as rows where present, "" = the cell's text. CSV writes these.
+  std::vector<std::vector<std::string>> values;
+
+  const std::string& value(size_t row, size_t col) const;  // the value, else the text ("" if absent)
+  void setValue(size_t row, size_t col, std::string v);
 };
 
 enum class TableFormat { Text, Csv, Markdown, Latex };
+// Csv: numbers as numbers (Table::values). Latex: booktabs; a table too wide for a portrait page
+// is set in landscape (pdflscape) and, if still too wide, split into parts that each repeat the
+// first column; a long one is a longtable. Needs \usepackage{booktabs,longtable,pdflscape}.
 std::string render(const Table& t, TableFormat f);
 // Parses a CSV produced by render(Csv) (quoted fields, doubled quotes): header + rows.
 Table parseCsv(const std::string& text);
