@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 #include <sstream>
 
 #include "reducelab/catalogue.hpp"
@@ -342,6 +343,12 @@ std::vector<std::vector<std::string>> cellsOfLatex(const std::string& tex) {
       else cell += line[i];
     }
     cells.push_back(cell);
+    // Headers are wrapped as \parbox[b]{W}{\raggedright TEXT}: keep TEXT.
+    static const std::regex header("^\\\\parbox\\[b\\]\\{[0-9.]+pt\\}\\{\\\\ragged(left|right) (.*)\\}$");
+    for (std::string& c : cells) {
+      std::smatch m;
+      if (std::regex_match(c, m, header)) c = m[2].str();
+    }
     rows.push_back(cells);
   }
   return rows;
