@@ -14,7 +14,10 @@
 #include <string>
 
 #include "../gui/src/plot_layout.hpp"
+#include "reducelab/formats.hpp"
 #include "reducelab/gui/plot.hpp"
+#include "reducelab/gui/plots.hpp"
+#include "reducelab/occupancy.hpp"
 #include "test_support.hpp"
 
 using namespace rl::gui;
@@ -448,4 +451,73 @@ TEST_F(PlotWidget, NanAndNegativeValuesOnLogAxesDoNotCrash) {
   for (int i = 0; i < 3; ++i) frame(&spec);
   EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 0);
   EXPECT_TRUE(isWellFormedXml(renderFigure(spec, FigureFormat::Svg), "plot-widget-log.svg"));
+}
+
+// Exported figures of the saved H200 sweeps (docs/data): the legend hides no data, occupancy
+// curves that coincide are one line, the type figure keeps one axis and no line joins its
+// categories. Each of these was wrong before (issue: figures that fit a page).
+namespace {
+std::vector<rl::Measurement> savedSweep(const std::string& axis) {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  std::string error;
+  auto rows = rl::measurementsFromJson(
+      nlohmann::json::parse(rl::test::readFile(src + "/docs/data/h200-sweep-" + axis + ".json")), &error);
+  EXPECT_FALSE(rows.empty()) << error;
+  return rows;
+}
+}  // namespace
+
+TEST(FigureLayout, LegendsOfTheSavedSweepsHideNoData) {
+  const rl::DeviceInfo h200 = rl::assumedH200();
+  for (const char* axis : {"n", "block", "type", "kernel"}) {
+    const std::vector<rl::Measurement> rows = savedSweep(axis == std::string("kernel") ? "type" : axis);
+    const Figure f = figureForSweep(axis, rows, rl::Peaks{4814, 4521, 4256, "test"}, h200);
+    for (const auto& [w, h] : {std::pair{960.0f, 540.0f}, std::pair{1920.0f, 1080.0f}}) {
+      const PlotLayout L = computePlotLayout(f.spec, w, h, 14 * w / 960, approxMeasure);
+      ASSERT_TRUE(L.legend.visible) << axis;
+      EXPECT_EQ(L.legend.covered, 0) << axis << " at " << w;
+      for (const PlotSeriesLayout& S : L.series)
+        for (const PlotPoint& p : S.points) {
+          if (!p.valid) continue;
+          EXPECT_FALSE(L.legend.box.contains(p.px, p.py)) << axis << ": a point under the legend";
+          if (S.barWidth > 0) {
+            const PlotRect& b = L.legend.box;
+            EXPECT_FALSE(p.bar.x0 < b.x1 && b.x0 < p.bar.x1 && p.bar.y0 < b.y1 && b.y0 < p.bar.y1) << axis;
+          }
+        }
+    }
+  }
+}
+
+TEST(FigureLayout, CoincidingOccupancyCurvesAreOneLineNamedForEveryKernel) {
+  const Figure f = blockSweepFigure(savedSweep("block"), rl::Peaks{});
+  int occupancy = 0;
+  for (const Series& s : f.spec.series)
+    if (s.secondaryY) {
+      ++occupancy;
+      for (const Series& t : f.spec.series)  // no two right-axis series draw the same curve
+        if (&t != &s && t.secondaryY) EXPECT_FALSE(t.x == s.x && t.y == s.y) << s.name << " = " << t.name;
+    }
+  EXPECT_GE(occupancy, 1);
+  bool named = false;
+  for (const Series& s : f.spec.series) named |= s.name == "occupancy (k3, k7, k10)";
+  EXPECT_TRUE(named) << "k3, k7 and k10 have the same theoretical occupancy at every block size";
+}
+
+TEST(FigureLayout, OccupancyFigureDrawsItsTwoSeriesInTwoColours) {
+  const Figure f = occupancyFigure(rl::assumedH200(), "k7", 32, 0, 4);
+  ASSERT_EQ(f.spec.series.size(), 2u);
+  const PlotLayout L = computePlotLayout(f.spec, 960, 540, 14, approxMeasure);
+  EXPECT_NE(L.series[0].color, L.series[1].color);
+  EXPECT_NE(f.spec.series[0].secondaryY, f.spec.series[1].secondaryY);
+}
+
+TEST(FigureLayout, TypeSweepHasOneAxisAndNoLinesAcrossCategories) {
+  const Figure f = typeSweepFigure(savedSweep("type"), rl::Peaks{4814, 4521, 4256, "test"});
+  for (const Series& s : f.spec.series) {
+    EXPECT_FALSE(s.secondaryY) << s.name << ": a second scale under the peak lines misleads";
+    EXPECT_NE(s.kind, SeriesKind::Line) << s.name << ": a line joins unrelated categories";
+    EXPECT_EQ(s.pointLabels.size(), s.y.size()) << s.name << ": elements/s is written on every bar";
+  }
 }

@@ -291,8 +291,11 @@ std::string formatPlotValue(double v) {
   return b;
 }
 
-PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, float fontPx,
-                             const TextMeasure& measure) {
+namespace {
+
+// The whole layout; `legendStrip` > 0 reserves that many pixels at the right for the legend.
+PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fontPx, const TextMeasure& measure,
+                      float legendStrip) {
   PlotLayout L;
   L.width = width;
   L.height = height;
@@ -378,7 +381,7 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     L.y.pixLo = L.y2.pixLo = r.y1;
     L.y.pixHi = L.y2.pixHi = r.y0;
   };
-  PlotRect r{pad + 3 * fontPx, top, width - pad - (L.hasY2 ? 3 * fontPx : fontPx),
+  PlotRect r{pad + 3 * fontPx, top, width - pad - (L.hasY2 ? 3 * fontPx : fontPx) - legendStrip,
              height - pad - 2 * fontPx - xLabelH};
   for (int pass = 0; pass < 2; ++pass) {
     place(r);
@@ -392,7 +395,7 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     const float right = pad + (L.hasY2 ? std::max(maxLabelWidth(L.y2, measure) + L.tickLength + gap, overRight)
                                        : std::max(0.5f * fontPx, overRight));
     const float bottom = pad + L.tickLength + gap + float(L.x.labelRows) * fontPx * 1.15f + xLabelH;
-    r = {left, top, width - right, height - bottom};
+    r = {left, top, width - right - legendStrip, height - bottom};
   }
   place(r);
   r = L.plot;
@@ -575,20 +578,30 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     G.box.y1 = y + 0.3f * fontPx;
     G.visible = !G.entries.empty();
     const float w = G.box.x1 - G.box.x0, h = G.box.y1 - G.box.y0, m = 0.6f * fontPx;
-    const float xs[2] = {r.x0 + m, r.x1 - m - w}, ys[2] = {r.y0 + m, r.y1 - m - h};
-    int best = 0, bestCount = INT32_MAX;
+    float xs[2] = {r.x0 + m, r.x1 - m - w}, ys[2] = {r.y0 + m, r.y1 - m - h};
+    int best = 0, bestCount = INT32_MAX, bestData = 0;
     for (int c = 0; c < 4; ++c) {
       const float x0 = xs[c % 2], y0 = ys[c / 2];
-      int count = 0;
-      for (const PlotSeriesLayout& S : L.series)
-        for (const PlotPoint& p : S.points)
-          if (p.valid && p.px >= x0 - m && p.px <= x0 + w + m && p.py >= y0 - m && p.py <= y0 + h + m) ++count;
+      int data = 0, count = 0;
       const PlotRect box{x0, y0, x0 + w, y0 + h};
+      const PlotRect around{x0 - m, y0 - m, x0 + w + m, y0 + h + m};
+      for (const PlotSeriesLayout& S : L.series)  // data: points, bars and their labels
+        for (const PlotPoint& p : S.points) {
+          if (!p.valid) continue;
+          if (around.contains(p.px, p.py) || (S.barWidth > 0 && overlaps(p.bar, box))) ++data;
+          if (!p.label.empty() && overlaps(textBounds(p.label), box)) ++data;
+        }
       for (const PlotReferenceLayout& R : L.references)  // and keep the reference labels readable
-        if (R.visible && !R.label.empty() && overlaps(textBounds(R.label), box)) count += 5;
-      for (const PlotShadeLayout& S : L.shades)
+        if (R.visible && !R.label.empty() && overlaps(textBounds(R.label), box)) data += 5;
+      count = data;
+      for (const PlotShadeLayout& S : L.shades)  // these can move out of the way (below)
         if (S.visible && !S.label.empty() && overlaps(textBounds(S.label), box)) count += 1;
-      if (count < bestCount) best = c, bestCount = count;
+      if (count < bestCount) best = c, bestCount = count, bestData = data;
+    }
+    G.covered = bestData;
+    if (legendStrip > 0) {  // the strip reserved beside the plot: nothing to cover there
+      xs[best % 2] = width - legendStrip + 0.5f * m, ys[best / 2] = r.y0;
+      G.covered = 0;
     }
     const float dx = xs[best % 2] - G.box.x0, dy = ys[best / 2] - G.box.y0;
     G.box = {G.box.x0 + dx, G.box.y0 + dy, G.box.x1 + dx, G.box.y1 + dy};
@@ -610,6 +623,19 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
         belowY += 1.3f * fontPx;
       }
     }
+  }
+  return L;
+}
+
+}  // namespace
+
+PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, float fontPx,
+                             const TextMeasure& measure) {
+  PlotLayout L = layoutPlot(spec, width, height, fontPx, measure, 0);
+  // A legend that would cover data in every corner moves out, into a strip at the right.
+  if (L.legend.visible && L.legend.covered > 0) {
+    const float strip = L.legend.box.width() + 1.2f * fontPx;
+    if (strip < 0.4f * width) return layoutPlot(spec, width, height, fontPx, measure, strip);
   }
   return L;
 }

@@ -88,6 +88,7 @@ struct PlotLegendEntry {
 
 struct PlotLegendLayout {
   bool visible = false;
+  int covered = 0;               // data it hides: points, bars, their labels, reference labels
   PlotRect box;
   std::vector<PlotLegendEntry> entries;
 };

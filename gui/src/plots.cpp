@@ -72,6 +72,9 @@ std::vector<std::pair<std::string, std::vector<const Measurement*>>> byKernel(co
   return out;
 }
 
+// "k7" from an occupancy series' name "k7 occupancy".
+std::string kernelOf(const Series& occupancy) { return occupancy.name.substr(0, occupancy.name.find(' ')); }
+
 double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRead / (ms * 1e-3) / 1e9 : 0; }
 
 }  // namespace
@@ -190,10 +193,15 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   f.spec.y2.label = "theoretical occupancy %";
   f.spec.y2.min = 0;
   f.spec.y2.max = 105;
+  // Occupancy is a property of the kernel's resources, not of its speed: kernels whose curves
+  // coincide share one line (named after all of them) instead of hiding each other.
+  std::vector<Series> occupancy;
+  std::vector<std::vector<RunConfig>> occupancyConfigs;
   for (auto& [kernel, ms] : byKernel(rows)) {
     Series bw = seriesFor(kernel, SeriesKind::Line);
     Series occ = rightAxisSeriesFor(kernel, " occupancy");
-    std::vector<RunConfig> cfg;
+    occ.name = kernel + " occupancy";
+    std::vector<RunConfig> cfg, occCfg;
     std::string lastLimiter;
     for (const Measurement* m : ms) {
       bw.x.push_back(m->config.block);
@@ -203,19 +211,32 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
       if (m->config.kernel != "cub") {
         occ.x.push_back(m->config.block);
         occ.y.push_back(100.0 * m->resources.occupancy);
-        // The limiting resource where it changes (labels of later kernels make way if they overlap).
+        // The limiting resource where it changes.
         const bool changed = occ.pointLabels.empty() || m->resources.limiter != lastLimiter;
         occ.pointLabels.push_back(changed ? m->resources.limiter : "");
         lastLimiter = m->resources.limiter;
+        occCfg.push_back(m->config);
       }
       cfg.push_back(m->config);
     }
     f.spec.series.push_back(bw);
     f.configs.push_back(cfg);
-    if (!occ.x.empty()) {
-      f.spec.series.push_back(occ);
-      f.configs.push_back(std::vector<RunConfig>(cfg.begin(), cfg.begin() + long(occ.x.size())));
+    if (occ.x.empty()) continue;
+    auto same = std::find_if(occupancy.begin(), occupancy.end(),
+                             [&](const Series& o) { return o.x == occ.x && o.y == occ.y; });
+    if (same != occupancy.end()) {  // the same curve: one line in a neutral colour, named for all
+      const std::string shared = "occupancy (";
+      if (same->name.rfind(shared, 0) != 0) same->name = shared + kernelOf(*same) + ")";
+      same->name.insert(same->name.size() - 1, ", " + kernel);
+      same->color = paletteColor(8);
+      continue;
     }
+    occupancy.push_back(occ);
+    occupancyConfigs.push_back(occCfg);
+  }
+  for (size_t i = 0; i < occupancy.size(); ++i) {
+    f.spec.series.push_back(occupancy[i]);
+    f.configs.push_back(occupancyConfigs[i]);
   }
   addPeakLines(f.spec, peaks);
   return f;
@@ -276,26 +297,24 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
   f.spec.title = "Bandwidth and elements per second by element type";
   f.spec.x.label = "element type";
   f.spec.x.categories = {"int32", "int64", "float32", "float64"};
-  f.spec.y.label = "GB/s";
+  f.spec.y.label = "GB/s (bar labels: G elements/s)";
   f.spec.y.includeZero = true;
-  f.spec.y2.label = "G elements/s";
-  f.spec.y2.min = 0;
   if (const Measurement* m = firstOk(rows)) f.spec.subtitle = subtitleOf(m->config, true, false, true);
+  // One axis: the bars are bandwidth against the peak lines; elements per second, a different
+  // unit, is written on each bar instead of being drawn against a second scale.
   for (auto& [kernel, ms] : byKernel(rows)) {
     Series bars = seriesFor(kernel, SeriesKind::Bars);
-    Series rate = rightAxisSeriesFor(kernel, " elements/s");
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
-      const double x = double(int(m->config.type));
-      bars.x.push_back(x);
+      bars.x.push_back(double(int(m->config.type)));
       bars.y.push_back(m->bandwidthGBs);
-      rate.x.push_back(x);
-      rate.y.push_back(m->kernel.median > 0 ? double(m->config.n) / (m->kernel.median * 1e-3) / 1e9 : 0);
+      char b[32];
+      std::snprintf(b, sizeof b, "%.1f",
+                    m->kernel.median > 0 ? double(m->config.n) / (m->kernel.median * 1e-3) / 1e9 : 0.0);
+      bars.pointLabels.push_back(b);
       cfg.push_back(m->config);
     }
     f.spec.series.push_back(bars);
-    f.configs.push_back(cfg);
-    f.spec.series.push_back(rate);
     f.configs.push_back(cfg);
   }
   addPeakLines(f.spec, peaks);
@@ -320,7 +339,8 @@ Figure occupancyFigure(const DeviceInfo& d, const std::string& kernel, int regis
   Series s = seriesFor(kernel, SeriesKind::Line);
   s.name = "theoretical occupancy";
   Series blocks = seriesFor(kernel, SeriesKind::Scatter);
-  blocks.name = "active blocks per SM";
+  blocks.name = "active blocks per SM (right axis)";
+  blocks.color = s.color == paletteColor(8) ? paletteColor(9) : paletteColor(8);  // not the line's colour
   blocks.secondaryY = true;
   f.spec.y2.label = "blocks per SM";
   f.spec.y2.min = 0;
