@@ -85,8 +85,26 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
   }
 }
 
+// The live figure is rebuilt when the results change, not every frame (the store is append-only:
+// same generation and size means same rows).
+const Figure& liveFigure(const Model& model) {
+  static Figure fig;
+  static uint64_t generation = ~uint64_t(0);
+  static size_t size = 0;
+  static double theoretical = -1, read = -1;
+  if (generation != model.results.generation() || size != model.results.size() ||
+      theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
+    fig = liveBandwidthFigure(model.results, model.peaks);
+    generation = model.results.generation();
+    size = model.results.size();
+    theoretical = model.peaks.theoreticalGBs;
+    read = model.peaks.readGBs;
+  }
+  return fig;
+}
+
 void liveTab(Model& model, UiActions& actions) {
-  const Figure fig = liveBandwidthFigure(model.results, model.peaks);
+  const Figure& fig = liveFigure(model);
   const Measurement* last = nullptr;
   for (auto it = model.results.rbegin(); it != model.results.rend(); ++it)
     if (it->ok) {
@@ -110,8 +128,14 @@ void liveTab(Model& model, UiActions& actions) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Run (F5)")) actions.requestRun();
   ImGui::SameLine();
-  Table t = benchTable(model.results, model.peaks);
-  exportButtons(fig, &t, actions);
+  exportButtons(fig, nullptr, actions);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Table")) {  // formatted only when asked for: it grows with the runs
+    std::vector<Measurement> rows = model.results;
+    fillLadderSpeedups(rows);
+    actions.requestExportTable(benchTable(rows, model.peaks), fig.fileStem);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
   plotFigure(model, fig, "live-plot");
 }
 
