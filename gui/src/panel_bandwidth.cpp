@@ -94,7 +94,20 @@ const Figure& liveFigure(const Model& model) {
   static double theoretical = -1, read = -1;
   if (generation != model.results.generation() || size != model.results.size() ||
       theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
-    fig = liveBandwidthFigure(model.results, model.peaks);
+    // The latest runs only: drawing cost must not grow with the session (the results table
+    // holds every run). Run numbers stay those of the whole session.
+    constexpr size_t kLiveRuns = 500;
+    const std::vector<Measurement>& all = model.results;
+    const size_t from = all.size() > kLiveRuns ? all.size() - kLiveRuns : 0;
+    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks);
+    if (from > 0) {
+      for (Series& sr : fig.spec.series)
+        for (double& x : sr.x) x += double(from);
+      fig.spec.x.min += double(from);
+      fig.spec.x.max += double(from);
+      fig.spec.subtitle = "the latest " + std::to_string(kLiveRuns) + " of " + std::to_string(all.size()) +
+                          " runs (every run is in the results table)";
+    }
     generation = model.results.generation();
     size = model.results.size();
     theoretical = model.peaks.theoreticalGBs;
