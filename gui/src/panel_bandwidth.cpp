@@ -188,16 +188,21 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     ImGui::EndChild();
     if (!rows.empty() && ImGui::BeginTable("ladder-table", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                                                    ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"kernel", "time ms", "GB/s", "% peak", "step x", "cum. x", "check"}) ImGui::TableSetupColumn(h);
+      // Like for like: the ladder's final stages differ, so its times are end to end (comparisonBasis).
+      const TimeBasis basis = comparisonBasis(ladder);
+      const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+      for (const std::string& h : std::vector<std::string>{"kernel", "time ms" + by, "GB/s" + by, "% peak" + by, "step x" + by, "cum. x" + by, "check"})
+        ImGui::TableSetupColumn(h.c_str());
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableHeadersRow();
       for (const Measurement& m : ladder) {
         if (!m.ok) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(m.config.kernel.c_str());
-        ImGui::TableNextColumn(); ImGui::Text("%.4f", m.kernel.median);
-        ImGui::TableNextColumn(); ImGui::Text("%.0f", m.bandwidthGBs);
-        ImGui::TableNextColumn(); ImGui::Text("%.1f", m.pctTheoretical);
+        ImGui::TableNextColumn(); ImGui::Text("%.4f", comparedTime(m, basis).median);
+        ImGui::TableNextColumn(); ImGui::Text("%.0f", comparedGBs(m, basis));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", model.peaks.theoreticalGBs > 0 ? 100.0 * comparedGBs(m, basis) / model.peaks.theoreticalGBs : 0.0);
         ImGui::TableNextColumn(); ImGui::Text("%.2f", m.stepSpeedup);
         ImGui::TableNextColumn(); ImGui::Text("%.2f", m.cumulativeSpeedup);
         ImGui::TableNextColumn(); ImGui::TextUnformatted(!m.haveReference ? "-" : m.check.pass ? "PASS" : "FAIL");

@@ -225,9 +225,13 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
 }
 
 Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  // Like for like (comparisonBasis): end-to-end times where the rows' final stages differ.
+  const TimeBasis basis = comparisonBasis(rows);
+  const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
   Table t;
-  t.headers = {"kernel", "type", "N", "block", "time ms", "min ms", "max ms", "GB/s", "% theor.", "% meas.",
-               "occ. %", "regs", "check"};
+  t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  t.headers = {"kernel", "type", "N", "block", "time ms" + by, "min ms" + by, "max ms" + by, "GB/s" + by,
+               "% theor." + by, "% meas." + by, "occ. %", "regs", "check"};
   t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true, false};
   for (const Measurement& m : rows) {
     const RunConfig& c = m.config;
@@ -235,12 +239,14 @@ Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
     if (!m.ok) {
       r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not run: " + m.error});
     } else {
-      r.push_back(fixed(m.kernel.median, 4));
-      r.push_back(fixed(m.kernel.min, 4));
-      r.push_back(fixed(m.kernel.max, 4));
-      r.push_back(fixed(m.bandwidthGBs, 1));
-      r.push_back(peaks.theoreticalGBs > 0 ? fixed(m.pctTheoretical, 1) : "-");
-      r.push_back(peaks.readGBs > 0 ? fixed(m.pctMeasuredRead, 1) : "-");
+      const Stats& time = comparedTime(m, basis);
+      const double gbs = comparedGBs(m, basis);
+      r.push_back(fixed(time.median, 4));
+      r.push_back(fixed(time.min, 4));
+      r.push_back(fixed(time.max, 4));
+      r.push_back(fixed(gbs, 1));
+      r.push_back(peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-");
+      r.push_back(peaks.readGBs > 0 ? fixed(100.0 * gbs / peaks.readGBs, 1) : "-");
       r.push_back(c.kernel == "cub" ? "-" : fixed(100.0 * m.resources.occupancy, 0));
       r.push_back(c.kernel == "cub" ? "-" : std::to_string(m.resources.registers));
       r.push_back(!m.haveReference ? "-" : (m.check.pass ? "PASS" : "FAIL"));
