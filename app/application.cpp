@@ -240,8 +240,9 @@ void Application::waitForIdle() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
   do {
     renderFrame();
-    if (controller_->busy()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while ((controller_->busy() || model_.sweep.running) && std::chrono::steady_clock::now() < deadline);
+    if (controller_->busy() || !controller_->traceSettled()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while ((controller_->busy() || model_.sweep.running || !controller_->traceSettled()) &&
+           std::chrono::steady_clock::now() < deadline);
 }
 
 int Application::exportLesson() {

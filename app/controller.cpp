@@ -132,7 +132,9 @@ void Controller::update() {
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
   if (!traceInFlight_ && (!haveTraced_ || !sameTrace(traced_, model_.config))) requestTrace();
   gui::TraceState& t = model_.trace;
-  if (t.pendingSelection && t.valid) {  // asked for by a lesson or the command line
+  // Asked for by a lesson or the command line: applied to the trace of the current configuration,
+  // not to the previous one the views still show while the new one is recorded.
+  if (t.pendingSelection && t.valid && traceSettled()) {
     t.step = t.pendingStep < 0 ? t.data.numSteps() - 1 : std::min(t.pendingStep, t.data.numSteps() - 1);
     t.warp = std::min(t.pendingWarp, t.data.numWarps() - 1);
     t.pendingSelection = false;
@@ -144,6 +146,10 @@ void Controller::update() {
   // reference reused: the per-run cost stays that of the GPU run).
   if (model_.continuous && !model_.measuring && model_.configError.empty() && service_)
     service_->queueRun(model_.config, "", RunKind::Continuous);
+}
+
+bool Controller::traceSettled() const {
+  return !traceInFlight_ && haveTraced_ && sameTrace(traced_, model_.config);
 }
 
 void Controller::waitForTrace(double seconds) {

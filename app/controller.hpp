@@ -28,6 +28,8 @@ class Controller {
   // Start-up only: frames until the first trace has arrived (or `seconds` passed).
   void waitForTrace(double seconds);
   void remeasurePeaks();
+  // The trace shown is that of the current configuration (nothing asked for or in flight).
+  bool traceSettled() const;
 
  private:
   void requestTrace();
