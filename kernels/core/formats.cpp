@@ -281,7 +281,13 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
                 {{"theoretical_gbs", s.peaks.theoreticalGBs},
                  {"measured_read_gbs", s.peaks.readGBs},
                  {"measured_copy_gbs", s.peaks.copyGBs},
-                 {"source", s.peaks.source}}},
+                 {"source", s.peaks.source},
+                 // How the measured peaks were taken (buffer >= 8 x L2, spread, clocks).
+                 {"buffer_bytes", s.peaks.bufferBytes},
+                 {"measured_read_min_gbs", s.peaks.readMinGBs},
+                 {"measured_read_max_gbs", s.peaks.readMaxGBs},
+                 {"sm_clock_mhz", s.peaks.smClockMHz},
+                 {"mem_clock_mhz", s.peaks.memClockMHz}}},
                // Like for like: which time the rows' speedups compare (comparisonBasis).
                {"compared_by", timeBasisLabel(comparisonBasis(rows))},
                {"compared_by_meaning", timeBasisMeaning(comparisonBasis(rows))}};
