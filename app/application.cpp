@@ -120,7 +120,8 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     if (!opt_.runOptionsGiven && settings_.haveLastConfig && opt_.lesson.empty()) model_.config = settings_.lastConfig;
   }
   controller_ = std::make_unique<Controller>(model_);
-  controller_->update();  // the first trace
+  controller_->update();  // asks for the first trace
+  controller_->waitForTrace(30.0);  // start-up only: the frame loop never waits
   if (model_.trace.valid) {
     model_.trace.step = opt_.step < 0 ? model_.trace.data.numSteps() - 1
                                       : std::min(opt_.step, model_.trace.data.numSteps() - 1);
@@ -142,6 +143,10 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     const uint64_t nMax = opt_.sweepNMax.empty() ? 0 : parseCount(opt_.sweepNMax, &err).value_or(0);
     requestSweep(opt_.sweepAtStart, runKernels, nMax);
     model_.focusPanel = opt_.sweepAtStart == "kernel" ? "ladder" : opt_.sweepAtStart == "type" ? "types" : opt_.sweepAtStart;
+  }
+  if (opt_.devFillResults > 0) {  // developer option: the results table at scale
+    for (Measurement& m : syntheticResults(size_t(opt_.devFillResults))) model_.results.append(std::move(m));
+    model_.focusPanel = "results";
   }
   if (opt_.themeGiven) settings_.presentationTheme = opt_.theme;
   if (opt_.presentation) requestTogglePresentation();
@@ -237,8 +242,9 @@ void Application::waitForIdle() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
   do {
     renderFrame();
-    if (controller_->busy()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while ((controller_->busy() || model_.sweep.running) && std::chrono::steady_clock::now() < deadline);
+    if (controller_->busy() || !controller_->traceSettled()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while ((controller_->busy() || model_.sweep.running || !controller_->traceSettled()) &&
+           std::chrono::steady_clock::now() < deadline);
 }
 
 int Application::exportLesson() {
@@ -389,8 +395,9 @@ void Application::processExports() {
                           {{"sweep-" + axis, sweepTable(rows, model_.peaks)}}});
     }
     const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
-    sections.push_back({"Occupancy", "", {gui::occupancyFigure(d, model_.config.kernel, model_.resources.registers,
-                                                                0, int(elemBytes(model_.config.accType())))}, {}});
+    const OccupancyCurveInputs curve = occupancyCurveInputs(model_.resources, model_.config.block);
+    sections.push_back({"Occupancy", "", {gui::occupancyFigure(d, model_.config.kernel, curve.registers,
+                                                                curve.sharedFixedBytes, curve.sharedPerThreadBytes)}, {}});
     if (model_.trace.valid) {
       Table t = traceTable(model_.trace.data, model_.trace.summary);
       t.caption = "Trace of " + model_.trace.config.kernel + ", block " + std::to_string(model_.trace.config.block);

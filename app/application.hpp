@@ -39,6 +39,8 @@ struct GuiOptions {
   bool force = false;            // lesson export may overwrite files
   std::string sweepAtStart;      // block, n, type, kernel: start this sweep (frames go on meanwhile)
   std::string sweepNMax;
+  // Developer options (measuring the GUI itself; never used in normal runs).
+  int devFillResults = 0;   // fill the results store with N synthetic records (frame cost at scale)
 };
 
 class Application final : public gui::UiActions {

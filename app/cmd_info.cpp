@@ -6,6 +6,7 @@
 #include "gl_context.hpp"
 #include "interop.hpp"
 #include "reducelab/cuda_device.hpp"
+#include "reducelab/engine.hpp"
 
 namespace rl::app {
 
@@ -44,8 +45,29 @@ int runInfo(const InfoOptions& options) {
     }
   }
 
+  // The bandwidth peaks: from the cache, or measured now when asked to (or when none is cached).
+  Peaks peaks;
+  std::string peaksError;
+  if (d.available) {
+    std::unique_ptr<Engine> engine = Engine::create(d.ordinal, &peaksError);
+    if (engine) peaks = engine->peaks(options.remeasurePeaks);
+  } else if (options.remeasurePeaks) {
+    peaksError = "no CUDA device: nothing to measure";
+  }
+  const bool peaksMeasured = peaks.readGBs > 0;
+  if (options.remeasurePeaks && !peaksMeasured && peaksError.empty()) peaksError = peaks.source;
+
   if (options.json) {
     nlohmann::json j;
+    if (d.available || options.remeasurePeaks) {
+      nlohmann::json pj = {{"source", peaksMeasured ? peaks.source : peaksError.empty() ? peaks.source : peaksError}};
+      if (peaksMeasured)
+        pj.update({{"read_gbs", peaks.readGBs}, {"read_min_gbs", peaks.readMinGBs}, {"read_max_gbs", peaks.readMaxGBs},
+                   {"copy_gbs", peaks.copyGBs}, {"copy_min_gbs", peaks.copyMinGBs}, {"copy_max_gbs", peaks.copyMaxGBs},
+                   {"buffer_bytes", peaks.bufferBytes}, {"sm_clock_mhz", peaks.smClockMHz},
+                   {"mem_clock_mhz", peaks.memClockMHz}});
+      j["peaks"] = pj;
+    }
     j["cuda_runtime"] = cudaVersionString(d.runtimeVersion);
     j["cuda_driver"] = cudaVersionString(d.driverVersion);
     j["device_available"] = d.available;
@@ -68,7 +90,7 @@ int runInfo(const InfoOptions& options) {
     j["interop_ok"] = interopOk;
     j["interop"] = interop;
     std::printf("%s\n", j.dump(2).c_str());
-    return 0;
+    return options.remeasurePeaks && !peaksMeasured ? 1 : 0;
   }
 
   std::printf("ReduceLab device information\n");
@@ -94,6 +116,18 @@ int runInfo(const InfoOptions& options) {
     std::printf("  SM clock (peak)     %d MHz\n", d.smClockKHz / 1000);
     std::printf("  theoretical peak    %.1f GB/s  (2 x %d MHz x %d bit / 8)\n",
                 d.theoreticalPeakGBs(), d.memClockKHz / 1000, d.busWidthBits);
+    if (peaksMeasured) {
+      std::printf("  measured read peak  %.1f GB/s (min %.1f, max %.1f)\n", peaks.readGBs, peaks.readMinGBs,
+                  peaks.readMaxGBs);
+      std::printf("  measured copy peak  %.1f GB/s (min %.1f, max %.1f)\n", peaks.copyGBs, peaks.copyMinGBs,
+                  peaks.copyMaxGBs);
+      std::printf("                      %.0f MiB buffer, SM clock %d MHz, memory clock %s, %s\n",
+                  peaks.bufferBytes / 1048576.0, peaks.smClockMHz,
+                  peaks.memClockMHz > 0 ? (std::to_string(peaks.memClockMHz) + " MHz").c_str() : "unknown",
+                  peaks.source.c_str());
+    } else {
+      std::printf("  measured peaks      %s\n", peaksError.empty() ? peaks.source.c_str() : peaksError.c_str());
+    }
   }
   if (!renderer.empty())
     std::printf("  GL renderer         %s, %s\n                      via %s\n", renderer.c_str(),
@@ -101,6 +135,10 @@ int runInfo(const InfoOptions& options) {
   else
     std::printf("  GL renderer         none: %s\n", glError.c_str());
   std::printf("  CUDA-GL interop     %s\n", interop.c_str());
+  if (options.remeasurePeaks && !peaksMeasured) {
+    std::fprintf(stderr, "reducelab: error: peaks not measured: %s\n", peaksError.c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -165,15 +165,18 @@ int runReportCommand(const ReportOptions& o) {
     session.insert(session.end(), rows.begin(), rows.end());
     return rows;
   };
-  int registers = 16;
+  RunConfig occupancyConfig = base;  // the Occupancy section: k7 at the report's base configuration
+  occupancyConfig.kernel = "k7";
+  std::string resourcesError;
+  ResourceUsage occupancyResources = engine ? engine->resources(occupancyConfig, &resourcesError)
+                                            : resourceUsage(occupancyConfig, shape, nullptr);
+  if (!resourcesError.empty()) occupancyResources = resourceUsage(occupancyConfig, shape, nullptr);
   if (engine) {
     std::vector<Measurement> ladder = sweep(SweepAxis::Kernel, {}, base, 0);
     fillLadderSpeedups(ladder);
     sections.push_back({"The kernel ladder", "Every kernel of the catalogue on " + formatCount(base.n) +
                             " float32 elements, block 512; step and cumulative speedups above the bars.",
                         {gui::ladderFigure(ladder, peaks)}, {{"ladder", benchTable(ladder, peaks)}}});
-    for (const Measurement& m : ladder)
-      if (m.config.kernel == "k7") registers = m.resources.registers;
     std::vector<Measurement> blocks = sweep(SweepAxis::Block, {"k3", "k7", "k10"}, base, 0);
     sections.push_back({"Block size", "Bandwidth and theoretical occupancy against threads per block.",
                         {gui::blockSweepFigure(blocks, peaks)}, {{"sweep-block", sweepTable(blocks, peaks)}}});
@@ -193,8 +196,11 @@ int runReportCommand(const ReportOptions& o) {
                                           ". The ladder, block-size, N and type figures need an NVIDIA GPU.", {}, {}});
     std::fprintf(stderr, "note: measurements skipped (no NVIDIA GPU): the report has the CPU-model parts only\n");
   }
-  sections.push_back({"Occupancy", "Kernel 7 on " + shape.name + (engine ? "" : " (registers assumed)") + ".",
-                      {gui::occupancyFigure(shape, "k7", registers, 0, int(sizeof(float)))}, {}});
+  const OccupancyCurveInputs curve = occupancyCurveInputs(occupancyResources, occupancyConfig.block);
+  sections.push_back({"Occupancy", "Kernel 7 on " + shape.name +
+                                       (occupancyResources.registersAssumed ? " (registers assumed)" : "") + ".",
+                      {gui::occupancyFigure(shape, "k7", curve.registers, curve.sharedFixedBytes,
+                                            curve.sharedPerThreadBytes)}, {}});
   ReportSection traces{"Traces", std::string("Per-step summaries of block 0, block 256, N = 2^20 (from the ") +
                                      (engine ? "GPU" : "CPU model") + ").", {}, {}};
   for (const char* k : {"k1", "k2", "k3", "k8"}) {

@@ -9,6 +9,7 @@ namespace rl::app {
 
 struct InfoOptions {
   bool json = false;
+  bool remeasurePeaks = false;  // measure the bandwidth peaks again and replace the cache entry
 };
 int runInfo(const InfoOptions& options);
 

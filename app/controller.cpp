@@ -1,15 +1,12 @@
 #include "controller.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
 
 namespace rl::app {
-
-namespace {
-std::string configKeyOf(const RunConfig& c) {
-  return c.kernel + " " + std::string(name(c.type)) + " N=" + formatCount(c.n) + " block " + std::to_string(c.block);
-}
-}  // namespace
 
 bool sameTrace(const RunConfig& a, const RunConfig& b) {
   return a.kernel == b.kernel && a.op == b.op && a.type == b.type && a.accumulate == b.accumulate &&
@@ -17,46 +14,42 @@ bool sameTrace(const RunConfig& a, const RunConfig& b) {
          a.rangeLo == b.rangeLo && a.rangeHi == b.rangeHi && a.tracedBlock == b.tracedBlock;
 }
 
+bool sameResources(const RunConfig& a, const RunConfig& b) {
+  return a.kernel == b.kernel && a.block == b.block && a.type == b.type && a.accumulate == b.accumulate &&
+         a.op == b.op && a.n == b.n;
+}
+
 Controller::Controller(gui::Model& model) : model_(model) {
-  // One buffer for the largest block, registered once with CUDA when a GPU exists.
-  const size_t bytes = trace::bufferBytes(trace::kMaxBlock);
-  glGenBuffers(1, &traceBuffer_);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffer_);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_DRAW);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  model_.trace.buffer = traceBuffer_;
-  if (model_.device.available) {
-    std::string err;
-    traceEngine_ = Engine::create(model_.device.ordinal, &err);
-    if (traceEngine_) {
-      if (std::string e = traceInterop_.attach(traceBuffer_); !e.empty()) {
-        model_.addLog(gui::LogLevel::Error, "Trace buffer interop: " + e + "; using the CPU model");
-        traceEngine_.reset();
-      }
-    }
-    worker_ = std::thread([this] { workerLoop(); });
+  const size_t bytes = trace::bufferBytes(trace::kMaxBlock);  // the largest block
+  glGenBuffers(2, traceBuffers_.data());
+  for (GLuint b : traceBuffers_) {
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(bytes), nullptr, GL_DYNAMIC_DRAW);
   }
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  model_.trace.buffer = traceBuffers_[size_t(front_)];
+  if (!model_.device.available) return;
+  gpuTraces_ = true;
+  for (size_t i = 0; i < 2 && gpuTraces_; ++i)
+    if (std::string e = traceInterop_[i].attach(traceBuffers_[i]); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, "Trace buffer interop: " + e + "; using the CPU model");
+      gpuTraces_ = false;
+    }
+  const int ordinal = model_.device.ordinal;
+  service_ = std::make_unique<MeasurementService>(
+      [ordinal](std::string* err) { return Engine::create(ordinal, err); });
 }
 
 Controller::~Controller() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-    cancel_ = true;
-  }
-  wake_.notify_all();
-  if (worker_.joinable()) worker_.join();
-  traceInterop_.detach();
-  if (traceBuffer_) glDeleteBuffers(1, &traceBuffer_);
+  service_.reset();  // cancels and joins: nothing writes the trace buffers after this
+  for (CudaGlBuffer& b : traceInterop_) b.detach();  // unmaps a buffer still mapped
+  glDeleteBuffers(2, traceBuffers_.data());
 }
 
-bool Controller::busy() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return !jobs_.empty() || running_ > 0;
-}
+bool Controller::busy() const { return service_ && service_->busy(); }
 
 void Controller::queueRun(const RunConfig& c, const std::string& label) {
-  if (!model_.device.available) {
+  if (!service_) {
     model_.addLog(gui::LogLevel::Warn, "Measurements need an NVIDIA GPU; this machine runs the CPU model only");
     return;
   }
@@ -64,15 +57,11 @@ void Controller::queueRun(const RunConfig& c, const std::string& label) {
     model_.addLog(gui::LogLevel::Error, "Not run: " + e);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back({false, c, {}, label});
-  }
-  wake_.notify_one();
+  service_->queueRun(c, label, RunKind::Single);
 }
 
 void Controller::queueSweep(const SweepSpec& s) {
-  if (!model_.device.available) {
+  if (!service_) {
     model_.addLog(gui::LogLevel::Warn, "Sweeps measure kernels and need an NVIDIA GPU");
     return;
   }
@@ -80,224 +69,184 @@ void Controller::queueSweep(const SweepSpec& s) {
     model_.addLog(gui::LogLevel::Warn, "A sweep is already running: cancel it first");
     return;
   }
-  cancelSweep_ = false;
   model_.sweep.running = true;
   model_.sweep.axis = std::string(name(s.axis));
   model_.sweep.done = 0;
   model_.sweep.total = 0;
   model_.sweep.current = "planning";
   model_.sweep.rows[model_.sweep.axis].clear();
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    sweepProgress_ = {};
-    jobs_.push_back({true, {}, s, ""});
-  }
-  wake_.notify_one();
+  service_->queueSweep(s);
 }
 
-void Controller::cancelSweep() { cancelSweep_ = true; }
+void Controller::cancelSweep() {
+  if (service_) service_->cancelSweep();
+}
+
+void Controller::remeasurePeaks() {
+  if (service_) service_->queuePeaks(true);
+}
 
 void Controller::clearResults() { model_.results.clear(); }
 
-void Controller::workerLoop() {
-  std::string err;
-  std::unique_ptr<Engine> engine = Engine::create(model_.device.ordinal, &err);
-  if (engine) {
-    Peaks p = engine->peaks(false);
-    std::lock_guard<std::mutex> lock(mutex_);
-    workerPeaks_ = p;
-    peaksReady_ = true;
+void Controller::apply(ServiceEvents& ev) {
+  for (Measurement& m : ev.measurements) {
+    if (m.label.rfind("lesson:", 0) == 0) {  // a lesson's run: its table row gets it too
+      const size_t row = std::stoul(m.label.substr(7));
+      if (row < model_.lesson.rows.size()) model_.lesson.rows[row].runs.push_back(m);
+    }
+    if (m.ok)
+      model_.addLog(gui::LogLevel::Info, m.config.kernel + ": " + std::to_string(m.kernel.median) + " ms, " +
+                                             std::to_string(int(m.bandwidthGBs)) + " GB/s");
+    else
+      model_.addLog(gui::LogLevel::Error, m.config.kernel + " not run: " + m.error);
+    model_.results.append(std::move(m));
   }
-  for (;;) {
-    Job job;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
-      if (stop_) return;
-      job = jobs_.front();
-      jobs_.pop_front();
-      ++running_;
-    }
-    if (job.sweep) {
-      std::vector<std::string> skipped;
-      std::string planError;
-      const std::vector<RunConfig> configs =
-          engine ? planSweep(job.spec, engine->device(), &skipped, &planError) : std::vector<RunConfig>{};
-      const std::string axis(name(job.spec.axis));
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (const std::string& s : skipped) workerMessages_.push_back("sweep skipped " + s);
-        if (!planError.empty()) workerMessages_.push_back("sweep: " + planError);
-        sweepProgress_.total = int(configs.size());
-        sweepProgress_.current = configs.empty() ? "" : configKeyOf(configs.front());
-        sweepProgressChanged_ = true;
-      }
-      if (engine && !configs.empty())
-        runSweep(*engine, configs,
-                 [&](const Measurement& m, int done, int total) {
-                   std::lock_guard<std::mutex> lock(mutex_);
-                   sweepRows_.push_back({axis, m});
-                   sweepProgress_.done = done;
-                   sweepProgress_.total = total;
-                   sweepProgress_.current = done < total ? configKeyOf(configs[size_t(done)]) : "";
-                   sweepProgressChanged_ = true;
-                 },
-                 &cancelSweep_);
-      std::lock_guard<std::mutex> lock(mutex_);
-      sweepFinished_ = true;
-      sweepProgressChanged_ = true;
-      workerMessages_.push_back(cancelSweep_ ? "Sweep cancelled" : "Sweep over " + axis + " finished");
-      --running_;
-      continue;
-    }
-    Measurement m;
-    if (engine) {
-      MeasureOptions o;
-      o.cancel = [this] { return cancel_.load(); };
-      m = engine->measure(job.run, o);
-    } else {
-      m.config = job.run;
-      m.error = err;
-    }
-    m.label = job.label;
-    std::lock_guard<std::mutex> lock(mutex_);
-    finished_.push_back(std::move(m));
-    --running_;
+  for (auto& [axis, m] : ev.sweepRows) model_.sweep.rows[axis].push_back(std::move(m));
+  for (std::string& msg : ev.messages) model_.addLog(gui::LogLevel::Info, std::move(msg));
+  if (ev.sweep) {
+    model_.sweep.done = ev.sweep->done;
+    model_.sweep.total = ev.sweep->total;
+    model_.sweep.current = ev.sweep->current;
+    if (ev.sweep->finished) model_.sweep.running = false;
   }
+  if (ev.peaks) {
+    model_.peaks = *ev.peaks;
+    model_.addLog(gui::LogLevel::Info, "Bandwidth peaks: " + ev.peaks->source);
+  }
+  if (ev.resources && sameResources(ev.resources->config, model_.config)) {
+    model_.resources = ev.resources->usage;
+    model_.resourcesMeasured = ev.resources->error.empty() && ev.resources->usage.registers > 0;
+    if (!model_.resourcesMeasured)  // no instantiation or a query error: the calculator's view
+      model_.resources = resourceUsage(model_.config, model_.device, nullptr);
+  }
+  for (TraceDone& t : ev.traces) takeTrace(t);
 }
 
 void Controller::update() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (Measurement& m : finished_) {
-      if (m.label.rfind("lesson:", 0) == 0) {  // a lesson's run: its table row gets it too
-        const size_t row = std::stoul(m.label.substr(7));
-        if (row < model_.lesson.rows.size()) model_.lesson.rows[row].runs.push_back(m);
-      }
-      if (m.ok)
-        model_.addLog(gui::LogLevel::Info,
-                      m.config.kernel + ": " + std::to_string(m.kernel.median) + " ms, " +
-                          std::to_string(int(m.bandwidthGBs)) + " GB/s");
-      else
-        model_.addLog(gui::LogLevel::Error, m.config.kernel + " not run: " + m.error);
-      model_.results.push_back(std::move(m));
-    }
-    finished_.clear();
-    for (auto& [axis, m] : sweepRows_) model_.sweep.rows[axis].push_back(std::move(m));
-    sweepRows_.clear();
-    for (std::string& msg : workerMessages_) model_.addLog(gui::LogLevel::Info, std::move(msg));
-    workerMessages_.clear();
-    if (sweepProgressChanged_) {
-      model_.sweep.done = sweepProgress_.done;
-      model_.sweep.total = sweepProgress_.total;
-      model_.sweep.current = sweepProgress_.current;
-      if (sweepFinished_) model_.sweep.running = false;
-      sweepFinished_ = false;
-      sweepProgressChanged_ = false;
-    }
-    if (peaksReady_) {
-      model_.peaks = workerPeaks_;
-      peaksReady_ = false;
-    }
-    model_.measuring = !jobs_.empty() || running_ > 0;
-    model_.measuringWhat = model_.measuring ? std::to_string(jobs_.size() + size_t(running_)) + " run(s) in progress" : "";
+  if (service_) {
+    ServiceEvents ev = service_->poll();
+    apply(ev);
   }
   if (model_.peaks.theoreticalGBs == 0 && model_.device.available)
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
-  if (!haveTraced_ || !sameTrace(traced_, model_.config)) retrace();
+  if (!traceInFlight_ && (!haveTraced_ || !sameTrace(traced_, model_.config))) requestTrace();
   gui::TraceState& t = model_.trace;
-  if (t.pendingSelection && t.valid) {  // asked for by a lesson or the command line
+  // Asked for by a lesson or the command line: applied to the trace of the current configuration,
+  // not to the previous one the views still show while the new one is recorded.
+  if (t.pendingSelection && t.valid && traceSettled()) {
     t.step = t.pendingStep < 0 ? t.data.numSteps() - 1 : std::min(t.pendingStep, t.data.numSteps() - 1);
     t.warp = std::min(t.pendingWarp, t.data.numWarps() - 1);
     t.pendingSelection = false;
   }
-  if (!haveResources_ || resourcesFor_.kernel != model_.config.kernel || resourcesFor_.block != model_.config.block ||
-      resourcesFor_.type != model_.config.type || resourcesFor_.accumulate != model_.config.accumulate ||
-      resourcesFor_.op != model_.config.op || resourcesFor_.n != model_.config.n)
-    updateResources();
-  // Continuous runs: a new measurement whenever the queue is idle.
-  if (model_.continuous && !model_.measuring && model_.configError.empty() && model_.device.available)
-    queueRun(model_.config);
+  if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();
+  model_.measuring = busy();
+  model_.measuringWhat = model_.measuring ? std::to_string(service_->pendingJobs()) + " run(s) in progress" : "";
+  // Continuous runs: a new measurement whenever the queue is idle (no CPU baseline, the
+  // reference reused: the per-run cost stays that of the GPU run).
+  if (model_.continuous && !model_.measuring && model_.configError.empty() && service_)
+    service_->queueRun(model_.config, "", RunKind::Continuous);
 }
 
-void Controller::updateResources() {
+bool Controller::traceSettled() const {
+  return !traceInFlight_ && haveTraced_ && sameTrace(traced_, model_.config);
+}
+
+void Controller::waitForTrace(double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (traceInFlight_ && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (service_) {
+      ServiceEvents ev = service_->poll();
+      apply(ev);
+    }
+  }
+}
+
+void Controller::requestResources() {
   resourcesFor_ = model_.config;
   haveResources_ = true;
   model_.resources = {};
   model_.resourcesMeasured = false;
   if (!model_.configError.empty()) return;
-  if (traceEngine_) {
-    std::string err;
-    model_.resources = traceEngine_->resources(model_.config, &err);
-    model_.resourcesMeasured = err.empty() && model_.resources.registers > 0;
-    if (model_.resourcesMeasured) return;
-  }
-  // CPU model: the calculator with an assumed 32 registers per thread.
-  const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
-  const Geometry g = assumedGeometry(model_.config, d);
-  const OccupancyResult r = computeOccupancy(d, {model_.config.block, 32, int(g.smemBytes)});
-  model_.resources.registers = 32;
-  model_.resources.dynamicSmemBytes = int(g.smemBytes);
-  model_.resources.activeBlocksPerSM = r.activeBlocks;
-  model_.resources.occupancy = r.occupancy;
-  model_.resources.limiter = r.limiter;
-  model_.resources.waves = r.activeBlocks > 0 ? double(g.grid()) / (double(r.activeBlocks) * d.smCount) : 0;
+  // Shown at once from the calculator; replaced by the device's figures when they arrive.
+  model_.resources = resourceUsage(model_.config, model_.device, nullptr);
+  if (service_) service_->queueResources(model_.config);
 }
 
-void Controller::retrace() {
+void Controller::requestTrace() {
   traced_ = model_.config;
   haveTraced_ = true;
   gui::TraceState& t = model_.trace;
-  t.config = traced_;
-  t.valid = false;
-  t.error.clear();
-  if (!model_.configError.empty()) {
-    t.error = model_.configError;
-    return;
-  }
-  if (!findKernel(traced_.kernel)->traceable) {
-    t.error = "CUB is a library: it has no traced twin, so there is nothing to animate. Its time "
-              "and bandwidth are in the results and plots.";
+  auto refuse = [&](std::string why) {
+    t.config = traced_;
+    t.valid = false;
+    t.error = std::move(why);
+  };
+  if (!model_.configError.empty()) return refuse(model_.configError);
+  if (!findKernel(traced_.kernel)->traceable)
+    return refuse("CUB is a library: it has no traced twin, so there is nothing to animate. Its time "
+                  "and bandwidth are in the results and plots.");
+  if (gpuTraces_) {
+    // The views keep drawing the front buffer; the traced kernel writes the back one.
+    const int back = 1 - front_;
+    void* dev = nullptr;
+    size_t size = 0;
+    if (std::string e = traceInterop_[size_t(back)].map(&dev, &size); !e.empty()) return refuse(e);
+    traceJob_ = service_->queueTrace(traced_, dev, size);
+    traceInFlight_ = true;
     return;
   }
   std::string err;
-  std::vector<uint8_t> bytes;
-  if (traceEngine_) {
-    void* dev = nullptr;
-    size_t size = 0;
-    if (std::string e = traceInterop_.map(&dev, &size); !e.empty()) {
-      t.error = e;
-      return;
-    }
-    TraceRun run = traceEngine_->runTraced(traced_, dev, size);
-    traceInterop_.unmap();
-    if (!run.ok) {
-      t.error = run.error;
-      return;
-    }
-    // The views' shaders read the GL buffer the kernel wrote; labels need a host copy.
-    bytes.resize(trace::bufferBytes(unsigned(traced_.block)));
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffer_);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    t.data = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
-    t.source = "GPU (" + model_.device.name + "), written by the traced kernel through CUDA-GL interop";
-  } else {
-    const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
-    t.data = modelTrace(traced_, assumedGeometry(traced_, d).grid(), d.ccMajor, &err);
-    if (t.data.valid()) {
-      bytes = t.data.toBuffer();
-      glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffer_);
-      glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
-      glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    }
-    t.source = "CPU model (no NVIDIA GPU)";
+  const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
+  TraceData data = modelTrace(traced_, assumedGeometry(traced_, d).grid(), d.ccMajor, &err);
+  if (!data.valid()) return refuse(err.empty() ? "no trace recorded" : err);
+  const std::vector<uint8_t> bytes = data.toBuffer();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffers_[size_t(front_)]);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  t.config = traced_;
+  t.error.clear();
+  t.data = std::move(data);
+  t.source = model_.device.available ? "CPU model (the trace buffer could not be shared with CUDA)"
+                                     : "CPU model (no NVIDIA GPU)";
+  t.summary = summarize(t.data);
+  t.valid = true;
+  ++t.version;
+  t.step = std::min(t.step, t.data.numSteps() - 1);
+  t.warp = std::min(t.warp, t.data.numWarps() - 1);
+}
+
+void Controller::takeTrace(TraceDone& done) {
+  if (!traceInFlight_ || done.id != traceJob_) return;
+  traceInFlight_ = false;
+  const int back = 1 - front_;
+  traceInterop_[size_t(back)].unmap();
+  gui::TraceState& t = model_.trace;
+  if (!done.run.ok) {
+    t.config = done.config;
+    t.valid = false;
+    t.error = done.run.error;
+    return;
   }
-  if (!t.data.valid()) {
+  // The views' shaders read the GL buffer the kernel wrote; labels need a host copy.
+  std::vector<uint8_t> bytes(trace::bufferBytes(unsigned(done.config.block)));
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffers_[size_t(back)]);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  std::string err;
+  TraceData data = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+  t.config = done.config;
+  if (!data.valid()) {
+    t.valid = false;
     t.error = err.empty() ? "no trace recorded" : err;
     return;
   }
+  front_ = back;
+  t.buffer = traceBuffers_[size_t(front_)];
+  t.data = std::move(data);
+  t.error.clear();
+  t.source = "GPU (" + model_.device.name + "), written by the traced kernel through CUDA-GL interop";
   t.summary = summarize(t.data);
   t.valid = true;
   ++t.version;

@@ -1,17 +1,14 @@
 #pragma once
-// Feeds the GUI's model: measurements on a worker thread (its own engine and stream), traces
-// of the traced kernels written straight into a GL buffer through CUDA-GL interop (or by the
-// CPU model without a GPU), re-traced whenever the configuration changes.
-#include <atomic>
-#include <condition_variable>
-#include <deque>
+// Feeds the GUI's model from the measurement service (the one owner of GPU work). The GL thread
+// only maps and unmaps the trace buffers for CUDA-GL interop and hands the device pointer to the
+// service's queue; it never launches anything and never waits for a measurement or a sweep.
+// Two GL trace buffers: the views draw one while the traced kernel writes the other.
+#include <array>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "interop.hpp"
-#include "reducelab/engine.hpp"
 #include "reducelab/gui/model.hpp"
+#include "reducelab/measurement_service.hpp"
 #include "reducelab/sweep.hpp"
 
 namespace rl::app {
@@ -19,57 +16,46 @@ namespace rl::app {
 class Controller {
  public:
   explicit Controller(gui::Model& model);
-  ~Controller();
-  // Once per frame, before the UI is drawn: takes finished measurements, re-traces if the
-  // configuration changed.
+  ~Controller();  // cancels running work: returns within a second, even during a sweep
+  // Once per frame, before the UI is drawn: takes what the service finished, asks for a new
+  // trace when the configuration changed. Never blocks on the service.
   void update();
   void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
   void cancelSweep();
   void clearResults();
   bool busy() const;  // measurements queued or running
+  // Start-up only: frames until the first trace has arrived (or `seconds` passed).
+  void waitForTrace(double seconds);
+  void remeasurePeaks();
+  // The trace shown is that of the current configuration (nothing asked for or in flight).
+  bool traceSettled() const;
 
  private:
-  void retrace();
-  void updateResources();
-  void workerLoop();
-
-  struct Job {
-    bool sweep = false;
-    RunConfig run;
-    SweepSpec spec;
-    std::string label;
-  };
+  void requestTrace();
+  void takeTrace(TraceDone& done);
+  void requestResources();
+  void apply(ServiceEvents& ev);
 
   gui::Model& model_;
-  std::unique_ptr<Engine> traceEngine_;
-  CudaGlBuffer traceInterop_;
-  GLuint traceBuffer_ = 0;
-  RunConfig traced_;
+  std::unique_ptr<MeasurementService> service_;
+  // Trace buffers: views draw front_, the service writes the other while a trace is in flight.
+  std::array<GLuint, 2> traceBuffers_{};
+  std::array<CudaGlBuffer, 2> traceInterop_;
+  int front_ = 0;
+  bool gpuTraces_ = false;
+  bool traceInFlight_ = false;
+  uint64_t traceJob_ = 0;
+  RunConfig traced_;  // the last configuration asked for
   bool haveTraced_ = false;
-
-  std::thread worker_;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Job> jobs_;
-  std::vector<Measurement> finished_;
-  std::vector<std::pair<std::string, Measurement>> sweepRows_;  // axis, row
-  std::vector<std::string> workerMessages_;
-  gui::SweepState sweepProgress_;
-  bool sweepProgressChanged_ = false;
-  bool sweepFinished_ = false;
   RunConfig resourcesFor_;
   bool haveResources_ = false;
-  std::vector<std::string> workerLog_;
-  Peaks workerPeaks_;
-  bool peaksReady_ = false;
-  int running_ = 0;
-  bool stop_ = false;
-  std::atomic<bool> cancel_{false};
-  std::atomic<bool> cancelSweep_{false};
 };
 
 // Two configurations trace the same thing (the measurement-only fields may differ).
 bool sameTrace(const RunConfig& a, const RunConfig& b);
+
+// Resources are the same for both configurations (the fields they depend on are equal).
+bool sameResources(const RunConfig& a, const RunConfig& b);
 
 }  // namespace rl::app

@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
   rl::app::InfoOptions info;
   CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
   infoCmd->add_flag("--json", info.json, "JSON instead of text");
+  infoCmd->add_flag("--remeasure-peaks", info.remeasurePeaks,
+                    "Measure the bandwidth peaks again (read and copy of a buffer >= 8 x L2) and replace the "
+                    "cached entry in $XDG_CONFIG_HOME/reducelab/peaks.json");
 
   rl::app::BenchOptions bench;
   CLI::App* benchCmd = cli.add_subcommand("bench", "Measure kernels on the GPU (the seeds' table)");
@@ -101,6 +104,11 @@ int main(int argc, char** argv) {
   lessonCmd->fallthrough();
   cli.add_option("--sweep", gui.sweepAtStart, "Start a sweep (block, n, type, kernel) over the --kernel list when the GUI opens");
   cli.add_option("--sweep-n-max", gui.sweepNMax, "Largest N of an N sweep started with --sweep");
+  cli.add_option("--dev-fill-results", gui.devFillResults,
+                 "Developer: fill the results table with N synthetic records (made-up timings, labelled so) "
+                 "and show it, to measure its frame cost with --stats")
+      ->check(CLI::Range(1, 1000000))
+      ->group("Developer");
   cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
   cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
 

@@ -22,6 +22,15 @@ for step in "$@"; do
       log ui; reducelab --headless --frames 3 --screenshot "$OUT/ui-h200.png" --stats ;;
     tests)
       log gpu tests; timeout 550 reducelab_gpu_tests 2>&1 | tee "$OUT/gpu-tests.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|checked|identical|distinct|Failure|got |differ" | head -90 ;;
+    service)
+      # One owner of GPU work: k12 on fresh engines, the blocking kernel, resources = curve, peaks
+      # cache, and a sweep disturbed by GUI-like trace/resources requests vs an undisturbed one
+      # (medians within 1 %). Then the GUI quitting during a sweep (must exit within ~1 s of the
+      # last frame) and the results panel's frame cost at 10,000 rows.
+      log service; timeout 550 reducelab_gpu_tests --gtest_filter='GpuService.*' 2>&1 | tee "$OUT/gpu-service.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|Failure|undisturbed" | head -40
+      reducelab info --remeasure-peaks | tee "$OUT/info-peaks.txt" | grep -E "peak|clock"
+      ( time reducelab --headless --frames 120 --stats --sweep n --kernel k3,k7 ) 2>&1 | tail -6  # real: ~2 s of frames + start-up, not the sweep
+      reducelab --headless --frames 300 --stats --dev-fill-results 10000 | tee "$OUT/stats-results-10k.txt" ;;
     cputests)
       log cpu tests; (cd /tmp && timeout 400 reducelab_tests 2>&1) > "$OUT/cpu-tests.log"; grep -E "PASSED|FAILED|Failure" "$OUT/cpu-tests.log" | head -20 ;;
     sweeps)

@@ -85,8 +85,39 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
   }
 }
 
+// The live figure is rebuilt when the results change, not every frame (the store is append-only:
+// same generation and size means same rows).
+const Figure& liveFigure(const Model& model) {
+  static Figure fig;
+  static uint64_t generation = ~uint64_t(0);
+  static size_t size = 0;
+  static double theoretical = -1, read = -1;
+  if (generation != model.results.generation() || size != model.results.size() ||
+      theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
+    // The latest runs only: drawing cost must not grow with the session (the results table
+    // holds every run). Run numbers stay those of the whole session.
+    constexpr size_t kLiveRuns = 500;
+    const std::vector<Measurement>& all = model.results;
+    const size_t from = all.size() > kLiveRuns ? all.size() - kLiveRuns : 0;
+    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks);
+    if (from > 0) {
+      for (Series& sr : fig.spec.series)
+        for (double& x : sr.x) x += double(from);
+      fig.spec.x.min += double(from);
+      fig.spec.x.max += double(from);
+      fig.spec.subtitle = "the latest " + std::to_string(kLiveRuns) + " of " + std::to_string(all.size()) +
+                          " runs (every run is in the results table)";
+    }
+    generation = model.results.generation();
+    size = model.results.size();
+    theoretical = model.peaks.theoreticalGBs;
+    read = model.peaks.readGBs;
+  }
+  return fig;
+}
+
 void liveTab(Model& model, UiActions& actions) {
-  const Figure fig = liveBandwidthFigure(model.results, model.peaks);
+  const Figure& fig = liveFigure(model);
   const Measurement* last = nullptr;
   for (auto it = model.results.rbegin(); it != model.results.rend(); ++it)
     if (it->ok) {
@@ -110,8 +141,14 @@ void liveTab(Model& model, UiActions& actions) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Run (F5)")) actions.requestRun();
   ImGui::SameLine();
-  Table t = benchTable(model.results, model.peaks);
-  exportButtons(fig, &t, actions);
+  exportButtons(fig, nullptr, actions);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Table")) {  // formatted only when asked for: it grows with the runs
+    std::vector<Measurement> rows = model.results;
+    fillLadderSpeedups(rows);
+    actions.requestExportTable(benchTable(rows, model.peaks), fig.fileStem);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
   plotFigure(model, fig, "live-plot");
 }
 
@@ -151,16 +188,21 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     ImGui::EndChild();
     if (!rows.empty() && ImGui::BeginTable("ladder-table", 7, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                                                    ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"kernel", "time ms", "GB/s", "% peak", "step x", "cum. x", "check"}) ImGui::TableSetupColumn(h);
+      // Like for like: the ladder's final stages differ, so its times are end to end (comparisonBasis).
+      const TimeBasis basis = comparisonBasis(ladder);
+      const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+      for (const std::string& h : std::vector<std::string>{"kernel", "time ms" + by, "GB/s" + by, "% peak" + by, "step x" + by, "cum. x" + by, "check"})
+        ImGui::TableSetupColumn(h.c_str());
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableHeadersRow();
       for (const Measurement& m : ladder) {
         if (!m.ok) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn(); ImGui::TextUnformatted(m.config.kernel.c_str());
-        ImGui::TableNextColumn(); ImGui::Text("%.4f", m.kernel.median);
-        ImGui::TableNextColumn(); ImGui::Text("%.0f", m.bandwidthGBs);
-        ImGui::TableNextColumn(); ImGui::Text("%.1f", m.pctTheoretical);
+        ImGui::TableNextColumn(); ImGui::Text("%.4f", comparedTime(m, basis).median);
+        ImGui::TableNextColumn(); ImGui::Text("%.0f", comparedGBs(m, basis));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f", model.peaks.theoreticalGBs > 0 ? 100.0 * comparedGBs(m, basis) / model.peaks.theoreticalGBs : 0.0);
         ImGui::TableNextColumn(); ImGui::Text("%.2f", m.stepSpeedup);
         ImGui::TableNextColumn(); ImGui::Text("%.2f", m.cumulativeSpeedup);
         ImGui::TableNextColumn(); ImGui::TextUnformatted(!m.haveReference ? "-" : m.check.pass ? "PASS" : "FAIL");

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "reducelab/gui/panels.hpp"
+#include "reducelab/occupancy.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
 
@@ -13,9 +14,12 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   const ResourceUsage& r = model.resources;
   const DeviceInfo d = model.device.available ? model.device : assumedH200();
   static bool whatIf = false;
-  static int regs = 32, smemKiB = 0;
+  static int regs = kAssumedRegisters, smemKiB = 0;
+  // The curve over block sizes comes from the same resources as the figures above it (and
+  // as `reducelab report`): shared memory that scales with the block scales on the curve too.
+  const OccupancyCurveInputs curve = occupancyCurveInputs(r, model.config.block);
   if (!whatIf) {
-    regs = std::max(1, r.registers);
+    regs = curve.registers;
     smemKiB = (r.staticSmemBytes + r.dynamicSmemBytes + 1023) / 1024;
   }
   if (model.config.kernel == "cub") {
@@ -27,7 +31,7 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   ImGui::BeginChild("occupancy-text", ImVec2(textW, 0));
   ImGui::TextWrapped("%s, block %d: %d registers/thread%s, %d B shared (%d static + %d dynamic)",
               model.config.kernel.c_str(), model.config.block, r.registers,
-              model.resourcesMeasured ? "" : " (assumed: no GPU)", r.staticSmemBytes + r.dynamicSmemBytes,
+              r.registersAssumed || !model.resourcesMeasured ? " (assumed: not reported by a device)" : "", r.staticSmemBytes + r.dynamicSmemBytes,
               r.staticSmemBytes, r.dynamicSmemBytes);
   ImGui::TextWrapped("%d active blocks per SM, theoretical occupancy %.0f%%, limited by %s, %.2f waves",
               r.activeBlocksPerSM, 100.0 * r.occupancy, r.limiter.empty() ? "-" : r.limiter.c_str(), r.waves);
@@ -40,7 +44,9 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
     ImGui::SetNextItemWidth(140 * uiScale());
     ImGui::SliderInt("shared KiB/block", &smemKiB, 0, int(d.smemPerBlockOptin / 1024));
   }
-  Figure fig = occupancyFigure(d, model.config.kernel, regs, smemKiB * 1024, 0);
+  Figure fig = whatIf ? occupancyFigure(d, model.config.kernel, regs, smemKiB * 1024, 0)
+                      : occupancyFigure(d, model.config.kernel, curve.registers, curve.sharedFixedBytes,
+                                        curve.sharedPerThreadBytes);
   if (ImGui::SmallButton("PNG##occ")) actions.requestExportFigure(fig, true, false);
   ImGui::SameLine();
   if (ImGui::SmallButton("SVG##occ")) actions.requestExportFigure(fig, false, true);

@@ -6,6 +6,72 @@
 
 namespace rl::gui {
 
+namespace {
+
+struct CachedRow {
+  std::vector<std::string> cells;
+  std::vector<bool> failed;  // drawn in red
+};
+
+// The results table's formatted rows, built once per row: the store is append-only, so only new
+// rows are formatted; everything is redone only when the store is cleared, the peaks change or
+// the comparison basis flips (a row with another final stage arrives).
+struct ResultsTableCache {
+  uint64_t generation = ~uint64_t(0);
+  size_t formatted = 0;
+  double theoreticalGBs = -1, readGBs = -1;
+  TimeBasis basis = TimeBasis::Kernel;
+  size_t firstOk = SIZE_MAX, prevOk = SIZE_MAX;
+  BenchColumns columns;
+  std::vector<CachedRow> rows;
+};
+
+CachedRow cachedRow(std::vector<std::string> cells) {
+  CachedRow r;
+  r.failed.reserve(cells.size());
+  for (const std::string& c : cells) r.failed.push_back(c.rfind("FAIL", 0) == 0 || c.rfind("not run", 0) == 0);
+  r.cells = std::move(cells);
+  return r;
+}
+
+const ResultsTableCache& updateResultsCache(const ResultsStore& store, const Peaks& peaks) {
+  static ResultsTableCache cache;
+  ResultsTableCache& c = cache;
+  TimeBasis basis = c.basis;
+  if (c.generation == store.generation() && c.formatted <= store.size()) {
+    const Measurement* first = c.firstOk < store.size() ? &store[c.firstOk] : nullptr;
+    for (size_t i = c.formatted; i < store.size(); ++i) {
+      basis = comparisonBasisAfter(basis, first, store[i]);
+      if (!first && store[i].ok) first = &store[i];
+    }
+  }
+  const bool restart = c.generation != store.generation() || c.formatted > store.size() ||
+                       c.theoreticalGBs != peaks.theoreticalGBs || c.readGBs != peaks.readGBs || basis != c.basis;
+  if (restart) {
+    c = {};
+    c.generation = store.generation();
+    c.theoreticalGBs = peaks.theoreticalGBs;
+    c.readGBs = peaks.readGBs;
+    c.basis = comparisonBasis(store.rows());
+    c.columns = benchColumns(c.basis);
+  }
+  for (size_t i = c.formatted; i < store.size(); ++i) {
+    Measurement m = store[i];  // a copy of the new row only: speedups against earlier rows
+    if (m.ok) {
+      if (c.firstOk == SIZE_MAX) c.firstOk = i;
+      const double t = comparedTime(m, c.basis).median;
+      m.stepSpeedup = c.prevOk != SIZE_MAX && t > 0 ? comparedTime(store[c.prevOk], c.basis).median / t : 1.0;
+      m.cumulativeSpeedup = t > 0 ? comparedTime(store[c.firstOk], c.basis).median / t : 1.0;
+      c.prevOk = i;
+    }
+    c.rows.push_back(cachedRow(benchRow(m, peaks, c.basis)));
+  }
+  c.formatted = store.size();
+  return c;
+}
+
+}  // namespace
+
 void drawResultsAndLog(Model& model, UiActions& actions) {
   if (!ImGui::BeginTabBar("results-log")) return;
   auto flag = [&](const char* key) {
@@ -23,26 +89,34 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
       ImGui::TextDisabled(model.cpuModel() ? "Measurements need an NVIDIA GPU (this machine runs the CPU model)."
                                            : "No runs yet: press Run (F5) in the Parameters panel.");
     } else {
-      std::vector<Measurement> rows = model.results;
-      fillLadderSpeedups(rows);
-      const Table t = benchTable(rows, model.peaks);
-      if (ImGui::SmallButton("Export table")) actions.requestExportTable(t, "results");
+      const ResultsTableCache& cache = updateResultsCache(model.results, model.peaks);
+      if (ImGui::SmallButton("Export table")) {  // built in full only when asked for
+        std::vector<Measurement> rows = model.results;
+        fillLadderSpeedups(rows);
+        actions.requestExportTable(benchTable(rows, model.peaks), "results");
+      }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, Markdown and LaTeX (booktabs) in the export folder");
+      ImGui::SameLine();
+      ImGui::TextDisabled("%zu runs, %s", model.results.size(), timeBasisMeaning(cache.basis));
       const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-      if (ImGui::BeginTable("results", int(t.headers.size()), flags)) {
+      if (ImGui::BeginTable("results", int(cache.columns.headers.size()), flags)) {
         ImGui::TableSetupScrollFreeze(2, 1);
-        for (const auto& h : t.headers) ImGui::TableSetupColumn(h.c_str());
+        for (const auto& h : cache.columns.headers) ImGui::TableSetupColumn(h.c_str());
         ImGui::TableHeadersRow();
-        for (const auto& r : t.rows) {
-          ImGui::TableNextRow();
-          for (size_t c = 0; c < r.size(); ++c) {
-            ImGui::TableNextColumn();
-            const bool fail = r[c].rfind("FAIL", 0) == 0 || r[c].rfind("not run", 0) == 0;
-            if (fail) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", r[c].c_str());
-            else ImGui::TextUnformatted(r[c].c_str());
+        // Only the visible rows are drawn; their text was formatted once, when they arrived.
+        ImGuiListClipper clipper;
+        clipper.Begin(int(cache.rows.size()));
+        while (clipper.Step())
+          for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const CachedRow& row = cache.rows[size_t(i)];
+            ImGui::TableNextRow();
+            for (size_t c = 0; c < row.cells.size(); ++c) {
+              ImGui::TableNextColumn();
+              if (row.failed[c]) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", row.cells[c].c_str());
+              else ImGui::TextUnformatted(row.cells[c].c_str());
+            }
           }
-        }
         ImGui::EndTable();
       }
     }
@@ -54,11 +128,16 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
   }
   if (ImGui::BeginTabItem("Log")) {
     ImGui::BeginChild("log");
-    for (const LogEntry& e : model.log) {
-      ImVec4 c = e.level == LogLevel::Error  ? ImVec4(0.9f, 0.2f, 0.2f, 1)
-                 : e.level == LogLevel::Warn ? ImVec4(0.9f, 0.6f, 0.1f, 1)
-                                             : ImGui::GetStyleColorVec4(ImGuiCol_Text);
-      ImGui::TextColored(c, "%s", e.text.c_str());
+    ImGuiListClipper clipper;  // the log grows with every run: draw the visible lines only
+    clipper.Begin(int(model.log.size()));
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const LogEntry& e = model.log[size_t(i)];
+        ImVec4 c = e.level == LogLevel::Error  ? ImVec4(0.9f, 0.2f, 0.2f, 1)
+                   : e.level == LogLevel::Warn ? ImVec4(0.9f, 0.6f, 0.1f, 1)
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+        ImGui::TextColored(c, "%s", e.text.c_str());
+      }
     }
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
     ImGui::EndChild();

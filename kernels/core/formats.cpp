@@ -267,58 +267,76 @@ Table parseCsv(const std::string& text) {
   return t;
 }
 
-Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
-  Table t;
-  t.headers = {"kernel", "name", "final", "grid", "time ms", "min ms", "max ms", "e2e ms", "GB/s",
-               "% theor.", "% meas.", "step x", "cum. x", "vs CPU", "result", "abs err",
+BenchColumns benchColumns(TimeBasis basis) {
+  const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+  BenchColumns c;
+  c.headers = {"kernel", "name", "final", "grid", "kernel ms", "min ms", "max ms", "e2e ms", "GB/s" + by,
+               "% theor." + by, "% meas." + by, "step x" + by, "cum. x" + by, "vs CPU", "result", "abs err",
                "rel err", "check", "occ. %", "regs"};
-  t.numeric = {false, false, false, true, true, true, true, true, true, true, true,
+  c.numeric = {false, false, false, true, true, true, true, true, true, true, true,
                true,  true,  true,  true, true, true, false, true, true};
-  for (const Measurement& m : rows) {
-    const KernelInfo* k = findKernel(m.config.kernel);
-    std::vector<std::string> r;
-    r.push_back(m.config.kernel);
-    r.push_back(k ? std::string(k->name) : m.kernelName);
-    if (!m.ok) {
-      r.push_back("-");
-      while (r.size() < t.headers.size() - 3) r.push_back("");
-      r.push_back("not run: " + m.error);
-      r.push_back("");
-      r.push_back("");
-      t.rows.push_back(r);
-      continue;
-    }
-    r.push_back(std::string(name(m.geometry.final)));
-    r.push_back(m.config.kernel == "cub" ? "-" : std::to_string(m.geometry.grid()));
-    r.push_back(fixed(m.kernel.median, 4));
-    r.push_back(fixed(m.kernel.min, 4));
-    r.push_back(fixed(m.kernel.max, 4));
-    r.push_back(m.endToEnd.count ? fixed(m.endToEnd.median, 4) : "-");
-    r.push_back(fixed(m.bandwidthGBs, 1));
-    r.push_back(peaks.theoreticalGBs > 0 ? fixed(m.pctTheoretical, 1) : "-");
-    r.push_back(peaks.readGBs > 0 ? fixed(m.pctMeasuredRead, 1) : "-");
-    r.push_back(m.stepSpeedup > 0 ? fixed(m.stepSpeedup, 2) : "-");
-    r.push_back(m.cumulativeSpeedup > 0 ? fixed(m.cumulativeSpeedup, 2) : "-");
-    r.push_back(m.haveCpu ? fixed(m.speedupVsCpu, 1) : "-");
-    std::string res = m.result.text();
-    if (m.distinctResults.size() > 1)
-      res += " (" + std::to_string(m.distinctResults.size()) + " different over the runs)";
-    r.push_back(res);
-    r.push_back(m.haveReference ? sci(m.check.absError) : "-");
-    r.push_back(m.haveReference ? sci(m.check.relError) : "-");
-    r.push_back(!m.haveReference ? "-" : (m.check.pass ? "PASS" : "FAIL") +
-                                             (m.reference.overflow ? std::string(" (overflow)") : ""));
-    r.push_back(m.config.kernel == "cub" ? "-" : fixed(100.0 * m.resources.occupancy, 0));
-    r.push_back(m.config.kernel == "cub" ? "-" : std::to_string(m.resources.registers));
-    t.rows.push_back(r);
+  return c;
+}
+
+std::vector<std::string> benchRow(const Measurement& m, const Peaks& peaks, TimeBasis basis) {
+  const size_t columns = benchColumns(basis).headers.size();
+  const KernelInfo* k = findKernel(m.config.kernel);
+  std::vector<std::string> r;
+  r.push_back(m.config.kernel);
+  r.push_back(k ? std::string(k->name) : m.kernelName);
+  if (!m.ok) {
+    r.push_back("-");
+    while (r.size() < columns - 3) r.push_back("");
+    r.push_back("not run: " + m.error);
+    r.push_back("");
+    r.push_back("");
+    return r;
   }
+  const double gbs = comparedGBs(m, basis);
+  r.push_back(std::string(name(m.geometry.final)));
+  r.push_back(m.config.kernel == "cub" ? "-" : std::to_string(m.geometry.grid()));
+  r.push_back(fixed(m.kernel.median, 4));
+  r.push_back(fixed(m.kernel.min, 4));
+  r.push_back(fixed(m.kernel.max, 4));
+  r.push_back(m.endToEnd.count ? fixed(m.endToEnd.median, 4) : "-");
+  r.push_back(fixed(gbs, 1));
+  r.push_back(peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-");
+  r.push_back(peaks.readGBs > 0 ? fixed(100.0 * gbs / peaks.readGBs, 1) : "-");
+  r.push_back(m.stepSpeedup > 0 ? fixed(m.stepSpeedup, 2) : "-");
+  r.push_back(m.cumulativeSpeedup > 0 ? fixed(m.cumulativeSpeedup, 2) : "-");
+  r.push_back(m.haveCpu ? fixed(m.speedupVsCpu, 1) : "-");
+  std::string res = m.result.text();
+  if (m.distinctResults.size() > 1)
+    res += " (" + std::to_string(m.distinctResults.size()) + " different over the runs)";
+  r.push_back(res);
+  r.push_back(m.haveReference ? sci(m.check.absError) : "-");
+  r.push_back(m.haveReference ? sci(m.check.relError) : "-");
+  r.push_back(!m.haveReference ? "-" : (m.check.pass ? "PASS" : "FAIL") +
+                                           (m.reference.overflow ? std::string(" (overflow)") : ""));
+  r.push_back(m.config.kernel == "cub" ? "-" : fixed(100.0 * m.resources.occupancy, 0));
+  r.push_back(m.config.kernel == "cub" ? "-" : std::to_string(m.resources.registers));
+  return r;
+}
+
+Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  const TimeBasis basis = comparisonBasis(rows);
+  Table t;
+  BenchColumns c = benchColumns(basis);
+  t.headers = std::move(c.headers);
+  t.numeric = std::move(c.numeric);
+  t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  for (const Measurement& m : rows) t.rows.push_back(benchRow(m, peaks, basis));
   return t;
 }
 
 Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  // Like for like (comparisonBasis): end-to-end times where the rows' final stages differ.
+  const TimeBasis basis = comparisonBasis(rows);
+  const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
   Table t;
-  t.headers = {"kernel", "type", "N", "block", "time ms", "min ms", "max ms", "GB/s", "% theor.", "% meas.",
-               "occ. %", "regs", "check"};
+  t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  t.headers = {"kernel", "type", "N", "block", "time ms" + by, "min ms" + by, "max ms" + by, "GB/s" + by,
+               "% theor." + by, "% meas." + by, "occ. %", "regs", "check"};
   t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true, false};
   for (const Measurement& m : rows) {
     const RunConfig& c = m.config;
@@ -327,12 +345,14 @@ Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
     if (!m.ok) {
       r.insert(r.end(), {"-", "-", "-", "-", "-", "-", "-", "-", "not run: " + m.error});
     } else {
-      r.push_back(fixed(m.kernel.median, 4));
-      r.push_back(fixed(m.kernel.min, 4));
-      r.push_back(fixed(m.kernel.max, 4));
-      r.push_back(fixed(m.bandwidthGBs, 1));
-      r.push_back(peaks.theoreticalGBs > 0 ? fixed(m.pctTheoretical, 1) : "-");
-      r.push_back(peaks.readGBs > 0 ? fixed(m.pctMeasuredRead, 1) : "-");
+      const Stats& time = comparedTime(m, basis);
+      const double gbs = comparedGBs(m, basis);
+      r.push_back(fixed(time.median, 4));
+      r.push_back(fixed(time.min, 4));
+      r.push_back(fixed(time.max, 4));
+      r.push_back(fixed(gbs, 1));
+      r.push_back(peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-");
+      r.push_back(peaks.readGBs > 0 ? fixed(100.0 * gbs / peaks.readGBs, 1) : "-");
       r.push_back(c.kernel == "cub" ? "-" : fixed(100.0 * m.resources.occupancy, 0));
       r.push_back(c.kernel == "cub" ? "-" : std::to_string(m.resources.registers));
       r.push_back(!m.haveReference ? "-" : (m.check.pass ? "PASS" : "FAIL"));
@@ -367,7 +387,16 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
                 {{"theoretical_gbs", s.peaks.theoreticalGBs},
                  {"measured_read_gbs", s.peaks.readGBs},
                  {"measured_copy_gbs", s.peaks.copyGBs},
-                 {"source", s.peaks.source}}}};
+                 {"source", s.peaks.source},
+                 // How the measured peaks were taken (buffer >= 8 x L2, spread, clocks).
+                 {"buffer_bytes", s.peaks.bufferBytes},
+                 {"measured_read_min_gbs", s.peaks.readMinGBs},
+                 {"measured_read_max_gbs", s.peaks.readMaxGBs},
+                 {"sm_clock_mhz", s.peaks.smClockMHz},
+                 {"mem_clock_mhz", s.peaks.memClockMHz}}},
+               // Like for like: which time the rows' speedups compare (comparisonBasis).
+               {"compared_by", timeBasisLabel(comparisonBasis(rows))},
+               {"compared_by_meaning", timeBasisMeaning(comparisonBasis(rows))}};
   json dev = {{"id", d.ordinal},
               {"name", d.available ? d.name : "none (CPU model)"},
               {"sm_version", d.ccMajor * 100 + d.ccMinor * 10},

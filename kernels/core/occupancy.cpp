@@ -1,6 +1,7 @@
 #include "reducelab/occupancy.hpp"
 
 #include "reducelab/config.hpp"
+#include "reducelab/record.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -68,6 +69,40 @@ Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d, int registers)
   const Geometry probe = planGeometry(*k, c, 1);
   const OccupancyResult occ = computeOccupancy(d, {c.block, registers, int(probe.smemBytes)});
   return planGeometry(*k, c, uint64_t(std::max(occ.activeBlocks, 1)) * uint64_t(d.smCount));
+}
+
+ResourceUsage resourceUsage(const RunConfig& c, const DeviceInfo& d, const KernelAttributes* measured) {
+  ResourceUsage r;
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k) return r;
+  if (k->id == KernelId::Cub) {
+    r.limiter = "library (CUB chooses its own launch)";
+    return r;
+  }
+  const Geometry probe = planGeometry(*k, c, 1);  // shared memory does not depend on the grid
+  r.registersAssumed = measured == nullptr;
+  r.registers = measured ? measured->registers : kAssumedRegisters;
+  r.staticSmemBytes = measured ? measured->staticSmemBytes : 0;
+  r.dynamicSmemBytes = int(probe.smemBytes);
+  r.localBytes = measured ? measured->localBytes : 0;
+  r.maxThreadsPerBlock = measured ? measured->maxThreadsPerBlock : d.maxThreadsPerBlock;
+  const OccupancyResult calc =
+      computeOccupancy(d, {c.block, r.registers, r.staticSmemBytes + r.dynamicSmemBytes});
+  // The driver's answer wins where it was asked for (it knows the per-kernel carve-out).
+  r.activeBlocksPerSM = measured && measured->driverActiveBlocks >= 0 ? measured->driverActiveBlocks : calc.activeBlocks;
+  r.occupancy = d.maxThreadsPerSM > 0 ? double(r.activeBlocksPerSM) * c.block / d.maxThreadsPerSM : 0;
+  r.limiter = calc.limiter;
+  const Geometry g = planGeometry(*k, c, uint64_t(std::max(r.activeBlocksPerSM, 1)) * uint64_t(d.smCount));
+  r.waves = r.activeBlocksPerSM > 0 && d.smCount > 0 ? double(g.grid()) / (double(r.activeBlocksPerSM) * d.smCount) : 0;
+  return r;
+}
+
+OccupancyCurveInputs occupancyCurveInputs(const ResourceUsage& r, int block) {
+  OccupancyCurveInputs in;
+  in.registers = std::max(1, r.registers);
+  in.sharedFixedBytes = r.staticSmemBytes;
+  in.sharedPerThreadBytes = block > 0 ? r.dynamicSmemBytes / block : 0;
+  return in;
 }
 
 }  // namespace rl

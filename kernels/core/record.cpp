@@ -2,14 +2,47 @@
 
 namespace rl {
 
+TimeBasis comparisonBasisAfter(TimeBasis basis, const Measurement* firstOk, const Measurement& added) {
+  if (basis == TimeBasis::EndToEnd || !added.ok || !firstOk) return basis;
+  return added.geometry.final == firstOk->geometry.final ? TimeBasis::Kernel : TimeBasis::EndToEnd;
+}
+
+TimeBasis comparisonBasis(const std::vector<Measurement>& rows) {
+  TimeBasis b = TimeBasis::Kernel;
+  const Measurement* first = nullptr;
+  for (const Measurement& m : rows) {
+    b = comparisonBasisAfter(b, first, m);
+    if (!first && m.ok) first = &m;
+  }
+  return b;
+}
+
+const char* timeBasisLabel(TimeBasis b) { return b == TimeBasis::EndToEnd ? "e2e" : "kernel"; }
+
+const char* timeBasisMeaning(TimeBasis b) {
+  return b == TimeBasis::EndToEnd
+             ? "compared by end-to-end time (launches + copy of partials + CPU final): the rows' final stages differ"
+             : "compared by kernel time (all launches of the reduction): every row has the same final stage";
+}
+
+const Stats& comparedTime(const Measurement& m, TimeBasis b) {
+  return b == TimeBasis::EndToEnd && m.endToEnd.count > 0 ? m.endToEnd : m.kernel;
+}
+
+double comparedGBs(const Measurement& m, TimeBasis b) {
+  return b == TimeBasis::EndToEnd && m.endToEnd.count > 0 ? m.endToEndGBs : m.bandwidthGBs;
+}
+
 void fillLadderSpeedups(std::vector<Measurement>& rows) {
+  const TimeBasis basis = comparisonBasis(rows);
   const Measurement* first = nullptr;
   const Measurement* prev = nullptr;
   for (Measurement& m : rows) {
     if (!m.ok) continue;
     if (!first) first = &m;
-    m.stepSpeedup = prev && m.kernel.median > 0 ? prev->kernel.median / m.kernel.median : 1.0;
-    m.cumulativeSpeedup = m.kernel.median > 0 ? first->kernel.median / m.kernel.median : 1.0;
+    const double t = comparedTime(m, basis).median;
+    m.stepSpeedup = prev && t > 0 ? comparedTime(*prev, basis).median / t : 1.0;
+    m.cumulativeSpeedup = t > 0 ? comparedTime(*first, basis).median / t : 1.0;
     prev = &m;
   }
 }

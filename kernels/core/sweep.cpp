@@ -97,11 +97,12 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
 
 std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& configs,
                                   const std::function<void(const Measurement&, int, int)>& onResult,
-                                  const std::atomic<bool>* cancel) {
+                                  const std::atomic<bool>* cancel, const SweepHooks& hooks) {
   std::vector<Measurement> out;
   std::map<std::tuple<int, int, int, uint64_t, int, uint64_t, int64_t, int64_t>, Reference> refs;
   int done = 0;
   for (const RunConfig& c : configs) {
+    if (hooks.betweenRuns) hooks.betweenRuns();
     if (cancel && cancel->load()) break;
     const auto key = std::make_tuple(int(c.type), int(c.accumulate), int(c.op), c.n, int(c.data), c.seed,
                                      c.rangeLo, c.rangeHi);
@@ -111,6 +112,7 @@ std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& 
     o.cpuBaseline = false;
     o.knownReference = &it->second;
     o.cancel = [cancel] { return cancel && cancel->load(); };
+    if (hooks.betweenRepetitions) o.betweenRepetitions = [&] { hooks.betweenRepetitions(c); };
     Measurement m = engine.measure(c, o);
     if (!m.ok && m.error == "cancelled") break;
     out.push_back(m);

@@ -2,6 +2,7 @@
 // CUDA-event timing with warm-up and cold L2, the CPU final stage, checks against the exact
 // reference, resources and occupancy, and the measured bandwidth peaks.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -91,6 +92,37 @@ __global__ void readStreamKernel(const int4* __restrict__ p, uint64_t nvec, int*
   if (acc == 0x7fffffff) *sink = acc;  // practically never: keeps the loads
 }
 
+// Holds the stream until the host has enqueued the timed work (nvbench's method), so host
+// enqueue cost never sits between the start event and the first timed kernel. It spins on a
+// host-mapped flag and gives up after `timeoutNs` of %globaltimer, so it can never hang; a
+// timeout is reported through *timedOut.
+__global__ void blockStreamKernel(const volatile int* release, unsigned long long timeoutNs, volatile int* timedOut) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  for (;;) {
+    if (*release != 0) return;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeoutNs) {
+      *timedOut = 1;
+      return;
+    }
+    __nanosleep(500);
+  }
+}
+
+// The SM clock now: SM cycles against %globaltimer nanoseconds over ~`spanNs`.
+__global__ void smClockKernel(unsigned long long spanNs, unsigned long long* out) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  } while (t1 - t0 < spanNs);
+  const long long c1 = clock64();
+  out[0] = (unsigned long long)(c1 - c0);
+  out[1] = t1 - t0;
+}
+
 // ---- the CPU final stage: the seeds' loop over the partials, with the kernels' operators ----
 Value finishOnCpu(Op op, ElemType acc, const void* partials, uint64_t count) {
   return withElemType(acc, [&]<class T>(TypeTag<T>) {
@@ -132,6 +164,15 @@ class CudaEngine final : public Engine {
     cudaEventCreate(&e0_);
     cudaEventCreate(&e1_);
     cudaEventCreate(&e2_);
+    // The blocking kernel's flags: host memory the device reads (and writes the timeout to).
+    if (cudaHostAlloc(reinterpret_cast<void**>(&hostFlags_), 2 * sizeof(int), cudaHostAllocMapped) == cudaSuccess &&
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&deviceFlags_), hostFlags_, 0) == cudaSuccess) {
+      hostFlags_[0] = hostFlags_[1] = 0;
+    } else {
+      cudaGetLastError();
+      if (hostFlags_) cudaFreeHost(hostFlags_);
+      hostFlags_ = deviceFlags_ = nullptr;  // timed without the blocking kernel
+    }
   }
   ~CudaEngine() override {
     cudaEventDestroy(e0_);
@@ -139,10 +180,11 @@ class CudaEngine final : public Engine {
     cudaEventDestroy(e2_);
     cudaStreamDestroy(stream_);
     if (hostPartials_) cudaFreeHost(hostPartials_);
+    if (hostFlags_) cudaFreeHost(hostFlags_);
   }
 
   const DeviceInfo& device() const override { return dev_; }
-  Peaks peaks(bool remeasure) override;
+  Peaks peaks(bool remeasure, const std::function<bool()>& cancel) override;
   ResourceUsage resources(const RunConfig& c, std::string* error) override;
   Geometry geometry(const RunConfig& c, std::string* error) override;
   Measurement measure(const RunConfig& c, const MeasureOptions& o) override;
@@ -188,7 +230,50 @@ class CudaEngine final : public Engine {
         static_cast<const int4*>(flush_.get()), flush_.bytes() / 16, static_cast<int*>(result_.get()) + 4);
   }
 
+  // Before the start event: holds the stream until release(). False without mapped memory.
+  bool holdStream() {
+    if (!hostFlags_) return false;
+    __atomic_store_n(&hostFlags_[0], 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&hostFlags_[1], 0, __ATOMIC_SEQ_CST);
+    blockStreamKernel<<<1, 1, 0, stream_>>>(deviceFlags_, kBlockTimeoutNs, deviceFlags_ + 1);
+    return true;
+  }
+  void releaseStream() {
+    if (hostFlags_) __atomic_store_n(&hostFlags_[0], 1, __ATOMIC_SEQ_CST);
+  }
+  bool holdTimedOut() const { return hostFlags_ && __atomic_load_n(&hostFlags_[1], __ATOMIC_SEQ_CST) != 0; }
+  // k12's ticket counter: zeroed on the launch stream (ordered with the launches), so an
+  // aborted launch that left it non-zero never poisons the next run.
+  std::string armCounter() {
+    cudaError_t e = cudaSuccess;
+    if (!counter_.get()) e = counter_.reserve(sizeof(unsigned));
+    if (e == cudaSuccess) e = cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned), stream_);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      return "cannot zero the ticket counter: " + cudaText(e);
+    }
+    return {};
+  }
+  // After a failed launch or measurement: drain the stream, clear the error, re-arm the counter.
+  void recoverAfterFailure() {
+    releaseStream();
+    cudaStreamSynchronize(stream_);
+    cudaGetLastError();
+    if (armCounter().empty()) cudaStreamSynchronize(stream_);
+    cudaGetLastError();
+  }
+  // Re-reads free device memory (other processes and our own buffers change it). The bytes this
+  // engine would free before allocating the input count as free.
+  void refreshFreeMemory() {
+    size_t freeB = 0, totalB = 0;
+    if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess) dev_.freeMemBytes = int64_t(freeB + input_.bytes());
+    else cudaGetLastError();
+  }
+  static constexpr unsigned long long kBlockTimeoutNs = 2000000000ull;  // 2 s
+
   DeviceInfo dev_;
+  int* hostFlags_ = nullptr;    // [0] release, [1] timed out
+  int* deviceFlags_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t e0_ = nullptr, e1_ = nullptr, e2_ = nullptr;
   DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_;
@@ -210,6 +295,7 @@ uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, siz
 }
 
 std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry* g) {
+  refreshFreeMemory();
   if (std::string err = validate(c, &dev_); !err.empty()) return err;
   const KernelInfo* k = findKernel(c.kernel);
   *kp = k;
@@ -256,10 +342,7 @@ std::string CudaEngine::prepareScratch(const RunConfig& c, const Geometry& g) {
   if ((e = partialsA_.reserve(partialBytes)) != cudaSuccess ||
       (e = partialsB_.reserve(partialBytes)) != cudaSuccess || (e = result_.reserve(32)) != cudaSuccess)
     return "cannot allocate the partials: " + cudaText(e);
-  if (!counter_.get()) {
-    if ((e = counter_.reserve(sizeof(unsigned))) != cudaSuccess) return cudaText(e);
-    cudaMemset(counter_.get(), 0, sizeof(unsigned));
-  }
+  if (std::string err = armCounter(); !err.empty()) return err;
   if (hostPartialsBytes_ < partialBytes) {
     if (hostPartials_) cudaFreeHost(hostPartials_);
     if ((e = cudaMallocHost(&hostPartials_, partialBytes)) != cudaSuccess) {
@@ -353,21 +436,27 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   }
   auto fail = [&](std::string why) {
     m.error = std::move(why);
-    cudaGetLastError();
+    recoverAfterFailure();  // k12's counter re-armed: the next run starts clean
     return m;
   };
   // Warm-up: module load, first-touch and clocks stay out of the numbers.
   for (int w = 0; w < c.warmup; ++w) {
+    if (o.cancel && o.cancel()) return fail("cancelled");
     if (std::string e = launchAll(*k, c, m.geometry, nullptr); !e.empty()) return fail(e);
   }
   if (cudaError_t e = cudaStreamSynchronize(stream_); e != cudaSuccess) return fail(cudaText(e));
   std::set<std::string> distinct;
   for (int r = 0; r < c.reps; ++r) {
     if (o.cancel && o.cancel()) return fail("cancelled");
-    if (!c.warmL2) flushL2();  // outside the timed region
+    // Order on the stream: L2 flush, blocking kernel, start event, the reduction, end event.
+    // The blocking kernel holds the start event back until the host has enqueued everything,
+    // so the interval holds GPU work only, warm or cold.
+    if (!c.warmL2) flushL2();
+    const bool held = holdStream();
     cudaEventRecord(e0_, stream_);
     if (std::string e = launchAll(*k, c, m.geometry, nullptr); !e.empty()) return fail(e);
     cudaEventRecord(e1_, stream_);
+    releaseStream();
     Value v;
     if (std::string e = readResult(c, *k, m.geometry, &v); !e.empty()) return fail(e);
     cudaEventRecord(e2_, stream_);  // after the copy and the CPU final loop
@@ -375,6 +464,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     float kms = 0, ems = 0;
     cudaEventElapsedTime(&kms, e0_, e1_);
     cudaEventElapsedTime(&ems, e0_, e2_);
+    if (held && holdTimedOut()) ++m.enqueueTimeouts;  // enqueue may sit in this interval
     m.kernelMs.push_back(kms);
     m.endToEndMs.push_back(ems);
     m.result = v;
@@ -383,6 +473,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
       std::snprintf(b, sizeof b, "%.17g", v.f);
       return std::string(b);
     }());
+    if (o.betweenRepetitions && r + 1 < c.reps) o.betweenRepetitions();  // outside the timed region
   }
   m.distinctResults.assign(distinct.begin(), distinct.end());
   m.kernel = Stats::of(m.kernelMs);
@@ -390,7 +481,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   m.bytesRead = double(c.n) * double(elemBytes(c.type));
   m.bandwidthGBs = m.kernel.median > 0 ? m.bytesRead / (m.kernel.median * 1e-3) / 1e9 : 0;
   m.endToEndGBs = m.endToEnd.median > 0 ? m.bytesRead / (m.endToEnd.median * 1e-3) / 1e9 : 0;
-  const Peaks pk = peaks(false);
+  const Peaks pk = peaks(false, {});
   m.pctTheoretical = pk.theoreticalGBs > 0 ? 100.0 * m.bandwidthGBs / pk.theoreticalGBs : 0;
   m.pctMeasuredRead = pk.readGBs > 0 ? 100.0 * m.bandwidthGBs / pk.readGBs : 0;
   if (o.knownReference) {
@@ -416,43 +507,35 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
 }
 
 ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {
-  ResourceUsage r;
   const KernelInfo* k = findKernel(c.kernel);
   if (!k) {
     if (error) *error = "unknown kernel";
-    return r;
+    return {};
   }
-  if (k->id == KernelId::Cub) {
-    r.limiter = "library (CUB chooses its own launch)";
-    return r;
-  }
-  const Geometry probe = planGeometry(*k, c, 1);
+  if (k->id == KernelId::Cub) return resourceUsage(c, dev_, nullptr);
   const KernelEntry* e = entry(*k, c, c.type, false);
   if (!e) {
     if (error) *error = "no instantiation for this configuration";
-    return r;
+    return {};
   }
   cudaFuncAttributes attr{};
   if (cudaError_t err = cudaFuncGetAttributes(&attr, e->func); err != cudaSuccess) {
     cudaGetLastError();
     if (error) *error = "cudaFuncGetAttributes: " + cudaText(err);
-    return r;
+    return {};
   }
-  r.registers = attr.numRegs;
-  r.staticSmemBytes = int(attr.sharedSizeBytes);
-  r.dynamicSmemBytes = int(probe.smemBytes);
-  r.localBytes = int(attr.localSizeBytes);
-  r.maxThreadsPerBlock = attr.maxThreadsPerBlock;
+  KernelAttributes a;
+  a.registers = attr.numRegs;
+  a.staticSmemBytes = int(attr.sharedSizeBytes);
+  a.localBytes = int(attr.localSizeBytes);
+  a.maxThreadsPerBlock = attr.maxThreadsPerBlock;
   int perSM = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, e->func, c.block, probe.smemBytes);
-  r.activeBlocksPerSM = perSM;
-  const OccupancyResult calc = computeOccupancy(
-      dev_, {c.block, attr.numRegs, int(attr.sharedSizeBytes + probe.smemBytes)});
-  r.occupancy = dev_.maxThreadsPerSM > 0 ? double(perSM * c.block) / dev_.maxThreadsPerSM : 0;
-  r.limiter = calc.limiter;
-  const Geometry g = planGeometry(*k, c, uint64_t(std::max(perSM, 1)) * dev_.smCount);
-  r.waves = perSM > 0 ? double(g.grid()) / (double(perSM) * dev_.smCount) : 0;
-  return r;
+  const Geometry probe = planGeometry(*k, c, 1);
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, e->func, c.block, probe.smemBytes) == cudaSuccess)
+    a.driverActiveBlocks = perSM;
+  else
+    cudaGetLastError();
+  return resourceUsage(c, dev_, &a);  // the same computation as the GUI and the report
 }
 
 TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) {
@@ -482,10 +565,12 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
   if (std::string e = launchAll(*k, c, t.geometry, static_cast<trace::TraceHeader*>(traceBuffer));
       !e.empty()) {
     t.error = e;
+    recoverAfterFailure();
     return t;
   }
   if (std::string e = readResult(c, *k, t.geometry, &t.result); !e.empty()) {
     t.error = e;
+    recoverAfterFailure();
     return t;
   }
   t.ok = true;
@@ -512,7 +597,38 @@ std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, ui
   return out;
 }
 
-Peaks CudaEngine::peaks(bool remeasure) {
+namespace {
+// The memory clock now, from NVML when the driver provides it (loaded at run time: no link-time
+// dependency, nothing where it is absent). 0 when unknown.
+int nvmlClockMHz(const std::string& uuid, int clockType /* 1: SM, 2: memory */) {
+  using InitFn = int (*)();
+  using HandleFn = int (*)(const char*, void**);
+  using ClockFn = int (*)(void*, int, unsigned*);
+  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return 0;
+  int mhz = 0;
+  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
+  auto handle = reinterpret_cast<HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByUUID"));
+  auto clock = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+  auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
+  if (init && handle && clock && shutdown && init() == 0) {
+    void* dev = nullptr;
+    unsigned v = 0;
+    if (handle(uuid.c_str(), &dev) == 0 && clock(dev, clockType, &v) == 0) mhz = int(v);
+    shutdown();
+  }
+  dlclose(lib);
+  return mhz;
+}
+
+nlohmann::json spreadJson(const Stats& s, double bytes, double factor) {
+  auto gbs = [&](double ms) { return ms > 0 ? factor * bytes / (ms * 1e-3) / 1e9 : 0.0; };
+  // The fastest repetition is the highest bandwidth.
+  return {{"median_gbs", gbs(s.median)}, {"min_gbs", gbs(s.max)}, {"max_gbs", gbs(s.min)}};
+}
+}  // namespace
+
+Peaks CudaEngine::peaks(bool remeasure, const std::function<bool()>& cancel) {
   static std::mutex memoMutex;
   static std::map<std::string, Peaks> memo;  // per process, per device
   std::lock_guard<std::mutex> lock(memoMutex);
@@ -522,6 +638,7 @@ Peaks CudaEngine::peaks(bool remeasure) {
     if (auto it = memo.find(dev_.uuid); it != memo.end()) return it->second;
   const std::filesystem::path file = configDir() / "peaks.json";
   const std::string driver = cudaVersionString(dev_.driverVersion);
+  const size_t minBytes = size_t(std::max<int64_t>(dev_.l2Bytes, 1 << 20)) * kPeakBufferL2Multiple;
   nlohmann::json cache = nlohmann::json::object();
   {
     std::ifstream in(file);
@@ -532,57 +649,109 @@ Peaks CudaEngine::peaks(bool remeasure) {
   }
   if (!remeasure && cache.contains(dev_.uuid)) {
     const auto& e = cache[dev_.uuid];
-    if (e.is_object() && e.value("driver", "") == driver && e.value("read_gbs", 0.0) > 0) {
-      p.readGBs = e.value("read_gbs", 0.0);
-      p.copyGBs = e.value("copy_gbs", 0.0);
+    // Only entries taken on a buffer of at least 8 x L2 by this driver count.
+    if (e.is_object() && e.value("driver", "") == driver && e.value("bytes", 0.0) >= double(minBytes) &&
+        e.contains("read") && e["read"].is_object() && e["read"].value("median_gbs", 0.0) > 0) {
+      p.readGBs = e["read"].value("median_gbs", 0.0);
+      p.readMinGBs = e["read"].value("min_gbs", 0.0);
+      p.readMaxGBs = e["read"].value("max_gbs", 0.0);
+      if (e.contains("copy") && e["copy"].is_object()) {
+        p.copyGBs = e["copy"].value("median_gbs", 0.0);
+        p.copyMinGBs = e["copy"].value("min_gbs", 0.0);
+        p.copyMaxGBs = e["copy"].value("max_gbs", 0.0);
+      }
+      p.bufferBytes = e.value("bytes", 0.0);
+      p.smClockMHz = e.value("sm_clock_mhz", 0);
+      p.memClockMHz = e.value("mem_clock_mhz", 0);
       p.source = "cached " + e.value("date", std::string("?")) + " (" + file.string() + ")";
       memo[dev_.uuid] = p;
       return p;
     }
   }
-  // Measure: 2 GiB (or a quarter of free memory), far larger than L2; median of 20.
-  size_t bytes = size_t(2) << 30;
+  // Two buffers (the copy's source and destination) of 2 GiB, or as much as a quarter of the
+  // free memory allows, never below 8 x L2: a smaller buffer would partly be read from L2.
+  refreshFreeMemory();
+  size_t bytes = std::max(minBytes, size_t(2) << 30);
   if (dev_.freeMemBytes > 0) bytes = std::min(bytes, size_t(dev_.freeMemBytes / 4) & ~size_t(255));
+  if (bytes < minBytes) {
+    p.source = "not measured: the peaks need two buffers of " + std::to_string(minBytes >> 20) + " MiB (" +
+               std::to_string(kPeakBufferL2Multiple) + " x L2) and " + std::to_string(dev_.freeMemBytes >> 20) +
+               " MiB of device memory are free";
+    return p;
+  }
   DeviceBuffer a, b, sink;
-  if (a.reserve(bytes) != cudaSuccess || b.reserve(bytes) != cudaSuccess ||
-      sink.reserve(16) != cudaSuccess) {
-    p.source = "not measured (not enough device memory)";
+  if (a.reserve(bytes) != cudaSuccess || b.reserve(bytes) != cudaSuccess || sink.reserve(16) != cudaSuccess) {
+    p.source = "not measured: cannot allocate two buffers of " + std::to_string(bytes >> 20) + " MiB";
     return p;
   }
   cudaMemsetAsync(a.get(), 1, bytes, stream_);
   int perSM = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, readStreamKernel, 512, 0);
   const unsigned grid = unsigned(std::max(perSM, 1) * dev_.smCount);
+  bool cancelled = false;
   auto timeIt = [&](auto&& body) {
     std::vector<double> ms;
-    for (int r = 0; r < 23; ++r) {
+    for (int r = 0; r < 23 && !cancelled; ++r) {
+      if (cancel && cancel()) {
+        cancelled = true;
+        break;
+      }
+      const bool held = holdStream();  // as in measure(): enqueue cost stays out
       cudaEventRecord(e0_, stream_);
       body();
       cudaEventRecord(e1_, stream_);
+      releaseStream();
       cudaEventSynchronize(e1_);
       float t = 0;
       cudaEventElapsedTime(&t, e0_, e1_);
+      if (held && holdTimedOut()) continue;
       if (r >= 3) ms.push_back(t);  // 3 warm-up runs
     }
-    return Stats::of(ms).median;
+    return Stats::of(ms);
   };
-  const double readMs = timeIt([&] {
+  const Stats readMs = timeIt([&] {
     readStreamKernel<<<grid, 512, 0, stream_>>>(static_cast<const int4*>(a.get()), bytes / 16,
                                                  static_cast<int*>(sink.get()));
   });
-  const double copyMs = timeIt([&] { cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream_); });
-  if (cudaGetLastError() != cudaSuccess) {
+  // The clocks right after the read load: SM clock from the device itself, memory from NVML.
+  DeviceBuffer clockOut;
+  unsigned long long clocks[2] = {0, 0};
+  if (!cancelled && clockOut.reserve(16) == cudaSuccess) {
+    smClockKernel<<<1, 1, 0, stream_>>>(2000000ull, static_cast<unsigned long long*>(clockOut.get()));
+    if (cudaMemcpyAsync(clocks, clockOut.get(), 16, cudaMemcpyDeviceToHost, stream_) != cudaSuccess ||
+        cudaStreamSynchronize(stream_) != cudaSuccess)
+      clocks[0] = clocks[1] = 0;
+  }
+  p.memClockMHz = nvmlClockMHz(dev_.uuid, 2);
+  const Stats copyMs = timeIt([&] { cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream_); });
+  if (cancelled) {
+    cudaStreamSynchronize(stream_);
+    cudaGetLastError();
+    p.source = "not measured (cancelled)";
+    return p;
+  }
+  if (cudaGetLastError() != cudaSuccess || readMs.median <= 0 || copyMs.median <= 0) {
     p.source = "not measured (CUDA error)";
     return p;
   }
-  p.readGBs = double(bytes) / (readMs * 1e-3) / 1e9;
-  p.copyGBs = 2.0 * double(bytes) / (copyMs * 1e-3) / 1e9;
+  const nlohmann::json read = spreadJson(readMs, double(bytes), 1.0);
+  const nlohmann::json copy = spreadJson(copyMs, double(bytes), 2.0);  // (read + write) / time
+  p.readGBs = read["median_gbs"];
+  p.readMinGBs = read["min_gbs"];
+  p.readMaxGBs = read["max_gbs"];
+  p.copyGBs = copy["median_gbs"];
+  p.copyMinGBs = copy["min_gbs"];
+  p.copyMaxGBs = copy["max_gbs"];
+  p.bufferBytes = double(bytes);
+  p.smClockMHz = clocks[1] > 0 ? int(double(clocks[0]) * 1e3 / double(clocks[1]) + 0.5) : 0;
   char date[32];
   std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::localtime(&now));
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
   p.source = "measured now";
-  cache[dev_.uuid] = {{"name", dev_.name}, {"driver", driver}, {"read_gbs", p.readGBs},
-                      {"copy_gbs", p.copyGBs}, {"date", date}, {"bytes", bytes}};
+  cache[dev_.uuid] = {{"name", dev_.name}, {"driver", driver}, {"date", date}, {"bytes", bytes},
+                      {"l2_bytes", dev_.l2Bytes}, {"read", read}, {"copy", copy},
+                      {"sm_clock_mhz", p.smClockMHz}, {"mem_clock_mhz", p.memClockMHz},
+                      {"repetitions", readMs.count}};
   std::error_code ec;
   std::filesystem::create_directories(configDir(), ec);
   writeTextAtomic(file.string(), cache.dump(2));  // best effort: a cache

@@ -16,7 +16,11 @@ struct MeasureOptions {
   // Already computed for this data (a table of kernels over the same input shares them).
   const Reference* knownReference = nullptr;
   const CpuBaseline* knownCpu = nullptr;
+  // Checked before each warm-up and each repetition (and by the CPU baseline).
   std::function<bool()> cancel;
+  // Called after each timed repetition has completed, outside the timed region, with the
+  // input still in place: the measurement service runs trace jobs of the same input here.
+  std::function<void()> betweenRepetitions;
 };
 
 struct TraceRun {
@@ -34,8 +38,9 @@ class Engine {
 
   virtual const DeviceInfo& device() const = 0;
   // Theoretical and measured peaks; measured once per device and driver, cached in the
-  // user's config folder ($XDG_CONFIG_HOME/reducelab/peaks.json).
-  virtual Peaks peaks(bool remeasure = false) = 0;
+  // user's config folder ($XDG_CONFIG_HOME/reducelab/peaks.json). `cancel` is checked between
+  // the repetitions of the measurement (a cancelled measurement is neither returned nor cached).
+  virtual Peaks peaks(bool remeasure = false, const std::function<bool()>& cancel = {}) = 0;
   virtual ResourceUsage resources(const RunConfig& c, std::string* error) = 0;
   virtual Geometry geometry(const RunConfig& c, std::string* error) = 0;
   virtual Measurement measure(const RunConfig& c, const MeasureOptions& o = {}) = 0;

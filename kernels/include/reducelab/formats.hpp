@@ -30,9 +30,18 @@ std::string render(const Table& t, TableFormat f);
 // Parses a CSV produced by render(Csv) (quoted fields, doubled quotes): header + rows.
 Table parseCsv(const std::string& text);
 
-// The seed's columns: kernel, time, bandwidth, % of peaks, step / cumulative / CPU speedups,
-// result, error, check, plus occupancy and registers.
+// The seed's columns: kernel, times, bandwidth, % of peaks, step / cumulative / CPU speedups,
+// result, error, check, plus occupancy and registers. Bandwidth, % of peaks and speedups use the
+// rows' comparison basis (comparisonBasis: end-to-end when final stages differ), named in the
+// headers and the caption. Speedups are those in the records (fillLadderSpeedups).
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks);
+// The same table a row at a time (views that append rows and cache the formatted text).
+struct BenchColumns {
+  std::vector<std::string> headers;
+  std::vector<bool> numeric;
+};
+BenchColumns benchColumns(TimeBasis basis);
+std::vector<std::string> benchRow(const Measurement& m, const Peaks& peaks, TimeBasis basis);
 
 // One row per run with the swept parameters (kernel, type, N, block) as columns.
 Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks);

@@ -15,6 +15,7 @@ namespace rl {
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor, and our calculator's limiting resource).
 struct ResourceUsage {
   int registers = 0;
+  bool registersAssumed = false;  // no device reported them (kAssumedRegisters)
   int staticSmemBytes = 0;
   int dynamicSmemBytes = 0;
   int localBytes = 0;  // spills / stack per thread
@@ -31,7 +32,15 @@ struct Peaks {
   double readGBs = 0;         // measured: read-only streaming kernel
   double copyGBs = 0;         // measured: device-to-device copy, (read + write) / time
   std::string source;         // "measured now", "cached (driver 13.0)", "not measured"
+  // How the measured peaks were taken: buffer (>= 8 x L2), spread over the repetitions, and the
+  // clocks the device ran at (0: unknown).
+  double bufferBytes = 0;
+  double readMinGBs = 0, readMaxGBs = 0, copyMinGBs = 0, copyMaxGBs = 0;
+  int smClockMHz = 0, memClockMHz = 0;
 };
+
+// Measured peaks are taken on a buffer of at least this many L2 sizes (smaller ones partly hit L2).
+constexpr int kPeakBufferL2Multiple = 8;
 
 struct Measurement {
   RunConfig config;
@@ -45,6 +54,9 @@ struct Measurement {
 
   std::vector<double> kernelMs;     // all launches of the reduction, per repetition
   std::vector<double> endToEndMs;   // launches + copy of partials + CPU final, per repetition
+  // Repetitions whose blocking kernel gave up waiting for the host (their interval may hold
+  // host enqueue time); 0 in a sound measurement.
+  int enqueueTimeouts = 0;
   Stats kernel, endToEnd;
   double bytesRead = 0;             // N x sizeof(element)
   double bandwidthGBs = 0;          // bytesRead / median kernel time
@@ -64,7 +76,23 @@ struct Measurement {
   double stepSpeedup = 0, cumulativeSpeedup = 0;
 };
 
-// Fills step and cumulative speedups of consecutive rows (by median kernel time).
+// Like for like: which time a set of rows is compared by. Kernel time covers the GPU passes only,
+// so rows whose final stages differ (a CPU final loop vs a second pass vs an atomic) are compared
+// by end-to-end time (launches + copy of partials + CPU final); otherwise by kernel time.
+enum class TimeBasis { Kernel, EndToEnd };
+TimeBasis comparisonBasis(const std::vector<Measurement>& rows);
+// The basis after one more row: the same as comparisonBasis(rows + row), in O(1) for views that
+// append (rows so far: `basis` and the final stage of the first ok row, if any).
+TimeBasis comparisonBasisAfter(TimeBasis basis, const Measurement* firstOk, const Measurement& added);
+// Short label for column headers ("kernel" / "e2e") and the sentence that says what it covers.
+const char* timeBasisLabel(TimeBasis b);
+const char* timeBasisMeaning(TimeBasis b);
+// The statistics of the compared time of one row, and its bandwidth.
+const Stats& comparedTime(const Measurement& m, TimeBasis b);
+double comparedGBs(const Measurement& m, TimeBasis b);
+
+// Fills step and cumulative speedups of consecutive rows, by median compared time
+// (comparisonBasis of the rows).
 void fillLadderSpeedups(std::vector<Measurement>& rows);
 
 }  // namespace rl

@@ -33,8 +33,14 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
 
 // Runs the configurations, sharing exact references between runs of the same data; calls
 // onResult after each (from the calling thread). Stops early when *cancel becomes true.
+// `betweenRuns` (optional) is called before each configuration, outside any measurement;
+// `betweenRepetitions` is handed to each measurement (MeasureOptions).
+struct SweepHooks {
+  std::function<void()> betweenRuns;
+  std::function<void(const RunConfig&)> betweenRepetitions;
+};
 std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& configs,
                                   const std::function<void(const Measurement&, int done, int total)>& onResult,
-                                  const std::atomic<bool>* cancel);
+                                  const std::atomic<bool>* cancel, const SweepHooks& hooks = {});
 
 }  // namespace rl

@@ -12,6 +12,7 @@
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
 #include "reducelab/record.hpp"
+#include "reducelab/results_store.hpp"
 #include "reducelab/trace.hpp"
 
 namespace rl::gui {
@@ -111,7 +112,7 @@ struct Model {
   TraceState trace;
 
   Peaks peaks;
-  std::vector<Measurement> results; // the results table (latest last)
+  ResultsStore results;             // the results table (latest last), append-only
   bool measuring = false;
   std::string measuringWhat;
   bool showTraceHooks = false;      // kernel source: show the `tr.` lines

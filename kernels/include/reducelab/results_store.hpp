@@ -1,0 +1,41 @@
+#pragma once
+// The session's results: append-only (rows never change or move once in), so views keep row
+// indices and cache what they formatted; clear() starts a new generation that views notice.
+// Filled from the measurement service's deliveries on the GUI thread.
+#include <cstdint>
+#include <vector>
+
+#include "reducelab/record.hpp"
+
+namespace rl {
+
+class ResultsStore {
+ public:
+  void append(Measurement m) { rows_.push_back(std::move(m)); }
+  void clear() {
+    rows_.clear();
+    ++generation_;
+  }
+  size_t size() const { return rows_.size(); }
+  bool empty() const { return rows_.empty(); }
+  const Measurement& operator[](size_t i) const { return rows_[i]; }
+  const Measurement& back() const { return rows_.back(); }
+  auto begin() const { return rows_.begin(); }
+  auto end() const { return rows_.end(); }
+  auto rbegin() const { return rows_.rbegin(); }
+  auto rend() const { return rows_.rend(); }
+  const std::vector<Measurement>& rows() const { return rows_; }
+  operator const std::vector<Measurement>&() const { return rows_; }  // for table and figure builders
+  uint64_t generation() const { return generation_; }
+
+ private:
+  std::vector<Measurement> rows_;
+  uint64_t generation_ = 0;
+};
+
+// Developer option (--dev-fill-results N): N synthetic records so a view's per-frame cost can be
+// measured at scale without a GPU. Their timings are made up and their label says so; never
+// used in normal runs.
+std::vector<Measurement> syntheticResults(size_t n, uint64_t seed = 1);
+
+}  // namespace rl

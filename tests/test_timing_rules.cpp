@@ -1,0 +1,118 @@
+// Like for like (one rule for which time rows are compared by, used by every table) and one
+// computation of resources and occupancy for the GUI, the CLI and the report.
+#include <gtest/gtest.h>
+
+#include "reducelab/formats.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/record.hpp"
+#include "reducelab/results_store.hpp"
+
+namespace rl {
+namespace {
+
+Measurement row(const std::string& kernel, FinalStage final, double kernelMs, double e2eMs) {
+  Measurement m;
+  m.ok = true;
+  m.config.kernel = kernel;
+  m.geometry.final = final;
+  m.kernelMs = {kernelMs};
+  m.endToEndMs = {e2eMs};
+  m.kernel = Stats::of(m.kernelMs);
+  m.endToEnd = Stats::of(m.endToEndMs);
+  m.bytesRead = 1e9;
+  m.bandwidthGBs = m.bytesRead / (kernelMs * 1e-3) / 1e9;
+  m.endToEndGBs = m.bytesRead / (e2eMs * 1e-3) / 1e9;
+  return m;
+}
+
+TEST(LikeForLike, RowsWithTheSameFinalStageCompareKernelTime) {
+  std::vector<Measurement> rows = {row("k3", FinalStage::Cpu, 2, 3), row("k7", FinalStage::Cpu, 1, 2)};
+  EXPECT_EQ(comparisonBasis(rows), TimeBasis::Kernel);
+  const Table t = benchTable(rows, {});
+  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), "GB/s (kernel)"), t.headers.end());
+  EXPECT_NE(t.caption.find("kernel time"), std::string::npos);
+}
+
+TEST(LikeForLike, RowsWhoseFinalStagesDifferCompareEndToEndTimeAndSaySo) {
+  // k7 ends on the CPU (its kernel time leaves the final loop out), k11 ends with atomics on the
+  // GPU. By kernel time k7 looks faster; end to end it is not.
+  std::vector<Measurement> rows = {row("k7", FinalStage::Cpu, 1.0, 3.0), row("k11", FinalStage::Atomic, 1.5, 1.6)};
+  EXPECT_EQ(comparisonBasis(rows), TimeBasis::EndToEnd);
+  fillLadderSpeedups(rows);
+  EXPECT_NEAR(rows[1].stepSpeedup, 3.0 / 1.6, 1e-9);  // by e2e, not 1.0 / 1.5
+  const Table t = benchTable(rows, {});
+  const auto col = std::find(t.headers.begin(), t.headers.end(), "GB/s (e2e)");
+  ASSERT_NE(col, t.headers.end());
+  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), "step x (e2e)"), t.headers.end());
+  EXPECT_NE(t.caption.find("end-to-end"), std::string::npos);
+  const size_t c = size_t(col - t.headers.begin());
+  EXPECT_EQ(t.rows[0][c], fixed(rows[0].endToEndGBs, 1));
+  EXPECT_EQ(t.rows[1][c], fixed(rows[1].endToEndGBs, 1));
+}
+
+TEST(LikeForLike, TheIncrementalRuleAgreesWithTheWholeTableRule) {
+  const FinalStage stages[] = {FinalStage::Cpu, FinalStage::Cpu, FinalStage::Cpu, FinalStage::Atomic};
+  std::vector<Measurement> rows;
+  rows.reserve(8);  // `first` points into it
+  TimeBasis b = TimeBasis::Kernel;
+  const Measurement* first = nullptr;
+  for (int i = 0; i < 8; ++i) {
+    Measurement m = row("k" + std::to_string(i), stages[(i * 5 + 2) % 4], 1, 2);
+    if (i == 1) m.ok = false;  // failed rows do not count
+    rows.push_back(m);
+    b = comparisonBasisAfter(b, first, rows.back());
+    if (!first && rows.back().ok) first = &rows.back();
+    EXPECT_EQ(b, comparisonBasis(rows)) << "after row " << i;
+  }
+}
+
+TEST(OneResourceComputation, K7AtBlock512IsTheSameForTheGuiTheCliAndTheReport) {
+  const DeviceInfo d = assumedH200();
+  RunConfig c;
+  c.kernel = "k7";
+  c.block = 512;
+  // Without a device (GUI's CPU model and the report without GPU): assumed registers.
+  const ResourceUsage r = resourceUsage(c, d, nullptr);
+  EXPECT_TRUE(r.registersAssumed);
+  EXPECT_EQ(r.registers, kAssumedRegisters);
+  EXPECT_EQ(r.dynamicSmemBytes, 512 * 4);  // one float per thread
+  // The curve the Occupancy tab and the report draw goes through the table's value.
+  const OccupancyCurveInputs in = occupancyCurveInputs(r, c.block);
+  EXPECT_EQ(in.registers, r.registers);
+  EXPECT_EQ(in.sharedPerThreadBytes, 4);
+  for (int block : {128, 512, 1024}) {
+    RunConfig b = c;
+    b.block = block;
+    const ResourceUsage atBlock = resourceUsage(b, d, nullptr);
+    const OccupancyResult curve =
+        computeOccupancy(d, {block, in.registers, in.sharedFixedBytes + in.sharedPerThreadBytes * block});
+    EXPECT_EQ(curve.activeBlocks, atBlock.activeBlocksPerSM) << block;
+    EXPECT_EQ(curve.limiter, atBlock.limiter) << block;
+  }
+  // With what a device reports, the same function, and the driver's block count wins.
+  KernelAttributes a;
+  a.registers = 16;
+  a.staticSmemBytes = 0;
+  a.maxThreadsPerBlock = 1024;
+  a.driverActiveBlocks = 3;
+  const ResourceUsage measured = resourceUsage(c, d, &a);
+  EXPECT_FALSE(measured.registersAssumed);
+  EXPECT_EQ(measured.registers, 16);
+  EXPECT_EQ(measured.activeBlocksPerSM, 3);
+  EXPECT_DOUBLE_EQ(measured.occupancy, 3.0 * 512 / d.maxThreadsPerSM);
+}
+
+TEST(ResultsStore, AppendOnlyWithAGenerationThatClearBumps) {
+  ResultsStore s;
+  const uint64_t g = s.generation();
+  for (Measurement& m : syntheticResults(10)) s.append(std::move(m));
+  EXPECT_EQ(s.size(), 10u);
+  EXPECT_EQ(s.generation(), g);
+  EXPECT_NE(s[0].label.find("synthetic"), std::string::npos);  // never mistaken for a measurement
+  s.clear();
+  EXPECT_TRUE(s.empty());
+  EXPECT_NE(s.generation(), g);
+}
+
+}  // namespace
+}  // namespace rl
