@@ -100,9 +100,8 @@ TEST_P(KernelCorrectness, AllOpsTypesBlocksAndSizes) {
   std::printf("%s: %d configurations checked, %d refused as documented\n", k.key.data(), runs, skipped);
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalogue, KernelCorrectness,
-                         ::testing::Values("k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8",
-                                           "k9", "k10", "k11", "k12", "cub"),
+// Every kernel of kernel_list.hpp, through its descriptor.
+INSTANTIATE_TEST_SUITE_P(Catalogue, KernelCorrectness, ::testing::ValuesIn(catalogueKeys()),
                          [](const auto& info) { return info.param; });
 
 // N above 2^31: 64-bit indices and byte counts everywhere.

@@ -101,66 +101,49 @@ class Builder {
   TraceData t_;
 };
 
-enum class Shape { K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12 };
-
+// Replays a kernel's schedule (its descriptor's phases, in order) for one block.
 template <class Op, class TIn, class TAcc>
 class BlockModel {
  public:
-  BlockModel(const RunConfig& c, uint64_t grid, int ccMajor, Shape shape)
+  BlockModel(const RunConfig& c, uint64_t grid, int ccMajor, const KernelInfo& k)
       : c_(c), spec_(dataSpecOf(c)), B_(unsigned(c.block)), b_(c.tracedBlock), grid_(grid),
-        n_(c.n), ccMajor_(ccMajor), shape_(shape),
+        n_(c.n), ccMajor_(ccMajor), k_(k),
         tb_(B_, c.tracedBlock, sizeof(TIn), sizeof(TAcc), grid, c.n, firstElem()) {}
 
   TraceData run() {
-    switch (shape_) {
-      case Shape::K1: case Shape::K2: case Shape::K3: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadOne();
-        if (shape_ == Shape::K1) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
-        if (shape_ == Shape::K2) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return 2 * s * t < B_ ? int(2 * s * t) : -1; });
-        if (shape_ == Shape::K3) for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        sharedResult();
-        break;
-      }
-      case Shape::K4: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadPair();
-        for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        sharedResult();
-        break;
-      }
-      case Shape::K5: case Shape::K5s: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadPair();
-        for (unsigned s = B_ / 2; s > 32; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        if (shape_ == Shape::K5) for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) volatileStage(off);
-        else lastWarpSyncwarp(true);
-        sharedResult();
-        break;
-      }
-      case Shape::K6: case Shape::K7: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        if (shape_ == Shape::K6) loadPair();
-        else gridStridePairs(true);
-        for (unsigned s : {512u, 256u, 128u, 64u})
-          if (B_ >= 2 * s) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        lastWarpSyncwarp(B_ >= 64);
-        sharedResult();
-        break;
-      }
-      case Shape::K8: case Shape::K9: {
-        sdata_.assign(32, Op::template identity<TAcc>());
-        gridStridePairs(false);
-        blockReduceShuffle(shape_ == Shape::K9);
-        globalResult(false);
-        break;
-      }
-      case Shape::K10: case Shape::K11: case Shape::K12: {
-        sdata_.assign(32, Op::template identity<TAcc>());
-        vectorThreadSum();
-        blockReduceShuffle(false);
-        globalResult(shape_ == Shape::K11);
-        break;
+    sdata_.assign(sharedBytes(k_, int(B_), accType()) / sizeof(TAcc), Op::template identity<TAcc>());
+    for (Phase p : k_.schedule) {
+      switch (p) {
+        case Phase::LoadOne: loadOne(); break;
+        case Phase::LoadPair: loadPair(); break;
+        case Phase::GridStridePairsToShared: gridStridePairs(true); break;
+        case Phase::GridStridePairs: gridStridePairs(false); break;
+        case Phase::VectorLoads: vectorThreadSum(); break;
+        case Phase::TreeInterleavedDivergent:
+          for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
+          break;
+        case Phase::TreeInterleavedStrided:
+          for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return 2 * s * t < B_ ? int(2 * s * t) : -1; });
+          break;
+        case Phase::TreeSequential:
+          for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::TreeSequentialAbove32:
+          for (unsigned s = B_ / 2; s > 32; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::TreeUnrolled:
+          for (unsigned s : {512u, 256u, 128u, 64u})
+            if (B_ >= 2 * s) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::VolatileLastWarp:
+          for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) volatileStage(off);
+          break;
+        case Phase::SyncwarpLastWarp: lastWarpSyncwarp(B_ >= 64); break;
+        case Phase::ShuffleBlockReduce: blockReduceShuffle(false); break;
+        case Phase::CgBlockReduce: blockReduceShuffle(true); break;
+        case Phase::SharedResult: sharedResult(); break;
+        case Phase::GlobalResult: globalResult(false); break;
+        case Phase::AtomicResult: globalResult(true); break;
       }
     }
     return tb_.finish();
@@ -170,13 +153,8 @@ class BlockModel {
   static constexpr int kWidth = 16 / sizeof(TIn);
   static constexpr int kLoads = 4;
 
-  uint64_t firstElem() const {
-    switch (shape_) {
-      case Shape::K1: case Shape::K2: case Shape::K3: return b_ * B_;
-      case Shape::K10: case Shape::K11: case Shape::K12: return b_ * B_ * kLoads * kWidth;
-      default: return b_ * B_ * 2;
-    }
-  }
+  static constexpr ElemType accType() { return elemTypeOf<TAcc>(); }
+  uint64_t firstElem() const { return b_ * B_ * elemsPerIteration(k_, elemTypeOf<TIn>()); }
   TAcc load(uint64_t i) const {
     return i < n_ ? TAcc(generateElement<TIn>(spec_, i)) : Op::template identity<TAcc>();
   }
@@ -358,17 +336,17 @@ class BlockModel {
   unsigned B_;
   uint64_t b_, grid_, n_;
   int ccMajor_;
-  Shape shape_;
+  const KernelInfo& k_;
   Builder tb_;
   std::vector<TAcc> sdata_, regs_;
 };
 
 template <class TIn, class TAcc>
-TraceData runModel(const RunConfig& c, uint64_t grid, int cc, Shape s) {
+TraceData runModel(const RunConfig& c, uint64_t grid, int cc, const KernelInfo& k) {
   switch (c.op) {
-    case Op::Sum: return BlockModel<Sum, TIn, TAcc>(c, grid, cc, s).run();
-    case Op::Min: return BlockModel<Min, TIn, TAcc>(c, grid, cc, s).run();
-    case Op::Max: return BlockModel<Max, TIn, TAcc>(c, grid, cc, s).run();
+    case Op::Sum: return BlockModel<Sum, TIn, TAcc>(c, grid, cc, k).run();
+    case Op::Min: return BlockModel<Min, TIn, TAcc>(c, grid, cc, k).run();
+    case Op::Max: return BlockModel<Max, TIn, TAcc>(c, grid, cc, k).run();
   }
   return {};
 }
@@ -391,17 +369,8 @@ TraceData modelTrace(const RunConfig& c, uint64_t grid, int ccMajor, std::string
                std::to_string(grid) + " blocks";
     return {};
   }
-  static const std::pair<KernelId, Shape> kShapes[] = {
-      {KernelId::K1, Shape::K1}, {KernelId::K2, Shape::K2}, {KernelId::K3, Shape::K3},
-      {KernelId::K4, Shape::K4}, {KernelId::K5, Shape::K5}, {KernelId::K5s, Shape::K5s},
-      {KernelId::K6, Shape::K6}, {KernelId::K7, Shape::K7}, {KernelId::K8, Shape::K8},
-      {KernelId::K9, Shape::K9}, {KernelId::K10, Shape::K10}, {KernelId::K11, Shape::K11},
-      {KernelId::K12, Shape::K12}};
-  Shape shape = Shape::K1;
-  for (const auto& [id, s] : kShapes)
-    if (id == k.id) shape = s;
   return withTypePair(c.type, c.accumulate, [&]<class TIn, class TAcc>(TypeTag<TIn>, TypeTag<TAcc>) {
-    return runModel<TIn, TAcc>(c, grid, ccMajor, shape);
+    return runModel<TIn, TAcc>(c, grid, ccMajor, k);
   });
 }
 
