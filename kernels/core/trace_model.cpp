@@ -91,6 +91,18 @@ class Builder {
     r.value = double(value);
     if (iterations > 1) t_.steps.back().maxIterations = std::max(t_.steps.back().maxIterations, iterations);
   }
+  // One warp-level global load of the current step: a request, its distinct 32-byte sectors
+  // (each lane's aligned access lies in one), its bytes. `byteAddrs`: the active lanes'.
+  void warpLoad(const std::vector<int64_t>& byteAddrs, unsigned bytes) {
+    if (byteAddrs.empty()) return;
+    std::vector<int64_t> sectors;
+    for (int64_t a : byteAddrs) sectors.push_back(a / 32);
+    std::sort(sectors.begin(), sectors.end());
+    StepHeader& h = t_.steps.back();
+    h.totalLoadRequests += 1;
+    h.totalLoadSectors += uint64_t(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    h.totalLoadBytes += uint64_t(byteAddrs.size()) * bytes;
+  }
   TraceData finish() {
     t_.header.numSteps = uint32_t(t_.steps.size());
     return std::move(t_);
@@ -164,6 +176,19 @@ class BlockModel {
     return {int32_t(int64_t(index * sizeof(TIn)) - int64_t(firstElem() * sizeof(TIn))), valid};
   }
 
+  // The byte addresses (from the input's start) of the lanes of warp w loading element
+  // first(t) + offset, for the lanes where that element exists.
+  template <class FirstFn>
+  std::vector<int64_t> warpElements(unsigned w, FirstFn elementOf) const {
+    std::vector<int64_t> a;
+    for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) {
+      const uint64_t i = elementOf(t);
+      if (i < n_) a.push_back(int64_t(i * sizeof(TIn)));
+    }
+    return a;
+  }
+  unsigned warps() const { return (B_ + 31) / 32; }
+
   void loadOne() {
     tb_.step(kStepLoad, 1, gLoad<TIn>(), sStore<TAcc>());
     for (unsigned t = 0; t < B_; ++t) {
@@ -171,6 +196,8 @@ class BlockModel {
       sdata_[t] = load(i);
       tb_.lane(t, sdata_[t], global(i, i < n_), shared(t));
     }
+    for (unsigned w = 0; w < warps(); ++w)
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return b_ * B_ + t; }), sizeof(TIn));
   }
   void loadPair() {
     tb_.step(kStepLoad, 2, gLoad<TIn>(), gLoad<TIn>(), sStore<TAcc>());
@@ -179,6 +206,9 @@ class BlockModel {
       sdata_[t] = Op()(load(i), load(i + B_));
       tb_.lane(t, sdata_[t], global(i, i < n_), global(i + B_, i + B_ < n_), shared(t));
     }
+    for (unsigned w = 0; w < warps(); ++w)
+      for (uint64_t second : {uint64_t(0), uint64_t(B_)})
+        tb_.warpLoad(warpElements(w, [&](unsigned t) { return b_ * B_ * 2 + t + second; }), sizeof(TIn));
   }
   // Kernel 7's loop (and kernels 8, 9): pairs blockDim apart, striding by the grid.
   void gridStridePairs(bool toShared) {
@@ -202,6 +232,16 @@ class BlockModel {
         tb_.lane(t, v, global(first, first < n_), global(first + B_, first + B_ < n_), {}, {}, it);
       }
     }
+    // Totals over every iteration: in iteration k a warp loads in[i] for its lanes still in the
+    // loop (i < n), then in[i + block] for those of them where it exists.
+    for (unsigned w = 0; w < warps(); ++w)
+      for (uint64_t k = 0;; ++k) {
+        const uint64_t offset = b_ * B_ * 2 + k * stride;
+        std::vector<int64_t> first = warpElements(w, [&](unsigned t) { return offset + t; });
+        if (first.empty()) break;
+        tb_.warpLoad(first, sizeof(TIn));
+        tb_.warpLoad(warpElements(w, [&](unsigned t) { return offset + t + B_; }), sizeof(TIn));
+      }
   }
   // Kernel 10's loop: four 16-byte vectors per iteration, then the scalar tail.
   void vectorThreadSum() {
@@ -228,6 +268,25 @@ class BlockModel {
       regs_[t] = acc;
       tb_.lane(t, acc, vecAddr(first), vecAddr(first + B_), vecAddr(first + 2 * B_),
                vecAddr(first + 3 * B_), it);
+    }
+    // Totals over every iteration: lanes still in the loop (base < numVecs) load each of their
+    // kLoads vectors that exists; then the scalar tail, one element per lane where it exists.
+    for (unsigned w = 0; w < warps(); ++w) {
+      for (uint64_t k = 0;; ++k) {
+        const uint64_t base0 = b_ * B_ * kLoads + k * stride;
+        bool anyInLoop = false;
+        for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) anyInLoop |= base0 + t < numVecs;
+        if (!anyInLoop) break;
+        for (int u = 0; u < kLoads; ++u) {
+          std::vector<int64_t> a;
+          for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) {
+            const uint64_t j = base0 + t + uint64_t(u) * B_;
+            if (base0 + t < numVecs && j < numVecs) a.push_back(int64_t(j * 16));
+          }
+          tb_.warpLoad(a, 16);
+        }
+      }
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
     }
   }
   // One tree level: `index(t)` is the element thread t writes, or -1 if it is idle.
@@ -326,7 +385,7 @@ class BlockModel {
     tb_.step(kStepWarpLoad, 0, sLoad<TAcc>());
     for (unsigned l = 0; l < 32; ++l) {
       regs_[l] = l < warps ? sdata_[l] : Op::template identity<TAcc>();
-      tb_.lane(l, regs_[l], shared(l < warps ? l : 0));
+      tb_.lane(l, regs_[l], l < warps ? shared(l) : Addr{});  // lanes past the warps load nothing
     }
     warpReduce(1, cooperativeGroups);
   }
