@@ -1,6 +1,8 @@
-// Tracing policy. Every kernel is written once; Tracer<false> makes each `tr.` call an empty
-// inline function (the untraced build has no trace code at all), Tracer<true> records what the
-// traced block does, step by step, into a trace buffer (a mapped GL buffer in the app).
+// Tracing policy. Every kernel is written once and makes its shared and global accesses through
+// the tracer (tr.loadShared, tr.storeShared, tr.loadGlobal, tr.storeOutput, tr.atomicOutput,
+// tr.shuffleDown). Tracer<false> makes each of them the bare access, inlined (the untraced build
+// has no trace code: SASS counts checked by `scripts/gpu-run.sh sass`); Tracer<true> also records
+// the access, step by step, into a trace buffer (a mapped GL buffer in the app).
 #pragma once
 #include <cuda_runtime.h>
 
