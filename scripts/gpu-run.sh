@@ -84,6 +84,11 @@ for step in "$@"; do
           reducelab bench --kernel $k --block 256 --type $t --n 2^20 --reps 1 --warmup 0 --warm-l2 --final cpu --no-cpu --format csv 2>&1 \
           | grep -E '"(l1tex|smsp)__' | awk -F'","' '{print $(NF-2), $NF}' | tr -d '"'
       done; done 2>&1 | tee "$OUT/ncu.txt" ;;
+    ncu-check)
+      # Fails (exit 1) when the trace model's shared-memory load/store wavefronts, summed over the
+      # grid, differ from Nsight Compute's for k1-k4 and k8, int32 and float64 (scripts/ncu_check.py).
+      log "ncu-check: trace model shared-memory wavefronts against Nsight Compute"
+      python3 scripts/ncu_check.py --out "$OUT/ncu-check.txt" || exit 1 ;;
     sanitize)
       # QUICK=1: N {1, 33, 4099, 2^20+1}, blocks {32, 256, 1024}, every op and type pair. Racecheck runs k5 apart with
       # every hazard printed, so the summary of the others shows nothing is hidden behind the print limit.
@@ -99,7 +104,7 @@ for step in "$@"; do
       log "traced vs untraced twins in SASS (float sum)"
       cuobjdump -sass "$C/reducelab" > /tmp/sass.txt 2>&1
       cuobjdump -res-usage "$C/reducelab" > /tmp/res.txt 2>&1
-      for k in k1InterleavedDivergent k3Sequential k7GridStrideILj512E k8WarpShuffle k10VectorLoads; do
+      for k in k1InterleavedDivergent k3Sequential k7GridStrideILj512E k8WarpShuffle k10VectorLoads k12LastBlock; do
         for t in 0 1; do
           awk -v pat="${k}.*SumOpEffNS0_6TracerILb${t}E" '
             /Function : / { on = ($0 ~ pat) } on && /\/\*[0-9a-f]+\*\// { n++; if ($0 ~ /STG/) stg++; if ($0 ~ /ATOM|RED\./) atom++ }

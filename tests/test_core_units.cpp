@@ -2,6 +2,7 @@
 // statistics, occupancy, formats.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <sstream>
@@ -42,6 +43,87 @@ TEST(FormatCount, PowersOfTwoReadAsSuch) {
   EXPECT_EQ(formatCount(16777216), "2^24");
   EXPECT_EQ(formatCount(1000), "1000");
   EXPECT_EQ(formatCount(4099), "4099");
+}
+
+// Every descriptor of kernel_list.hpp is complete and agrees with itself: notes, source, a
+// schedule whose phases match the grid shape, the loads per iteration and the shared-memory rule,
+// and finals that match how the schedule ends. (kernel_list.hpp already refuses unset fields at
+// compile time; this names the kernel and the field.)
+TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
+  auto has = [](const KernelInfo& k, Phase p) {
+    for (Phase q : k.schedule)
+      if (q == p) return true;
+    return false;
+  };
+  ASSERT_EQ(int(catalogue().size()), kKernelIdCount);
+  for (int i = 0; i < kKernelIdCount; ++i) {
+    const KernelInfo& k = catalogue()[size_t(i)];
+    SCOPED_TRACE(std::string(k.key));
+    EXPECT_EQ(int(k.id), i) << "the catalogue is in KernelId order";
+    EXPECT_EQ(&kernelInfo(k.id), &k);
+    EXPECT_EQ(findKernel(k.key), &k);
+    EXPECT_TRUE(descriptorComplete(k));
+    EXPECT_FALSE(k.name.empty());
+    EXPECT_FALSE(k.title.empty());
+    EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
+    EXPECT_FALSE(kernelSource(k).empty()) << k.sourceFile << " is not embedded";
+    ASSERT_FALSE(k.finals.empty());
+    EXPECT_NE(k.finals.front(), FinalStage::Default) << "Default is not a final stage";
+    EXPECT_GE(k.minBlock, 32);
+    if (!k.traceable) {
+      EXPECT_EQ(k.shape, GridShape::Library);
+      EXPECT_TRUE(k.schedule.empty());
+      continue;
+    }
+    ASSERT_GE(k.schedule.size(), 3);
+    // First the loads, as the grid shape says.
+    const Phase load = k.schedule.front();
+    switch (k.shape) {
+      case GridShape::OnePerThread:
+        EXPECT_EQ(load, Phase::LoadOne);
+        EXPECT_EQ(k.loadsPerIteration, 1);
+        break;
+      case GridShape::PairPerThread:
+        EXPECT_EQ(load, Phase::LoadPair);
+        EXPECT_EQ(k.loadsPerIteration, 2);
+        break;
+      case GridShape::GridStride:
+        EXPECT_TRUE(load == Phase::GridStridePairsToShared || load == Phase::GridStridePairs ||
+                    load == Phase::VectorLoads);
+        break;
+      default: ADD_FAILURE() << "a traceable kernel needs a thread-level grid shape";
+    }
+    EXPECT_EQ(load == Phase::VectorLoads, k.bytesPerLoad == 16);
+    if (load == Phase::GridStridePairs || load == Phase::GridStridePairsToShared)
+      EXPECT_EQ(k.loadsPerIteration, 2);
+    // Shared-memory trees need a slot per thread; shuffle reductions one per warp.
+    const bool tree = has(k, Phase::TreeInterleavedDivergent) || has(k, Phase::TreeInterleavedStrided) ||
+                      has(k, Phase::TreeSequential) || has(k, Phase::TreeSequentialAbove32) ||
+                      has(k, Phase::TreeUnrolled);
+    const bool shuffle = has(k, Phase::ShuffleBlockReduce) || has(k, Phase::CgBlockReduce);
+    EXPECT_NE(tree, shuffle) << "a block reduces either in a shared tree or with shuffles";
+    EXPECT_EQ(k.sharedRule, tree ? SharedRule::TreeOfBlock : SharedRule::OnePerWarp);
+    EXPECT_EQ(k.schedule.front() == Phase::GridStridePairsToShared || load == Phase::LoadOne ||
+                  load == Phase::LoadPair,
+              tree);
+    // A last warp reading sdata[tid + 32] after a tree that stops above 32 needs 64 threads.
+    if (has(k, Phase::TreeSequentialAbove32)) EXPECT_GE(k.minBlock, 64);
+    // The schedule ends with the block's result, as the finals say.
+    const Phase last = k.schedule[k.schedule.size() - 1];
+    EXPECT_TRUE(last == Phase::SharedResult || last == Phase::GlobalResult || last == Phase::AtomicResult);
+    EXPECT_EQ(last == Phase::SharedResult, tree);
+    EXPECT_EQ(last == Phase::AtomicResult, k.finals.front() == FinalStage::Atomic);
+    for (FinalStage f : k.finals)
+      if (f == FinalStage::Atomic || f == FinalStage::LastBlock) EXPECT_EQ(k.finals.size(), 1);
+    // Geometry planning reads the same descriptor.
+    RunConfig c;
+    c.kernel = std::string(k.key);
+    c.block = std::max(256, k.minBlock);
+    c.type = ElemType::Float32;
+    const Geometry g = planGeometry(k, c, 1 << 20);
+    EXPECT_EQ(g.smemBytes, sharedBytes(k, c.block, c.accType()));
+    EXPECT_EQ(g.final, k.finals.front());
+  }
 }
 
 TEST(Catalogue, HasTheThirteenKernelsAndCub) {

@@ -100,9 +100,74 @@ TEST_P(KernelCorrectness, AllOpsTypesBlocksAndSizes) {
   std::printf("%s: %d configurations checked, %d refused as documented\n", k.key.data(), runs, skipped);
 }
 
-INSTANTIATE_TEST_SUITE_P(Catalogue, KernelCorrectness,
-                         ::testing::Values("k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8",
-                                           "k9", "k10", "k11", "k12", "cub"),
+// Every kernel of kernel_list.hpp, through its descriptor.
+INSTANTIATE_TEST_SUITE_P(Catalogue, KernelCorrectness, ::testing::ValuesIn(catalogueKeys()),
+                         [](const auto& info) { return info.param; });
+
+// Data the uniform tests miss, for every kernel: all-negative integers (a max that pads the
+// last block or idle lanes with 0 instead of the identity returns 0), all-positive integers (the
+// same for min), ill-conditioned floats (large values of both signs that cancel), and every final
+// stage the kernel allows (the CPU finishing the partials, the GPU passes). Every result is
+// checked against the exact reference.
+class KernelDataAndFinals : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KernelDataAndFinals, SignedRangesIllConditionedAndEveryFinal) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  const KernelInfo& k = *findKernel(GetParam());
+  struct Case {
+    DataPattern data;
+    int64_t lo, hi;
+    Op op;
+  };
+  const Case cases[] = {
+      {DataPattern::IntRange, -1000, -1, Op::Max}, {DataPattern::IntRange, -1000, -1, Op::Min},
+      {DataPattern::IntRange, -1000, -1, Op::Sum}, {DataPattern::IntRange, 1, 1000, Op::Min},
+      {DataPattern::IntRange, 1, 1000, Op::Max},   {DataPattern::IllConditioned, 0, 0, Op::Sum},
+      {DataPattern::IllConditioned, 0, 0, Op::Max}};
+  int runs = 0;
+  for (const Pair& p : kPairs)
+    for (const Case& cs : cases)
+      for (uint64_t n : {uint64_t(33), uint64_t(4099), uint64_t(1u << 20) + 1})
+        for (FinalStage f : k.finals) {
+          RunConfig c;
+          c.kernel = std::string(k.key);
+          c.type = p.in;
+          c.accumulate = p.acc;
+          c.op = cs.op;
+          c.n = n;
+          c.block = std::max(128, k.minBlock);
+          c.data = cs.data;
+          c.rangeLo = cs.lo;
+          c.rangeHi = cs.hi;
+          c.final = f;
+          c.reps = 1;
+          c.warmup = 0;
+          c.warmL2 = true;
+          ASSERT_EQ(validate(c, &engine->device()), "") << c.kernel;
+          MeasureOptions o;
+          o.cpuBaseline = false;
+          Measurement m = engine->measure(c, o);
+          ++runs;
+          const std::string what = c.kernel + " " + std::string(name(cs.op)) + " " +
+                                   std::string(name(p.in)) + "->" + std::string(name(c.accType())) +
+                                   " " + std::string(name(cs.data)) + " [" + std::to_string(cs.lo) +
+                                   ", " + std::to_string(cs.hi) + "] n=" + std::to_string(n) +
+                                   " final " + std::string(name(f));
+          ASSERT_TRUE(m.ok) << what << ": " << m.error;
+          EXPECT_TRUE(m.check.pass) << what << ": got " << m.result.text() << ", exact "
+                                    << double(m.reference.exact) << " (" << m.check.note << ")";
+          if (cs.data == DataPattern::IntRange && cs.op == Op::Max && cs.hi < 0)
+            EXPECT_LT(m.result.asDouble(), 0.0) << what << ": the max of negative data is negative";
+          if (cs.data == DataPattern::IntRange && cs.op == Op::Min && cs.lo > 0)
+            EXPECT_GT(m.result.asDouble(), 0.0) << what << ": the min of positive data is positive";
+        }
+  std::printf("%s: %d signed-range, ill-conditioned and final-stage runs checked\n", k.key.data(), runs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, KernelDataAndFinals, ::testing::ValuesIn(catalogueKeys()),
                          [](const auto& info) { return info.param; });
 
 // N above 2^31: 64-bit indices and byte counts everywhere.

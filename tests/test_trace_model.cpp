@@ -111,7 +111,7 @@ TEST(TraceModel, CoalescingOfLoads) {
 }
 
 TEST(TraceModel, SingleBlockResultEqualsTheReference) {
-  for (const char* k : {"k1", "k2", "k3", "k4", "k5", "k5s", "k6", "k7", "k8", "k9", "k10", "k11", "k12"})
+  for (const std::string& k : catalogueKeys(true))
     for (ElemType type : {ElemType::Int32, ElemType::Float64}) {
       RunConfig c;
       c.kernel = k;
@@ -129,8 +129,9 @@ TEST(TraceModel, SingleBlockResultEqualsTheReference) {
 }
 
 TEST(TraceModel, StepsFitTheBufferAtEveryBlockSize) {
-  for (const char* k : {"k1", "k2", "k3", "k6", "k7", "k8"})
+  for (const std::string& k : catalogueKeys(true))
     for (int b : {32, 64, 128, 256, 512, 1024}) {
+      if (b < findKernel(k)->minBlock) continue;
       TraceData t = model(k, b, ElemType::Float32, 1 << 20);
       EXPECT_LE(t.numSteps(), trace::kMaxSteps);
       std::string err;
@@ -165,4 +166,78 @@ TEST(TraceModel, CompareReportsTheFirstDifference) {
   b = a;
   b.lanes[70].flags ^= trace::kLaneActive;
   EXPECT_NE(compareTraces(a, b, 1.0).find("thread"), std::string::npos);
+}
+
+// Grid-stride steps: the lane records hold the first iteration, the step's totals every
+// iteration's loads, so the totals equal what the block reads.
+TEST(TraceModel, GridStrideTotalsCountEveryIteration) {
+  // k7, block 512, N = 2^24 float32, grid 512: stride 2 x 512 x 512 = 2^19 elements, so 32
+  // iterations. Per iteration a block loads 1024 floats = 4096 B = 128 sectors in 16 warps x 2
+  // loads = 32 requests; over 32 iterations 4096 sectors, 1024 requests, 131072 B = N / grid x 4 B.
+  TraceData t = model("k7", 512, ElemType::Float32, 1 << 24, 512);
+  ASSERT_EQ(t.steps[0].kind, trace::kStepGridStride);
+  EXPECT_EQ(t.steps[0].maxIterations, 32u);
+  TraceSummary s = summarize(t);
+  EXPECT_EQ(s.steps[0].globalSectors, 128);  // the first iteration (the lane detail)
+  EXPECT_EQ(s.steps[0].globalRequests, 32);
+  EXPECT_EQ(s.steps[0].totalLoadSectors, 4096u);
+  EXPECT_EQ(s.steps[0].totalLoadRequests, 1024u);
+  EXPECT_EQ(s.steps[0].totalLoadBytes, 131072u);
+  EXPECT_EQ(s.totalLoadBytes, uint64_t(1 << 24) / 512 * 4);
+
+  // A ragged end: k7, block 256, N = 1000, one block (stride 512). Iteration 0 loads elements
+  // 0..255 and 256..511 (8 + 8 requests, 32 + 32 sectors); iteration 1 loads 512..767 (8
+  // requests, 32 sectors) and 768..999 (lanes 0..231: warps 0-6 whole, 4 sectors each, warp 7
+  // lanes 224..231 = bytes 3968..3999, 1 sector: 8 requests, 29 sectors). 125 sectors =
+  // ceil(4000 / 32), 32 requests, 4000 bytes.
+  s = summarize(model("k7", 256, ElemType::Float32, 1000, 1));
+  EXPECT_EQ(s.steps[0].totalLoadSectors, 125u);
+  EXPECT_EQ(s.steps[0].totalLoadRequests, 32u);
+  EXPECT_EQ(s.steps[0].totalLoadBytes, 4000u);
+
+  // k10, block 256, N = 2^20 + 3 float32, one block: 2^18 vectors of 16 B, 1024 per iteration
+  // (256 threads x 4 loads), so 256 iterations of 8 warps x 4 loads = 32 requests of 16 sectors
+  // (32 lanes x 16 B = 512 B); then the scalar tail, 3 floats (lanes 0-2 of warp 0): 1 request,
+  // 1 sector, 12 B. Totals: 8193 requests, 131073 sectors = ceil((2^22 + 12) / 32), 2^22 + 12 B.
+  s = summarize(model("k10", 256, ElemType::Float32, (1 << 20) + 3, 1));
+  EXPECT_EQ(s.steps[0].totalLoadRequests, 8193u);
+  EXPECT_EQ(s.steps[0].totalLoadSectors, 131073u);
+  EXPECT_EQ(s.steps[0].totalLoadBytes, uint64_t(1 << 22) + 12);
+
+  // Without a loop the totals are the lane detail: k3, block 256, float32: 8 requests, 32 sectors.
+  s = summarize(model("k3", 256, ElemType::Float32));
+  EXPECT_EQ(s.steps[0].totalLoadRequests, uint64_t(s.steps[0].globalRequests));
+  EXPECT_EQ(s.steps[0].totalLoadSectors, uint64_t(s.steps[0].globalSectors));
+  EXPECT_EQ(s.steps[0].totalLoadSectors, 32u);
+}
+
+// Every global load of the block is in some step's totals: for each traceable kernel the totals
+// over all steps are the block's share of the input, in bytes.
+TEST(TraceModel, TotalsEqualTheBytesEachBlockReads) {
+  for (const std::string& k : catalogueKeys(true))
+    for (ElemType type : {ElemType::Int32, ElemType::Float64}) {
+      const uint64_t n = (1 << 20) + 5;
+      const int block = 128;
+      const uint64_t grid = 3;
+      RunConfig c;
+      c.kernel = k;
+      c.block = block;
+      c.type = type;
+      c.n = n;
+      uint64_t bytes = 0;
+      const uint64_t blocks = std::min<uint64_t>(grid, blocksToCover(*findKernel(k), n, block, type));
+      for (uint64_t b = 0; b < blocks; ++b) {
+        c.tracedBlock = b;
+        std::string err;
+        TraceData t = modelTrace(c, blocks, 9, &err);
+        ASSERT_TRUE(t.valid()) << k << ": " << err;
+        bytes += summarize(t).totalLoadBytes;
+      }
+      // One-pass kernels cover only their grid's share: compare what `blocks` blocks cover.
+      const KernelInfo& info = *findKernel(k);
+      const uint64_t covered = info.shape == GridShape::GridStride
+                                   ? n
+                                   : std::min<uint64_t>(n, blocks * block * elemsPerIteration(info, type));
+      EXPECT_EQ(bytes, covered * elemBytes(type)) << k << " " << name(type);
+    }
 }

@@ -81,8 +81,12 @@ void drawCoalescing(Model& model) {
               100.0 * requested / moved);
   if (t.data.steps[size_t(t.step)].kind == trace::kStepGridStride)
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
-                       "First iteration of the grid-stride loop shown; each lane makes up to %u iterations.",
-                       t.data.steps[size_t(t.step)].maxIterations);
+                       "First iteration shown; each lane makes up to %u iterations. All iterations: "
+                       "%llu requests, %llu sectors, %llu B.",
+                       t.data.steps[size_t(t.step)].maxIterations,
+                       (unsigned long long)t.data.steps[size_t(t.step)].totalLoadRequests,
+                       (unsigned long long)t.data.steps[size_t(t.step)].totalLoadSectors,
+                       (unsigned long long)t.data.steps[size_t(t.step)].totalLoadBytes);
   const int base = (lo / 128) * 128, window = ((hi - base + 127) / 128) * 128;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();

@@ -10,25 +10,6 @@ namespace {
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
 
-// Elements one thread covers per grid-stride iteration (vector kernels: 4 loads of 16 bytes).
-uint64_t elemsPerIteration(const KernelInfo& k, ElemType in) {
-  if (k.id == KernelId::K10 || k.id == KernelId::K11 || k.id == KernelId::K12)
-    return 4 * (16 / elemBytes(in));
-  return uint64_t(std::max(1, k.elemsPerIteration));
-}
-
-size_t sharedBytes(const KernelInfo& k, int block, ElemType acc) {
-  switch (k.id) {
-    case KernelId::K8: case KernelId::K9: case KernelId::K10: case KernelId::K11:
-    case KernelId::K12:
-      return 32 * elemBytes(acc);  // one value per warp
-    case KernelId::Cub:
-      return 0;
-    default:  // the tree in shared memory; a 32-thread block gets 64 values (see k6)
-      return size_t(std::max(block, 64)) * elemBytes(acc);
-  }
-}
-
 }  // namespace
 
 FinalStage resolvedFinal(const RunConfig& c) {
@@ -43,6 +24,7 @@ uint64_t blocksToCover(const KernelInfo& k, uint64_t n, int block, ElemType in) 
     case GridShape::PairPerThread: return ceilDiv(n, 2 * uint64_t(block));
     case GridShape::GridStride: return ceilDiv(n, uint64_t(block) * elemsPerIteration(k, in));
     case GridShape::Library: return 1;
+    case GridShape::Unset: break;  // refused by kernel_list.hpp
   }
   return 1;
 }

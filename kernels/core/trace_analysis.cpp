@@ -123,7 +123,7 @@ std::string stepLabel(const StepHeader& s) {
   switch (s.kind) {
     case kStepLoad: return s.param == 2 ? "load 2 + add" : "load";
     case kStepGridStride:
-      std::snprintf(b, sizeof b, "grid-stride (%u it.)", s.maxIterations);
+      std::snprintf(b, sizeof b, "grid-stride (%u it.)", s.maxIterations);  // detail: iteration 1
       return b;
     case kStepTreeLevel: std::snprintf(b, sizeof b, "s = %d", s.param); return b;
     case kStepWarpSync: std::snprintf(b, sizeof b, "warp +%d", s.param); return b;
@@ -146,6 +146,9 @@ TraceSummary summarize(const TraceData& t) {
     st.param = h.param;
     st.label = stepLabel(h);
     st.maxIterations = h.maxIterations;
+    st.totalLoadRequests = h.totalLoadRequests;
+    st.totalLoadSectors = h.totalLoadSectors;
+    st.totalLoadBytes = h.totalLoadBytes;
     st.activeLanes.assign(size_t(t.numWarps()), 0);
     for (int th = 0; th < t.blockSize(); ++th)
       if (t.lane(s, th).flags & kLaneActive) ++st.activeLanes[size_t(th / 32)];
@@ -180,6 +183,9 @@ TraceSummary summarize(const TraceData& t) {
     sum.storeWavefronts += st.storeWavefronts;
     sum.idealLoadWavefronts += st.idealLoadWavefronts;
     sum.idealStoreWavefronts += st.idealStoreWavefronts;
+    sum.totalLoadRequests += st.totalLoadRequests;
+    sum.totalLoadSectors += st.totalLoadSectors;
+    sum.totalLoadBytes += st.totalLoadBytes;
     sum.steps.push_back(std::move(st));
   }
   return sum;

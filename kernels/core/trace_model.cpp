@@ -91,6 +91,18 @@ class Builder {
     r.value = double(value);
     if (iterations > 1) t_.steps.back().maxIterations = std::max(t_.steps.back().maxIterations, iterations);
   }
+  // One warp-level global load of the current step: a request, its distinct 32-byte sectors
+  // (each lane's aligned access lies in one), its bytes. `byteAddrs`: the active lanes'.
+  void warpLoad(const std::vector<int64_t>& byteAddrs, unsigned bytes) {
+    if (byteAddrs.empty()) return;
+    std::vector<int64_t> sectors;
+    for (int64_t a : byteAddrs) sectors.push_back(a / 32);
+    std::sort(sectors.begin(), sectors.end());
+    StepHeader& h = t_.steps.back();
+    h.totalLoadRequests += 1;
+    h.totalLoadSectors += uint64_t(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    h.totalLoadBytes += uint64_t(byteAddrs.size()) * bytes;
+  }
   TraceData finish() {
     t_.header.numSteps = uint32_t(t_.steps.size());
     return std::move(t_);
@@ -101,66 +113,49 @@ class Builder {
   TraceData t_;
 };
 
-enum class Shape { K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12 };
-
+// Replays a kernel's schedule (its descriptor's phases, in order) for one block.
 template <class Op, class TIn, class TAcc>
 class BlockModel {
  public:
-  BlockModel(const RunConfig& c, uint64_t grid, int ccMajor, Shape shape)
+  BlockModel(const RunConfig& c, uint64_t grid, int ccMajor, const KernelInfo& k)
       : c_(c), spec_(dataSpecOf(c)), B_(unsigned(c.block)), b_(c.tracedBlock), grid_(grid),
-        n_(c.n), ccMajor_(ccMajor), shape_(shape),
+        n_(c.n), ccMajor_(ccMajor), k_(k),
         tb_(B_, c.tracedBlock, sizeof(TIn), sizeof(TAcc), grid, c.n, firstElem()) {}
 
   TraceData run() {
-    switch (shape_) {
-      case Shape::K1: case Shape::K2: case Shape::K3: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadOne();
-        if (shape_ == Shape::K1) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
-        if (shape_ == Shape::K2) for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return 2 * s * t < B_ ? int(2 * s * t) : -1; });
-        if (shape_ == Shape::K3) for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        sharedResult();
-        break;
-      }
-      case Shape::K4: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadPair();
-        for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        sharedResult();
-        break;
-      }
-      case Shape::K5: case Shape::K5s: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        loadPair();
-        for (unsigned s = B_ / 2; s > 32; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        if (shape_ == Shape::K5) for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) volatileStage(off);
-        else lastWarpSyncwarp(true);
-        sharedResult();
-        break;
-      }
-      case Shape::K6: case Shape::K7: {
-        sdata_.assign(std::max(B_, 64u), Op::template identity<TAcc>());
-        if (shape_ == Shape::K6) loadPair();
-        else gridStridePairs(true);
-        for (unsigned s : {512u, 256u, 128u, 64u})
-          if (B_ >= 2 * s) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
-        lastWarpSyncwarp(B_ >= 64);
-        sharedResult();
-        break;
-      }
-      case Shape::K8: case Shape::K9: {
-        sdata_.assign(32, Op::template identity<TAcc>());
-        gridStridePairs(false);
-        blockReduceShuffle(shape_ == Shape::K9);
-        globalResult(false);
-        break;
-      }
-      case Shape::K10: case Shape::K11: case Shape::K12: {
-        sdata_.assign(32, Op::template identity<TAcc>());
-        vectorThreadSum();
-        blockReduceShuffle(false);
-        globalResult(shape_ == Shape::K11);
-        break;
+    sdata_.assign(sharedBytes(k_, int(B_), accType()) / sizeof(TAcc), Op::template identity<TAcc>());
+    for (Phase p : k_.schedule) {
+      switch (p) {
+        case Phase::LoadOne: loadOne(); break;
+        case Phase::LoadPair: loadPair(); break;
+        case Phase::GridStridePairsToShared: gridStridePairs(true); break;
+        case Phase::GridStridePairs: gridStridePairs(false); break;
+        case Phase::VectorLoads: vectorThreadSum(); break;
+        case Phase::TreeInterleavedDivergent:
+          for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
+          break;
+        case Phase::TreeInterleavedStrided:
+          for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return 2 * s * t < B_ ? int(2 * s * t) : -1; });
+          break;
+        case Phase::TreeSequential:
+          for (unsigned s = B_ / 2; s > 0; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::TreeSequentialAbove32:
+          for (unsigned s = B_ / 2; s > 32; s >>= 1) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::TreeUnrolled:
+          for (unsigned s : {512u, 256u, 128u, 64u})
+            if (B_ >= 2 * s) treeLevel(s, [&](unsigned t) { return t < s ? int(t) : -1; });
+          break;
+        case Phase::VolatileLastWarp:
+          for (unsigned off : {32u, 16u, 8u, 4u, 2u, 1u}) volatileStage(off);
+          break;
+        case Phase::SyncwarpLastWarp: lastWarpSyncwarp(B_ >= 64); break;
+        case Phase::ShuffleBlockReduce: blockReduceShuffle(false); break;
+        case Phase::CgBlockReduce: blockReduceShuffle(true); break;
+        case Phase::SharedResult: sharedResult(); break;
+        case Phase::GlobalResult: globalResult(false); break;
+        case Phase::AtomicResult: globalResult(true); break;
       }
     }
     return tb_.finish();
@@ -170,13 +165,8 @@ class BlockModel {
   static constexpr int kWidth = 16 / sizeof(TIn);
   static constexpr int kLoads = 4;
 
-  uint64_t firstElem() const {
-    switch (shape_) {
-      case Shape::K1: case Shape::K2: case Shape::K3: return b_ * B_;
-      case Shape::K10: case Shape::K11: case Shape::K12: return b_ * B_ * kLoads * kWidth;
-      default: return b_ * B_ * 2;
-    }
-  }
+  static constexpr ElemType accType() { return elemTypeOf<TAcc>(); }
+  uint64_t firstElem() const { return b_ * B_ * elemsPerIteration(k_, elemTypeOf<TIn>()); }
   TAcc load(uint64_t i) const {
     return i < n_ ? TAcc(generateElement<TIn>(spec_, i)) : Op::template identity<TAcc>();
   }
@@ -186,6 +176,19 @@ class BlockModel {
     return {int32_t(int64_t(index * sizeof(TIn)) - int64_t(firstElem() * sizeof(TIn))), valid};
   }
 
+  // The byte addresses (from the input's start) of the lanes of warp w loading element
+  // first(t) + offset, for the lanes where that element exists.
+  template <class FirstFn>
+  std::vector<int64_t> warpElements(unsigned w, FirstFn elementOf) const {
+    std::vector<int64_t> a;
+    for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) {
+      const uint64_t i = elementOf(t);
+      if (i < n_) a.push_back(int64_t(i * sizeof(TIn)));
+    }
+    return a;
+  }
+  unsigned warps() const { return (B_ + 31) / 32; }
+
   void loadOne() {
     tb_.step(kStepLoad, 1, gLoad<TIn>(), sStore<TAcc>());
     for (unsigned t = 0; t < B_; ++t) {
@@ -193,6 +196,8 @@ class BlockModel {
       sdata_[t] = load(i);
       tb_.lane(t, sdata_[t], global(i, i < n_), shared(t));
     }
+    for (unsigned w = 0; w < warps(); ++w)
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return b_ * B_ + t; }), sizeof(TIn));
   }
   void loadPair() {
     tb_.step(kStepLoad, 2, gLoad<TIn>(), gLoad<TIn>(), sStore<TAcc>());
@@ -201,6 +206,9 @@ class BlockModel {
       sdata_[t] = Op()(load(i), load(i + B_));
       tb_.lane(t, sdata_[t], global(i, i < n_), global(i + B_, i + B_ < n_), shared(t));
     }
+    for (unsigned w = 0; w < warps(); ++w)
+      for (uint64_t second : {uint64_t(0), uint64_t(B_)})
+        tb_.warpLoad(warpElements(w, [&](unsigned t) { return b_ * B_ * 2 + t + second; }), sizeof(TIn));
   }
   // Kernel 7's loop (and kernels 8, 9): pairs blockDim apart, striding by the grid.
   void gridStridePairs(bool toShared) {
@@ -224,6 +232,16 @@ class BlockModel {
         tb_.lane(t, v, global(first, first < n_), global(first + B_, first + B_ < n_), {}, {}, it);
       }
     }
+    // Totals over every iteration: in iteration k a warp loads in[i] for its lanes still in the
+    // loop (i < n), then in[i + block] for those of them where it exists.
+    for (unsigned w = 0; w < warps(); ++w)
+      for (uint64_t k = 0;; ++k) {
+        const uint64_t offset = b_ * B_ * 2 + k * stride;
+        std::vector<int64_t> first = warpElements(w, [&](unsigned t) { return offset + t; });
+        if (first.empty()) break;
+        tb_.warpLoad(first, sizeof(TIn));
+        tb_.warpLoad(warpElements(w, [&](unsigned t) { return offset + t + B_; }), sizeof(TIn));
+      }
   }
   // Kernel 10's loop: four 16-byte vectors per iteration, then the scalar tail.
   void vectorThreadSum() {
@@ -250,6 +268,25 @@ class BlockModel {
       regs_[t] = acc;
       tb_.lane(t, acc, vecAddr(first), vecAddr(first + B_), vecAddr(first + 2 * B_),
                vecAddr(first + 3 * B_), it);
+    }
+    // Totals over every iteration: lanes still in the loop (base < numVecs) load each of their
+    // kLoads vectors that exists; then the scalar tail, one element per lane where it exists.
+    for (unsigned w = 0; w < warps(); ++w) {
+      for (uint64_t k = 0;; ++k) {
+        const uint64_t base0 = b_ * B_ * kLoads + k * stride;
+        bool anyInLoop = false;
+        for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) anyInLoop |= base0 + t < numVecs;
+        if (!anyInLoop) break;
+        for (int u = 0; u < kLoads; ++u) {
+          std::vector<int64_t> a;
+          for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) {
+            const uint64_t j = base0 + t + uint64_t(u) * B_;
+            if (base0 + t < numVecs && j < numVecs) a.push_back(int64_t(j * 16));
+          }
+          tb_.warpLoad(a, 16);
+        }
+      }
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
     }
   }
   // One tree level: `index(t)` is the element thread t writes, or -1 if it is idle.
@@ -348,7 +385,7 @@ class BlockModel {
     tb_.step(kStepWarpLoad, 0, sLoad<TAcc>());
     for (unsigned l = 0; l < 32; ++l) {
       regs_[l] = l < warps ? sdata_[l] : Op::template identity<TAcc>();
-      tb_.lane(l, regs_[l], shared(l < warps ? l : 0));
+      tb_.lane(l, regs_[l], l < warps ? shared(l) : Addr{});  // lanes past the warps load nothing
     }
     warpReduce(1, cooperativeGroups);
   }
@@ -358,17 +395,17 @@ class BlockModel {
   unsigned B_;
   uint64_t b_, grid_, n_;
   int ccMajor_;
-  Shape shape_;
+  const KernelInfo& k_;
   Builder tb_;
   std::vector<TAcc> sdata_, regs_;
 };
 
 template <class TIn, class TAcc>
-TraceData runModel(const RunConfig& c, uint64_t grid, int cc, Shape s) {
+TraceData runModel(const RunConfig& c, uint64_t grid, int cc, const KernelInfo& k) {
   switch (c.op) {
-    case Op::Sum: return BlockModel<Sum, TIn, TAcc>(c, grid, cc, s).run();
-    case Op::Min: return BlockModel<Min, TIn, TAcc>(c, grid, cc, s).run();
-    case Op::Max: return BlockModel<Max, TIn, TAcc>(c, grid, cc, s).run();
+    case Op::Sum: return BlockModel<Sum, TIn, TAcc>(c, grid, cc, k).run();
+    case Op::Min: return BlockModel<Min, TIn, TAcc>(c, grid, cc, k).run();
+    case Op::Max: return BlockModel<Max, TIn, TAcc>(c, grid, cc, k).run();
   }
   return {};
 }
@@ -391,17 +428,8 @@ TraceData modelTrace(const RunConfig& c, uint64_t grid, int ccMajor, std::string
                std::to_string(grid) + " blocks";
     return {};
   }
-  static const std::pair<KernelId, Shape> kShapes[] = {
-      {KernelId::K1, Shape::K1}, {KernelId::K2, Shape::K2}, {KernelId::K3, Shape::K3},
-      {KernelId::K4, Shape::K4}, {KernelId::K5, Shape::K5}, {KernelId::K5s, Shape::K5s},
-      {KernelId::K6, Shape::K6}, {KernelId::K7, Shape::K7}, {KernelId::K8, Shape::K8},
-      {KernelId::K9, Shape::K9}, {KernelId::K10, Shape::K10}, {KernelId::K11, Shape::K11},
-      {KernelId::K12, Shape::K12}};
-  Shape shape = Shape::K1;
-  for (const auto& [id, s] : kShapes)
-    if (id == k.id) shape = s;
   return withTypePair(c.type, c.accumulate, [&]<class TIn, class TAcc>(TypeTag<TIn>, TypeTag<TAcc>) {
-    return runModel<TIn, TAcc>(c, grid, ccMajor, shape);
+    return runModel<TIn, TAcc>(c, grid, ccMajor, k);
   });
 }
 

@@ -33,3 +33,8 @@ cudaError_t cubReduce(Op op, ElemType in, Accumulate acc, const void* d_in, void
 }
 
 }  // namespace rl::kernels
+
+namespace rl::kernels {
+// CUB is called through cubReduce (the engine's library path), not the registry: nothing to add.
+template <> void registerKernel<KernelId::Cub>(Registry&) {}
+}  // namespace rl::kernels

@@ -12,9 +12,10 @@ template <class Op, class TIn, class TAcc, class Trace>
 __device__ __forceinline__ void loadOneToShared(const TIn* in, TAcc* sdata, size_t n, Trace& tr) {
   const unsigned tid = threadIdx.x;
   const size_t i = size_t(blockIdx.x) * blockDim.x + tid;
-  sdata[tid] = loadOrIdentity<Op, TAcc>(in, i, n);
   tr.step(kStepLoad, 1, globalLoad<TIn>(), sharedStore<TAcc>());
-  tr.lane(sdata[tid], tr.global(in + i, i < n), tr.shared(&sdata[tid]));
+  const TAcc v = i < n ? TAcc(tr.loadGlobal(0, in + i)) : Op::template identity<TAcc>();
+  tr.storeShared(1, &sdata[tid], v);
+  tr.lane(v);
   __syncthreads();
 }
 
@@ -23,8 +24,9 @@ template <class TAcc, class Trace>
 __device__ __forceinline__ void writeBlockResult(const TAcc* sdata, TAcc* out, Trace& tr) {
   tr.step(kStepBlockResult, 0, sharedLoad<TAcc>(), globalStore<TAcc>());
   if (threadIdx.x == 0) {
-    out[blockIdx.x] = sdata[0];
-    tr.lane(sdata[0], tr.shared(&sdata[0]), tr.output(blockIdx.x, sizeof(TAcc)));
+    const TAcc v = tr.loadShared(0, &sdata[0]);
+    tr.storeOutput(1, out, blockIdx.x, v);
+    tr.lane(v);
   }
 }
 
@@ -41,8 +43,10 @@ __global__ void k1InterleavedDivergent(const TIn* __restrict__ in, TAcc* __restr
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
     if (tid % (2 * s) == 0) {
-      sdata[tid] = Op()(sdata[tid], sdata[tid + s]);
-      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + s]), tr.shared(&sdata[tid]));
+      const TAcc a = tr.loadShared(0, &sdata[tid]);
+      const TAcc b = tr.loadShared(1, &sdata[tid + s]);
+      tr.storeShared(2, &sdata[tid], Op()(a, b));
+      tr.lane(Op()(a, b));
     }
     __syncthreads();
   }

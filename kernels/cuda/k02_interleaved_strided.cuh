@@ -19,8 +19,10 @@ __global__ void k2InterleavedStrided(const TIn* __restrict__ in, TAcc* __restric
     tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
     const unsigned index = 2 * s * tid;
     if (index < blockDim.x) {
-      sdata[index] = Op()(sdata[index], sdata[index + s]);
-      tr.lane(sdata[index], tr.shared(&sdata[index]), tr.shared(&sdata[index + s]), tr.shared(&sdata[index]));
+      const TAcc a = tr.loadShared(0, &sdata[index]);
+      const TAcc b = tr.loadShared(1, &sdata[index + s]);
+      tr.storeShared(2, &sdata[index], Op()(a, b));
+      tr.lane(Op()(a, b));
     }
     __syncthreads();
   }

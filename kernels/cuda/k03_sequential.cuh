@@ -14,8 +14,10 @@ __device__ __forceinline__ void sequentialTree(TAcc* sdata, Trace& tr, unsigned 
   for (unsigned s = blockDim.x / 2; s >= lowest && s > 0; s >>= 1) {
     tr.step(kStepTreeLevel, s, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
     if (tid < s) {
-      sdata[tid] = Op()(sdata[tid], sdata[tid + s]);
-      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + s]), tr.shared(&sdata[tid]));
+      const TAcc a = tr.loadShared(0, &sdata[tid]);
+      const TAcc b = tr.loadShared(1, &sdata[tid + s]);
+      tr.storeShared(2, &sdata[tid], Op()(a, b));
+      tr.lane(Op()(a, b));
     }
     __syncthreads();
   }

@@ -10,11 +10,11 @@ template <class Op, class TIn, class TAcc, class Trace>
 __device__ __forceinline__ void loadPairToShared(const TIn* in, TAcc* sdata, size_t n, Trace& tr) {
   const unsigned tid = threadIdx.x;
   const size_t i = size_t(blockIdx.x) * (blockDim.x * 2) + tid;
-  sdata[tid] = Op()(loadOrIdentity<Op, TAcc>(in, i, n),
-                    loadOrIdentity<Op, TAcc>(in, i + blockDim.x, n));
   tr.step(kStepLoad, 2, globalLoad<TIn>(), globalLoad<TIn>(), sharedStore<TAcc>());
-  tr.lane(sdata[tid], tr.global(in + i, i < n), tr.global(in + i + blockDim.x, i + blockDim.x < n),
-          tr.shared(&sdata[tid]));
+  const TAcc a = i < n ? TAcc(tr.loadGlobal(0, in + i)) : Op::template identity<TAcc>();
+  const TAcc b = i + blockDim.x < n ? TAcc(tr.loadGlobal(1, in + i + blockDim.x)) : Op::template identity<TAcc>();
+  tr.storeShared(2, &sdata[tid], Op()(a, b));
+  tr.lane(Op()(a, b));
   __syncthreads();
 }
 

@@ -11,9 +11,11 @@ namespace rl::kernels {
 template <class Op, class TAcc, class Trace>
 __device__ __forceinline__ void volatileStage(volatile TAcc* smem, unsigned tid, unsigned offset,
                                               Trace& tr) {
-  smem[tid] = Op()(TAcc(smem[tid]), TAcc(smem[tid + offset]));
   tr.step(kStepWarpSync, offset, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
-  tr.lane(TAcc(smem[tid]), tr.shared((const void*)&smem[tid]), tr.shared((const void*)&smem[tid + offset]), tr.shared((const void*)&smem[tid]));
+  const TAcc a = tr.loadShared(0, &smem[tid]);
+  const TAcc b = tr.loadShared(1, &smem[tid + offset]);
+  tr.storeShared(2, &smem[tid], Op()(a, b));
+  tr.lane(Op()(a, b));
 }
 
 template <class Op, class TIn, class TAcc, class Trace>
@@ -46,17 +48,19 @@ __global__ void k5UnrollLastWarpVolatile(const TIn* __restrict__ in, TAcc* __res
 // visible). Lanes that cannot contribute still run each stage, as in the historical code.
 template <unsigned Offset, bool First, class Op, class TAcc, class Trace>
 __device__ __forceinline__ TAcc syncwarpStage(TAcc* sdata, TAcc v, unsigned tid, Trace& tr) {
-  v = Op()(v, sdata[tid + Offset]);
-  __syncwarp();
-  sdata[tid] = v;
-  __syncwarp();
-  if constexpr (First) {  // the first stage also read sdata[tid] into v
+  // The first stage also reads sdata[tid] into v (slot 0); later stages have v in a register.
+  constexpr int kPartner = First ? 1 : 0, kStore = First ? 2 : 1;
+  if constexpr (First) {
     tr.step(kStepWarpSync, Offset, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
-    tr.lane(v, tr.shared(&sdata[tid]), tr.shared(&sdata[tid + Offset]), tr.shared(&sdata[tid]));
+    v = tr.loadShared(0, &sdata[tid]);
   } else {
     tr.step(kStepWarpSync, Offset, sharedLoad<TAcc>(), sharedStore<TAcc>());
-    tr.lane(v, tr.shared(&sdata[tid + Offset]), tr.shared(&sdata[tid]));
   }
+  v = Op()(v, tr.loadShared(kPartner, &sdata[tid + Offset]));
+  __syncwarp();
+  tr.storeShared(kStore, &sdata[tid], v);
+  __syncwarp();
+  tr.lane(v);
   return v;
 }
 
@@ -70,7 +74,7 @@ __global__ void k5UnrollLastWarpSync(const TIn* __restrict__ in, TAcc* __restric
   sequentialTree<Op>(sdata, tr, 64);  // down to 64 values: the last 64 are left to warp 0
 
   if (tid < 32) {
-    TAcc v = sdata[tid];
+    TAcc v = Op::template identity<TAcc>();  // the first stage reads sdata[tid]
     v = syncwarpStage<32, true, Op>(sdata, v, tid, tr);
     v = syncwarpStage<16, false, Op>(sdata, v, tid, tr);
     v = syncwarpStage<8, false, Op>(sdata, v, tid, tr);

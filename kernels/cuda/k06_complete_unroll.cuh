@@ -15,8 +15,10 @@ __device__ __forceinline__ void unrolledLevel(TAcc* sdata, unsigned tid, Trace& 
   if constexpr (BlockSize >= 2 * S && S >= 64) {
     tr.step(kStepTreeLevel, S, sharedLoad<TAcc>(), sharedLoad<TAcc>(), sharedStore<TAcc>());
     if (tid < S) {
-      sdata[tid] = Op()(sdata[tid], sdata[tid + S]);
-      tr.lane(sdata[tid], tr.shared(&sdata[tid]), tr.shared(&sdata[tid + S]), tr.shared(&sdata[tid]));
+      const TAcc a = tr.loadShared(0, &sdata[tid]);
+      const TAcc b = tr.loadShared(1, &sdata[tid + S]);
+      tr.storeShared(2, &sdata[tid], Op()(a, b));
+      tr.lane(Op()(a, b));
     }
     __syncthreads();
   }
@@ -34,7 +36,7 @@ __device__ __forceinline__ void blockReduceUnrolled(TAcc* sdata, unsigned tid, T
   unrolledLevel<BlockSize, 128, Op>(sdata, tid, tr);
   unrolledLevel<BlockSize, 64, Op>(sdata, tid, tr);
   if (tid < 32) {
-    TAcc v = sdata[tid];
+    TAcc v = Op::template identity<TAcc>();  // the first stage reads sdata[tid]
     if constexpr (BlockSize >= 64) v = syncwarpStage<32, true, Op>(sdata, v, tid, tr);
     v = syncwarpStage<16, BlockSize == 32, Op>(sdata, v, tid, tr);
     v = syncwarpStage<8, false, Op>(sdata, v, tid, tr);

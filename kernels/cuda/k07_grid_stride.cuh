@@ -16,18 +16,18 @@ __global__ void __launch_bounds__(BlockSize)
   const size_t gridSize = size_t(BlockSize) * 2 * gridDim.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * BlockSize * 2, sizeof(TIn), sizeof(TAcc));
 
+  // The trace's lane detail is the first iteration's; its totals count every iteration's loads.
+  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>(), sharedStore<TAcc>());
   TAcc v = Op::template identity<TAcc>();
   uint32_t iterations = 0;
   for (size_t i = first; i < n; i += gridSize) {
-    v = Op()(v, TAcc(in[i]));
-    if (i + BlockSize < n) v = Op()(v, TAcc(in[i + BlockSize]));
+    v = Op()(v, TAcc(tr.loadGlobal(0, in + i)));
+    if (i + BlockSize < n) v = Op()(v, TAcc(tr.loadGlobal(1, in + i + BlockSize)));
     ++iterations;
   }
-  sdata[tid] = v;
-  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>(), sharedStore<TAcc>());
+  tr.storeShared(2, &sdata[tid], v);
   tr.iterations(iterations);
-  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + BlockSize, first + BlockSize < n),
-          tr.shared(&sdata[tid]));
+  tr.lane(v);
   __syncthreads();
 
   blockReduceUnrolled<BlockSize, Op>(sdata, tid, tr);

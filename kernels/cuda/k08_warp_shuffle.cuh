@@ -29,10 +29,9 @@ __device__ __forceinline__ TAcc warpReduce(TAcc v, Trace& tr) {
 #endif
   {
     for (int offset = 16; offset > 0; offset /= 2) {
-      v = Op()(v, __shfl_down_sync(kFullMask, v, offset));
-      const int lane = int(threadIdx.x % 32);
       tr.step(kStepShuffle, offset, shuffleSlot(sizeof(TAcc)));
-      tr.lane(v, tr.srcLane(lane + offset < 32 ? lane + offset : lane));
+      v = Op()(v, tr.shuffleDown(0, v, offset));
+      tr.lane(v);
     }
   }
   return v;
@@ -48,14 +47,14 @@ __device__ __forceinline__ TAcc blockReduce(TAcc v, Trace& tr) {
   v = warpReduce<Op>(v, tr);
   tr.step(kStepWarpStore, 0, sharedStore<TAcc>());
   if (lane == 0) {
-    warpSums[warp] = v;
-    tr.lane(v, tr.shared(&warpSums[warp]));
+    tr.storeShared(0, &warpSums[warp], v);
+    tr.lane(v);
   }
   __syncthreads();
   if (warp == 0) {
-    v = lane < numWarps ? warpSums[lane] : Op::template identity<TAcc>();
     tr.step(kStepWarpLoad, 0, sharedLoad<TAcc>());
-    tr.lane(v, tr.shared(&warpSums[lane < numWarps ? lane : 0]));
+    v = lane < numWarps ? tr.loadShared(0, &warpSums[lane]) : Op::template identity<TAcc>();
+    tr.lane(v);
     v = warpReduce<Op>(v, tr);
   }
   return v;
@@ -67,15 +66,16 @@ template <class Op, class TIn, class TAcc, class Trace>
 __device__ __forceinline__ TAcc pairGridStrideSum(const TIn* __restrict__ in, size_t n, Trace& tr) {
   const size_t first = size_t(blockIdx.x) * blockDim.x * 2 + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x * 2;
+  // The trace's lane detail is the first iteration's; its totals count every iteration's loads.
+  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
   TAcc v = Op::template identity<TAcc>();
   uint32_t iterations = 0;
   for (size_t i = first; i < n; i += stride, ++iterations) {
-    v = Op()(v, TAcc(in[i]));
-    if (i + blockDim.x < n) v = Op()(v, TAcc(in[i + blockDim.x]));
+    v = Op()(v, TAcc(tr.loadGlobal(0, in + i)));
+    if (i + blockDim.x < n) v = Op()(v, TAcc(tr.loadGlobal(1, in + i + blockDim.x)));
   }
-  tr.step(kStepGridStride, 2, globalLoad<TIn>(), globalLoad<TIn>());
   tr.iterations(iterations);
-  tr.lane(v, tr.global(in + first, first < n), tr.global(in + first + blockDim.x, first + blockDim.x < n));
+  tr.lane(v);
   return v;
 }
 
@@ -84,8 +84,8 @@ template <class TAcc, class Trace>
 __device__ __forceinline__ void storeBlockResult(TAcc v, TAcc* out, Trace& tr) {
   tr.step(kStepBlockResult, 0, globalStore<TAcc>());
   if (threadIdx.x == 0) {
-    out[blockIdx.x] = v;
-    tr.lane(v, tr.output(blockIdx.x, sizeof(TAcc)));
+    tr.storeOutput(0, out, blockIdx.x, v);
+    tr.lane(v);
   }
 }
 

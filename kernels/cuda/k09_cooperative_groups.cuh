@@ -31,16 +31,16 @@ __global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict
   tr.lane(v);
   tr.step(kStepWarpStore, 0, sharedStore<TAcc>());
   if (warp.thread_rank() == 0) {
-    warpSums[warp.meta_group_rank()] = v;
-    tr.lane(v, tr.shared(&warpSums[warp.meta_group_rank()]));
+    tr.storeShared(0, &warpSums[warp.meta_group_rank()], v);
+    tr.lane(v);
   }
   block.sync();
 
   if (warp.meta_group_rank() == 0) {
     const unsigned lane = warp.thread_rank();
-    v = lane < warp.meta_group_size() ? warpSums[lane] : Op::template identity<TAcc>();
     tr.step(kStepWarpLoad, 0, sharedLoad<TAcc>());
-    tr.lane(v, tr.shared(&warpSums[lane < warp.meta_group_size() ? lane : 0]));
+    v = lane < warp.meta_group_size() ? tr.loadShared(0, &warpSums[lane]) : Op::template identity<TAcc>();
+    tr.lane(v);
     v = cg::reduce(warp, v, CgOp());
     tr.step(kStepWarpReduce, 32);
     tr.lane(v);

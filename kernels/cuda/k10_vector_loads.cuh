@@ -44,6 +44,10 @@ __device__ __forceinline__ TAcc vectorThreadSum(const TIn* __restrict__ in, size
   const size_t first = size_t(blockIdx.x) * blockDim.x * kLoadsInFlight + threadIdx.x;
   const size_t stride = size_t(gridDim.x) * blockDim.x * kLoadsInFlight;
 
+  // The trace's lane detail is the first iteration's; its totals count every iteration's loads
+  // (and the scalar tail's, which has no slot of its own).
+  const SlotInfo vec16{kSpaceGlobal, kLoad, 16, 0};
+  tr.step(kStepGridStride, kWidth, vec16, vec16, vec16, vec16);
   TAcc acc = Op::template identity<TAcc>();
   uint32_t iterations = 0;
   for (size_t base = first; base < numVecs; base += stride, ++iterations) {
@@ -51,7 +55,7 @@ __device__ __forceinline__ TAcc vectorThreadSum(const TIn* __restrict__ in, size
 #pragma unroll
     for (int u = 0; u < kLoadsInFlight; ++u) {  // all loads issued before any is used
       const size_t j = base + size_t(u) * blockDim.x;
-      if (j < numVecs) r[u] = vin[j];
+      if (j < numVecs) r[u] = tr.loadGlobal(u, vin + j);
     }
 #pragma unroll
     for (int u = 0; u < kLoadsInFlight; ++u)
@@ -59,16 +63,10 @@ __device__ __forceinline__ TAcc vectorThreadSum(const TIn* __restrict__ in, size
   }
   // The last n % kWidth elements (fewer than one vector), one per thread.
   const size_t tail = numVecs * kWidth + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tail < n) acc = Op()(acc, TAcc(in[tail]));
+  if (tail < n) acc = Op()(acc, TAcc(tr.loadGlobal(-1, in + tail)));
 
-  tr.step(kStepGridStride, kWidth, SlotInfo{kSpaceGlobal, kLoad, 16, 0},
-          SlotInfo{kSpaceGlobal, kLoad, 16, 0}, SlotInfo{kSpaceGlobal, kLoad, 16, 0},
-          SlotInfo{kSpaceGlobal, kLoad, 16, 0});
   tr.iterations(iterations);
-  tr.lane(acc, tr.global(vin + first, first < numVecs),
-          tr.global(vin + first + blockDim.x, first + blockDim.x < numVecs),
-          tr.global(vin + first + 2 * blockDim.x, first + 2 * blockDim.x < numVecs),
-          tr.global(vin + first + 3 * blockDim.x, first + 3 * blockDim.x < numVecs));
+  tr.lane(acc);
   return acc;
 }
 

@@ -15,8 +15,8 @@ __global__ void k11AtomicFinal(const TIn* __restrict__ in, TAcc* __restrict__ ou
   const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
   tr.step(kStepBlockResult, 0, globalAtomic<TAcc>());
   if (threadIdx.x == 0) {
-    atomicCombine(Op(), out, v);
-    tr.lane(v, tr.output(0, sizeof(TAcc)));
+    tr.template atomicOutput<Op>(0, out, v);
+    tr.lane(v);
   }
   tr.end();
 }

@@ -1,8 +1,11 @@
-// Kernel 12: single pass with a last-block finish (threadfence + counter). Deterministic.
-// Each block writes its partial, makes it visible device-wide (__threadfence), then takes a
-// ticket from a global counter; the block that draws the last ticket knows every partial is
-// written and reduces them in a fixed order. One launch, and the same bits every run.
+// Kernel 12: single pass with a last-block finish (a ticket counter). Deterministic.
+// Each block writes its partial, then takes a ticket from a global counter with a device-scope
+// release (the partial is published with the ticket); the block that draws the last ticket
+// acquires (every other block's partial is then visible to it) and reduces them in a fixed
+// order. One launch, and the same bits every run.
 #pragma once
+#include <cuda/atomic>
+
 #include "k10_vector_loads.cuh"
 
 namespace rl::kernels {
@@ -14,24 +17,28 @@ __global__ void k12LastBlock(const TIn* __restrict__ in, TAcc* __restrict__ out,
   __shared__ bool amLast;
   const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
 
-  storeBlockResult(v, partials, tr);
+  storeBlockResult(v, partials, tr);  // by thread 0, the thread that takes the ticket
   if (threadIdx.x == 0) {
-    __threadfence();  // the partial is visible to every block before the ticket is taken
-    const unsigned ticket = atomicAdd(counter, 1u);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*counter);
+    // Release: this block's partial is visible to whoever acquires a later ticket value.
+    const unsigned ticket = tickets.fetch_add(1u, cuda::std::memory_order_release);
     amLast = ticket == gridDim.x - 1;
+    // Acquire (last block only): the fetch_add read the end of every block's release sequence,
+    // so after this fence every partial is visible; __syncthreads passes that to the block.
+    if (amLast) cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_device);
   }
   __syncthreads();
   tr.end();
 
   if (amLast) {  // every other block has written its partial
     TAcc w = Op::template identity<TAcc>();
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x)
-      w = Op()(w, reinterpret_cast<volatile TAcc*>(partials)[i]);
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) w = Op()(w, partials[i]);
     NoTrace none;
     w = blockReduce<Op>(w, none);
     if (threadIdx.x == 0) {
       *out = w;
-      *counter = 0;  // ready for the next launch
+      // Ready for the next launch (ordered before it by the kernel boundary).
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).store(0u, cuda::std::memory_order_relaxed);
     }
   }
 }

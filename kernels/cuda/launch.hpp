@@ -58,17 +58,10 @@ class Registry {
 // All entries, registered on first use.
 const Registry& registry();
 
-void registerK1(Registry&);
-void registerK2(Registry&);
-void registerK3(Registry&);
-void registerK4(Registry&);
-void registerK5(Registry&);
-void registerK6(Registry&);
-void registerK7(Registry&);
-void registerK8(Registry&);
-void registerK9(Registry&);
-void registerK10(Registry&);
-void registerK11(Registry&);
-void registerK12(Registry&);
+// Registers kernel Id's instantiations. Each launch_kNN.cu defines the specialisation for its
+// descriptor; registry.cu calls one per entry of kernel_list.hpp, so a kernel without one fails
+// to link.
+template <KernelId Id>
+void registerKernel(Registry&);
 
 }  // namespace rl::kernels

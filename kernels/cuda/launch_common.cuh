@@ -2,6 +2,7 @@
 #pragma once
 #include <utility>
 
+#include "kernel_list.hpp"
 #include "launch.hpp"
 #include "reduce_ops.cuh"
 #include "reducelab/type_dispatch.hpp"
@@ -40,20 +41,23 @@ VariantKey variantKey(KernelId id, int blockTemplate = 0) {
 }
 
 // Registers a kernel with the plain signature (in, out, n, tracer).
+// ID: the KernelId enumerator (its descriptor, rl::desc::ID, must say the same launch form).
 #define RL_REGISTER_PLAIN_KERNEL(REG, ID, KERNEL)                                              \
+  static_assert(!desc::ID.blockTemplated, #ID "'s descriptor says it is block-templated");   \
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                   \
       KERNEL<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(               \
           static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
       return cudaGetLastError();                                                             \
     };                                                                                       \
-    (REG).add(variantKey<Op_, In_, Acc_, Tr_>(ID),                                           \
+    (REG).add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::ID),                                           \
               {fn, reinterpret_cast<const void*>(&KERNEL<Op_, In_, Acc_, Tr_>)});             \
   })
 
 // Registers a kernel templated on the block size, for every power of two 32..1024.
 using BlockTemplateSizes = std::integer_sequence<unsigned, 32, 64, 128, 256, 512, 1024>;
 #define RL_REGISTER_BLOCK_TEMPLATED_KERNEL(REG, ID, KERNEL)                                    \
+  static_assert(desc::ID.blockTemplated, #ID "'s descriptor says it is not block-templated"); \
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
     auto one = [&]<unsigned B>() {                                                           \
       LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                 \
@@ -61,7 +65,7 @@ using BlockTemplateSizes = std::integer_sequence<unsigned, 32, 64, 128, 256, 512
             static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
         return cudaGetLastError();                                                           \
       };                                                                                     \
-      (REG).add(variantKey<Op_, In_, Acc_, Tr_>(ID, B),                                      \
+      (REG).add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::ID, B),                                      \
                 {fn, reinterpret_cast<const void*>(&KERNEL<B, Op_, In_, Acc_, Tr_>)});        \
     };                                                                                       \
     [&]<unsigned... Bs>(std::integer_sequence<unsigned, Bs...>) {                            \

@@ -1,10 +1,12 @@
 // Instantiations of kernel 11 (k11_atomic_final.cuh). The launch writes the identity into the
 // result first: it is part of the algorithm, so it is inside the timed region.
 #include "k11_atomic_final.cuh"
+#include "kernel_list.hpp"
 #include "launch_common.cuh"
 
 namespace rl::kernels {
-void registerK11(Registry& r) {
+template <> void registerKernel<KernelId::K11>(Registry& r) {
+  static_assert(!desc::K11.blockTemplated);
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
       writeIdentity<Op_, Acc_><<<1, 1, 0, a.stream>>>(static_cast<Acc_*>(a.out));

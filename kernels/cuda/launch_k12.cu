@@ -1,9 +1,11 @@
 // Instantiations of kernel 12 (k12_last_block.cuh).
 #include "k12_last_block.cuh"
+#include "kernel_list.hpp"
 #include "launch_common.cuh"
 
 namespace rl::kernels {
-void registerK12(Registry& r) {
+template <> void registerKernel<KernelId::K12>(Registry& r) {
+  static_assert(!desc::K12.blockTemplated);
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
       k12LastBlock<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(

@@ -1,3 +1,4 @@
+#include "kernel_list.hpp"
 #include "launch.hpp"
 
 namespace rl::kernels {
@@ -5,18 +6,9 @@ namespace rl::kernels {
 const Registry& registry() {
   static const Registry r = [] {
     Registry reg;
-    registerK1(reg);
-    registerK2(reg);
-    registerK3(reg);
-    registerK4(reg);
-    registerK5(reg);
-    registerK6(reg);
-    registerK7(reg);
-    registerK8(reg);
-    registerK9(reg);
-    registerK10(reg);
-    registerK11(reg);
-    registerK12(reg);
+#define RL_REGISTER(ID) registerKernel<KernelId::ID>(reg);
+    RL_FOR_EACH_KERNEL(RL_REGISTER)
+#undef RL_REGISTER
     return reg;
   }();
   return r;

@@ -1,9 +1,12 @@
-// Tracing policy. Every kernel is written once; Tracer<false> makes each `tr.` call an empty
-// inline function (the untraced build has no trace code at all), Tracer<true> records what the
-// traced block does, step by step, into a trace buffer (a mapped GL buffer in the app).
+// Tracing policy. Every kernel is written once and makes its shared and global accesses through
+// the tracer (tr.loadShared, tr.storeShared, tr.loadGlobal, tr.storeOutput, tr.atomicOutput,
+// tr.shuffleDown). Tracer<false> makes each of them the bare access, inlined (the untraced build
+// has no trace code: SASS counts checked by `scripts/gpu-run.sh sass`); Tracer<true> also records
+// the access, step by step, into a trace buffer (a mapped GL buffer in the app).
 #pragma once
 #include <cuda_runtime.h>
 
+#include "reduce_ops.cuh"
 #include "reducelab/trace_format.hpp"
 
 namespace rl::kernels {
@@ -17,16 +20,13 @@ template <class T> __host__ __device__ constexpr SlotInfo globalStore() { return
 template <class T> __host__ __device__ constexpr SlotInfo globalAtomic() { return {kSpaceGlobal, kAtomic, sizeof(T), 0}; }
 __host__ __device__ constexpr SlotInfo shuffleSlot(int bytes) { return {kSpaceShuffle, kLoad, uint8_t(bytes), 0}; }
 
-// An address recorded for one slot of one lane (valid=false: the lane did not make this access).
-struct TraceAddr {
-  int32_t value = 0;
-  bool valid = false;
-};
-
 template <bool Enabled>
 class Tracer;
 
-// No tracing: every member is empty and inlined away.
+// The accesses a kernel makes go through these members, so each access is recorded where it
+// happens. `slot` is the access's slot in the current step (as step() declared it); -1: counted in
+// the step's global totals but not in the per-lane detail (k10's scalar tail). Without tracing
+// each member is the bare access, inlined.
 template <>
 class Tracer<false> {
  public:
@@ -34,17 +34,24 @@ class Tracer<false> {
   __device__ void begin(const void*, const void*, size_t, size_t, unsigned, unsigned) {}
   __device__ void step(uint32_t, int32_t, SlotInfo = {}, SlotInfo = {}, SlotInfo = {}, SlotInfo = {}) {}
   template <class V>
-  __device__ void lane(V, TraceAddr = {}, TraceAddr = {}, TraceAddr = {}, TraceAddr = {}) {}
+  __device__ void lane(V) {}
   __device__ void iterations(uint32_t) {}
-  __device__ TraceAddr shared(const void*) const { return {}; }
-  __device__ TraceAddr global(const void*, bool = true) const { return {}; }
-  __device__ TraceAddr output(size_t, size_t) const { return {}; }
-  __device__ TraceAddr srcLane(int) const { return {}; }
+  template <class T> __device__ T loadShared(int, const T* p) { return *p; }
+  template <class T> __device__ T loadShared(int, const volatile T* p) { return *p; }
+  template <class T> __device__ void storeShared(int, T* p, T v) { *p = v; }
+  template <class T> __device__ void storeShared(int, volatile T* p, T v) { *p = v; }
+  template <class T> __device__ T loadGlobal(int, const T* p) { return *p; }
+  template <class T> __device__ void storeOutput(int, T* out, size_t index, T v) { out[index] = v; }
+  template <class Op, class T> __device__ void atomicOutput(int, T* out, T v) { atomicCombine(Op(), out, v); }
+  template <class T> __device__ T shuffleDown(int, T v, int offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
   __device__ void end() {}
 };
 
 // Records the block `tracedBlock` into `buffer` (laid out as trace_format.hpp says; the caller
-// zeroes it first). Thread 0 writes the headers; each lane writes its own records.
+// zeroes it first). Thread 0 writes the headers; each lane writes its own records. An access
+// records its address in its slot (the first loop iteration's, in a grid-stride loop); lane()
+// then writes the lane's record. Every global load also adds to its step's totals (requests,
+// sectors, bytes over all iterations), counted per warp-level access as the memory system sees it.
 template <>
 class Tracer<true> {
  public:
@@ -59,6 +66,7 @@ class Tracer<true> {
     shared_ = static_cast<const char*>(sharedBase);
     global_ = static_cast<const char*>(input) + firstElem * elemBytes;
     iterations_ = 1;
+    valid_ = 0;
     if (mine_ && threadIdx.x == 0) {
       buffer->magic = kMagic;
       buffer->version = kVersion;
@@ -74,8 +82,9 @@ class Tracer<true> {
   __device__ void step(uint32_t kind, int32_t param, SlotInfo a = {}, SlotInfo b = {},
                        SlotInfo c = {}, SlotInfo d = {}) {
     ++step_;
+    valid_ = 0;
     if (!mine_ || threadIdx.x != 0 || step_ >= kMaxSteps) return;
-    StepHeader* h = steps() + step_;
+    StepHeader* h = steps() + step_;  // the totals are left alone: other warps may add already
     h->kind = kind;
     h->param = param;
     h->slots[0] = a;
@@ -83,20 +92,19 @@ class Tracer<true> {
     h->slots[2] = c;
     h->slots[3] = d;
     h->numSlots = (a.space != 0) + (b.space != 0) + (c.space != 0) + (d.space != 0);
-    h->maxIterations = 1;
+    atomicMax(&h->maxIterations, 1u);  // lanes of other warps may have raised it already
   }
   // Grid-stride steps: how many loop iterations this lane made (call before lane()).
   __device__ void iterations(uint32_t count) { iterations_ = count; }
+  // The lane did the step's work and holds `value` after it.
   template <class V>
-  __device__ void lane(V value, TraceAddr a0 = {}, TraceAddr a1 = {}, TraceAddr a2 = {},
-                       TraceAddr a3 = {}) {
-    if (!mine_ || step_ < 0 || step_ >= kMaxSteps) return;
+  __device__ void lane(V value) {
+    if (!recording()) return;
     LaneRecord* r = lanes() + size_t(step_) * blockDim.x + threadIdx.x;
-    const TraceAddr a[4] = {a0, a1, a2, a3};
     uint32_t flags = kLaneActive;
     for (int s = 0; s < kMaxSlots; ++s) {
-      r->addr[s] = a[s].valid ? a[s].value : 0;
-      if (a[s].valid) flags |= slotBit(s);
+      r->addr[s] = (valid_ & slotBit(s)) ? addr_[s] : 0;
+      flags |= valid_ & slotBit(s);
     }
     r->flags = flags;
     r->iterations = iterations_;
@@ -104,22 +112,77 @@ class Tracer<true> {
     if (iterations_ > 1) atomicMax(&steps()[step_].maxIterations, iterations_);
     iterations_ = 1;
   }
-  __device__ TraceAddr shared(const void* p) const {
-    return {int32_t(static_cast<const char*>(p) - shared_), true};
+
+  template <class T> __device__ T loadShared(int slot, const T* p) {
+    note(slot, static_cast<const char*>(static_cast<const void*>(p)) - shared_);
+    return *p;
   }
-  __device__ TraceAddr global(const void* p, bool valid = true) const {
-    return {int32_t(static_cast<const char*>(p) - global_), valid};
+  template <class T> __device__ T loadShared(int slot, const volatile T* p) {
+    note(slot, reinterpret_cast<const volatile char*>(p) - shared_);
+    return *p;
   }
-  // A store into the output array: its element index times the element size.
-  __device__ TraceAddr output(size_t index, size_t bytes) const {
-    return {int32_t(index * bytes), true};
+  template <class T> __device__ void storeShared(int slot, T* p, T v) {
+    *p = v;
+    note(slot, reinterpret_cast<const char*>(p) - shared_);
   }
-  __device__ TraceAddr srcLane(int lane) const { return {lane, true}; }
+  template <class T> __device__ void storeShared(int slot, volatile T* p, T v) {
+    *p = v;
+    note(slot, reinterpret_cast<const volatile char*>(p) - shared_);
+  }
+  template <class T> __device__ T loadGlobal(int slot, const T* p) {
+    const T v = *p;
+    note(slot, reinterpret_cast<const char*>(p) - global_);
+    countGlobalLoad(p, sizeof(T));
+    return v;
+  }
+  // A store into the output array: recorded as its element index times the element size.
+  template <class T> __device__ void storeOutput(int slot, T* out, size_t index, T v) {
+    out[index] = v;
+    note(slot, int64_t(index * sizeof(T)));
+  }
+  template <class Op, class T> __device__ void atomicOutput(int slot, T* out, T v) {
+    atomicCombine(Op(), out, v);
+    note(slot, 0);
+  }
+  // __shfl_down_sync over the full warp; the slot records the source lane.
+  template <class T> __device__ T shuffleDown(int slot, T v, int offset) {
+    const T r = __shfl_down_sync(0xffffffffu, v, offset);
+    const int lane = int(threadIdx.x % 32);
+    note(slot, lane + offset < 32 ? lane + offset : lane);
+    return r;
+  }
   __device__ void end() {
     if (mine_ && threadIdx.x == 0) buffer->numSteps = uint32_t(min(step_ + 1, kMaxSteps));
   }
 
  private:
+  __device__ bool recording() const { return mine_ && step_ >= 0 && step_ < kMaxSteps; }
+  // The first address of a slot in this step wins: a loop's detail is its first iteration.
+  __device__ void note(int slot, int64_t offset) {
+    if (!recording() || slot < 0 || (valid_ & slotBit(slot))) return;
+    addr_[slot] = int32_t(offset);
+    valid_ |= slotBit(slot);
+  }
+  // One warp-level load: a request, the distinct 32-byte sectors its active lanes touch (an
+  // access of 4, 8 or 16 aligned bytes lies in one sector), and the bytes.
+  __device__ void countGlobalLoad(const void* p, unsigned bytes) {
+    if (!recording()) return;
+    const unsigned active = __activemask();
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned long long sector = reinterpret_cast<uintptr_t>(p) / 32;
+    const unsigned peers = __match_any_sync(active, sector);
+    const bool firstOfSector = unsigned(__ffs(peers) - 1) == lane;
+    const unsigned sectors = __popc(__ballot_sync(active, firstOfSector));
+    if (lane == unsigned(__ffs(active) - 1)) {
+      StepHeader* h = steps() + step_;
+      auto add = [](uint64_t* total, unsigned long long v) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(total), v);
+      };
+      add(&h->totalLoadRequests, 1);
+      add(&h->totalLoadSectors, sectors);
+      add(&h->totalLoadBytes, (unsigned long long)__popc(active) * bytes);
+    }
+  }
   __device__ StepHeader* steps() const {
     return reinterpret_cast<StepHeader*>(reinterpret_cast<char*>(buffer) + kStepsOffset);
   }
@@ -131,6 +194,8 @@ class Tracer<true> {
   const char* shared_ = nullptr;
   const char* global_ = nullptr;
   uint32_t iterations_ = 1;
+  uint32_t valid_ = 0;  // slotBit(s): addr_[s] holds this step's address of slot s
+  int32_t addr_[kMaxSlots] = {};
 };
 
 using NoTrace = Tracer<false>;

@@ -1,6 +1,11 @@
 #pragma once
 // The kernel catalogue: what each kernel is, where it sits in Harris's ladder and in the UPC
-// lecture, what it needs, and its source and notes (compiled into the binary).
+// lecture, how it is launched, the steps the CPU model replays, and its source and notes
+// (compiled into the binary). Each kernel's facts live in one descriptor beside its source,
+// kernels/cuda/<file>.desc.hpp (plain C++, designated initialisers); kernels/cuda/kernel_list.hpp
+// names every descriptor once, and the catalogue, the registry, the CPU model and the test lists
+// are built from that list. docs/adding-a-kernel.md shows the steps.
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,32 +15,108 @@
 namespace rl {
 
 enum class KernelId { K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, Cub };
+constexpr int kKernelIdCount = int(KernelId::Cub) + 1;
 
-// How a kernel covers its input, which fixes its grid.
+// How a kernel covers its input, which fixes its grid. Unset: a descriptor that forgot it
+// (refused at compile time by kernel_list.hpp's completeness check).
 enum class GridShape {
+  Unset,
   OnePerThread,   // grid = ceil(N / block)
   PairPerThread,  // grid = ceil(N / (2 block))
   GridStride,     // about one wave of blocks; each thread loops
   Library,        // CUB decides
 };
 
+// Dynamic shared memory a block needs.
+enum class SharedRule {
+  Unset,
+  None,         // the library manages its own
+  TreeOfBlock,  // one accumulator per thread, at least 64 (the last warp reads sdata[tid + 32])
+  OnePerWarp,   // 32 accumulators: one partial per warp
+};
+
+// One phase of a kernel's CPU-model schedule: what kernels/core/trace_model.cpp replays, in
+// order, for the traced block. Each phase writes the trace steps the kernel's code records.
+enum class Phase {
+  LoadOne,                   // one element per thread into shared memory
+  LoadPair,                  // two elements blockDim apart, added on load, into shared memory
+  GridStridePairsToShared,   // grid-stride loop over pairs, the partial into shared memory (k7)
+  GridStridePairs,           // the same loop, the partial kept in a register (k8, k9)
+  VectorLoads,               // grid-stride loop of 16-byte vector loads, several in flight
+  TreeInterleavedDivergent,  // shared tree, tid % (2s) == 0 adds sdata[tid + s]
+  TreeInterleavedStrided,    // shared tree, thread t writes 2st (bank conflicts)
+  TreeSequential,            // shared tree, s = block/2 .. 1, the first s threads add
+  TreeSequentialAbove32,     // the same, stopping before s = 32 (a last-warp phase follows)
+  TreeUnrolled,              // the block-size-templated tree, s = 512 .. 64 where block >= 2s
+  VolatileLastWarp,          // the last warp through volatile shared memory (lockstep)
+  SyncwarpLastWarp,          // the last warp with __syncwarp between read and write
+  ShuffleBlockReduce,        // warp shuffles (or redux), per-warp partials, warp 0 shuffles
+  CgBlockReduce,             // the same with cg::reduce
+  SharedResult,              // thread 0 stores sdata[0] to out[block]
+  GlobalResult,              // thread 0 stores its register to out[block] (or partials[block])
+  AtomicResult,              // thread 0 combines into *out with an atomic
+};
+
+// A list of at most N items with a fixed capacity, usable in constant expressions (descriptors
+// are constexpr, so no allocation and no static-initialisation order).
+template <class T, int N>
+struct FixedList {
+  T items[N]{};
+  int count = 0;
+  constexpr FixedList() = default;
+  constexpr FixedList(std::initializer_list<T> list) {
+    for (T v : list) items[count++] = v;  // more than N: not a constant expression
+  }
+  constexpr const T* begin() const { return items; }
+  constexpr const T* end() const { return items + count; }
+  constexpr int size() const { return count; }
+  constexpr bool empty() const { return count == 0; }
+  constexpr const T& front() const { return items[0]; }
+  constexpr const T& operator[](int i) const { return items[i]; }
+};
+
+using FinalList = FixedList<FinalStage, 4>;
+using Schedule = FixedList<Phase, 16>;
+
+// One kernel's descriptor. Every field is set in its .desc.hpp by name; kernel_list.hpp
+// refuses at compile time a descriptor with a field left unset.
 struct KernelInfo {
   KernelId id;
   std::string_view key;       // "k1" ... "k12", "k5s", "cub": stable, used on the CLI
   std::string_view name;      // short name for tables
   std::string_view title;     // one line
-  int harris;                 // Harris's kernel number, 0 if none
+  int harris = -1;            // Harris's kernel number, 0 if none
   std::string_view upc;       // the UPC lecture's Kernel0N, "" if none
-  int minBlock;               // smallest block size it accepts
+  std::string_view sourceFile;  // in kernels/cuda/; notes are assets/kernels/<key>.md
+  // ---- launch policy ----
+  int minBlock = 0;           // smallest block size it accepts
   bool blockTemplated;        // instantiated per block size (Harris 6, 7)
-  GridShape shape;
-  int elemsPerIteration;      // per thread per loop iteration (grid-stride kernels)
-  std::vector<FinalStage> finals;  // allowed final stages, first = default
+  GridShape shape = GridShape::Unset;
+  int loadsPerIteration = -1;  // loads per thread per loop iteration (0: the library's)
+  int bytesPerLoad = -1;       // 0: one element per load; 16: a 16-byte vector
+  SharedRule sharedRule = SharedRule::Unset;
+  FinalList finals;           // allowed final stages, first = default
+  // ---- behaviour ----
   bool unsafe;                // relies on warp-synchronous execution (racy since Volta)
   bool deterministic;         // same bits every run
   bool traceable;             // has a traced twin (all but CUB)
-  std::string_view sourceFile;  // in kernels/cuda/
+  // ---- the CPU model ----
+  Schedule schedule;          // empty only when not traceable
 };
+
+// Whether every field of a descriptor is set and consistent (checked at compile time for each
+// descriptor by kernel_list.hpp; a failure names nothing, so the test Catalogue.EveryDescriptor
+// IsComplete repeats the checks one by one with messages).
+constexpr bool descriptorComplete(const KernelInfo& k) {
+  const bool library = k.shape == GridShape::Library;
+  return !k.key.empty() && !k.name.empty() && !k.title.empty() && k.harris >= 0 &&
+         !k.sourceFile.empty() && k.minBlock >= 32 && k.minBlock <= 1024 &&
+         k.shape != GridShape::Unset && k.sharedRule != SharedRule::Unset &&
+         (library ? k.loadsPerIteration == 0 : k.loadsPerIteration >= 1) &&
+         (k.bytesPerLoad == 0 || k.bytesPerLoad == 16) && !k.finals.empty() &&
+         k.traceable == !library && (k.traceable ? !k.schedule.empty() : k.schedule.empty()) &&
+         (library ? k.sharedRule == SharedRule::None : k.sharedRule != SharedRule::None);
+}
 
 const std::vector<KernelInfo>& catalogue();
 const KernelInfo* findKernel(std::string_view key);
@@ -44,6 +125,8 @@ const KernelInfo& kernelInfo(KernelId id);
 std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::string* error);
 // The keys, comma separated (for messages).
 std::string kernelKeys();
+// The keys of every kernel, or of the traceable ones (test parameter lists).
+std::vector<std::string> catalogueKeys(bool traceableOnly = false);
 
 // The kernel's source file text, and its notes (assets/kernels/<key>.md).
 std::string_view kernelSource(const KernelInfo& k);
@@ -53,5 +136,10 @@ std::string_view kernelSourceFile(std::string_view file);
 
 FinalStage defaultFinal(const KernelInfo& k);
 bool allowsFinal(const KernelInfo& k, FinalStage f);
+
+// Input elements one thread covers per loop iteration (vector loads: elements per 16 bytes).
+uint64_t elemsPerIteration(const KernelInfo& k, ElemType in);
+// Dynamic shared memory of one block, from the descriptor's shared-memory rule.
+size_t sharedBytes(const KernelInfo& k, int block, ElemType acc);
 
 }  // namespace rl

@@ -65,15 +65,20 @@ struct StepSummary {
   int idealWavefronts = 0;
   int loadWavefronts = 0, storeWavefronts = 0;
   int idealLoadWavefronts = 0, idealStoreWavefronts = 0;
+  // Global loads, per lane detail: the first loop iteration of grid-stride steps.
   int globalSectors = 0;       // 32-byte sectors touched by the step's global loads (block)
   int globalRequests = 0;      // warp-level global load instructions
   uint32_t maxIterations = 1;
+  // Global loads over every iteration (the step header's totals): what the block reads.
+  uint64_t totalLoadRequests = 0, totalLoadSectors = 0, totalLoadBytes = 0;
 };
 
 struct TraceSummary {
   std::vector<StepSummary> steps;
   int totalWavefronts = 0, totalIdealWavefronts = 0;
   int loadWavefronts = 0, storeWavefronts = 0, idealLoadWavefronts = 0, idealStoreWavefronts = 0;
+  // The block's global loads over every iteration of every step.
+  uint64_t totalLoadRequests = 0, totalLoadSectors = 0, totalLoadBytes = 0;
   // Bank conflicts as Nsight Compute counts them: wavefronts beyond the ideal.
   int loadConflicts() const { return loadWavefronts - idealLoadWavefronts; }
   int storeConflicts() const { return storeWavefronts - idealStoreWavefronts; }

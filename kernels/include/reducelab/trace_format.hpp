@@ -7,7 +7,7 @@
 namespace rl::trace {
 
 constexpr uint32_t kMagic = 0x52454454;  // "TDER"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: StepHeader carries the global-load totals
 constexpr int kMaxSlots = 4;   // memory accesses per lane per step
 constexpr int kMaxSteps = 48;  // steps per trace
 constexpr int kMaxBlock = 1024;
@@ -15,7 +15,7 @@ constexpr int kMaxBlock = 1024;
 // What a step of the algorithm is.
 enum StepKind : uint32_t {
   kStepLoad = 1,         // global load(s) into shared memory (one element or a pair per thread)
-  kStepGridStride = 2,   // grid-stride accumulation loop, summarised by its first iteration
+  kStepGridStride = 2,   // grid-stride loop: lane detail of its first iteration, totals of all
   kStepTreeLevel = 3,    // one level of the shared-memory tree, __syncthreads() after it
   kStepWarpSync = 4,     // one stage inside the last warp (volatile or __syncwarp form)
   kStepShuffle = 5,      // one __shfl_down_sync stage (slot 0 = source lane)
@@ -36,12 +36,18 @@ struct SlotInfo {
   uint8_t reserved = 0;
 };
 
-struct StepHeader {  // 32 bytes
+struct StepHeader {  // 64 bytes
   uint32_t kind;
   int32_t param;       // stride s, shuffle offset, or vector width
   uint32_t numSlots;
   uint32_t maxIterations;  // grid-stride steps: the most loop iterations of any lane
   SlotInfo slots[kMaxSlots];
+  // The step's global loads over every loop iteration (the lane records hold the first
+  // iteration only): warp-level requests, distinct 32-byte sectors per request, bytes read.
+  uint64_t totalLoadRequests;
+  uint64_t totalLoadSectors;
+  uint64_t totalLoadBytes;
+  uint64_t reserved;
 };
 
 // Lane flags.
@@ -70,7 +76,7 @@ struct TraceHeader {  // 256 bytes
   uint32_t reserved[52];
 };
 
-static_assert(sizeof(StepHeader) == 32);
+static_assert(sizeof(StepHeader) == 64);
 static_assert(sizeof(LaneRecord) == 32);
 static_assert(sizeof(TraceHeader) == 256);
 
