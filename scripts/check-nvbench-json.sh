@@ -68,5 +68,27 @@ done
 cp "$work/app/session.json" "$work/app/session-again.json"
 run "compare-session" "$venv/bin/nvbench-compare-legacy" --no-color "$work/app/session.json" "$work/app/session-again.json"
 
+# Re-reading a file loses nothing: the sweep re-drawn from ReduceLab's own file has the same devices and states.
+for axis in n block type; do
+  if ! python3 - "$work/drawn/sweep-$axis.json" "$work/redrawn/sweep-$axis.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(0 if a["devices"] == b["devices"] and a["benchmarks"] == b["benchmarks"] else 1)
+PY
+  then
+    echo "check-nvbench-json: FAIL sweep-$axis.json changes when ReduceLab re-reads and re-writes it" >&2; failed=1
+  fi
+done
+
+# The check itself can fail: the old, unversioned layout (docs/data) must be flagged.
+old_layout="$(MPLBACKEND=Agg "$venv/bin/python" -m cuda.bench.scripts.nvbench_plot_bwutil \
+               -o "$work/out/old-layout.png" docs/data/h200-sweep-type.json 2>&1 || true)"
+if ! grep -Eq 'WARNING|No utilization data' <<<"$old_layout"; then
+  echo "check-nvbench-json: FAIL the bandwidth plot no longer flags the old layout; is the check blind?" >&2
+  failed=1
+else
+  echo "check-nvbench-json: ok   the old layout in docs/data is still flagged (the check can fail)"
+fi
+
 if [ "$failed" -ne 0 ]; then echo "check-nvbench-json: nvbench's tools do not read ReduceLab's JSON cleanly" >&2; exit 1; fi
 echo "check-nvbench-json: nvbench's tools read every file"
