@@ -21,7 +21,7 @@ if [ ! -x "$venv/bin/nvbench-json-summary" ] || [ ! -x "$venv/bin/nvbench-compar
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'cuda-bench[tools]'
 fi
-echo "check-nvbench-json: $("$venv/bin/pip" show cuda-bench 2>/dev/null | grep -m1 '^Version' || echo 'cuda-bench version unknown')"
+echo "check-nvbench-json: cuda-bench $("$venv/bin/pip" show cuda-bench 2>/dev/null | sed -n 's/^Version: //p')"
 
 if [ -n "${NVBENCH_JSON_OUT:-}" ]; then
   work="$NVBENCH_JSON_OUT"; mkdir -p "$work"
