@@ -224,6 +224,16 @@ TEST(NvbenchJson, RoundTripKeepsEveryFieldReduceLabReads) {
   EXPECT_EQ(back[1].config.block, 32);
 }
 
+// A file from a later layout is refused with a message, not half-read.
+TEST(NvbenchJson, RefusesALaterSchema) {
+  json j = sessionJson(h200Session(), {measured("k7", 1 << 20, 256, false)});
+  std::string err;
+  EXPECT_EQ(measurementsFromJson(j, &err).size(), 1u) << err;
+  j["meta"]["version"]["json_schema"] = 3;
+  EXPECT_TRUE(measurementsFromJson(j, &err).empty());
+  EXPECT_NE(err.find("newer ReduceLab"), std::string::npos) << err;
+}
+
 // The unversioned files measured on the H200 still load, and say the same once rewritten in the new layout.
 TEST(NvbenchJson, OldH200FilesLoadAndSurviveTheNewLayout) {
   for (const char* file : {"h200-sweep-n.json", "h200-sweep-block.json", "h200-sweep-type.json"}) {

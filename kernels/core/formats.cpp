@@ -600,6 +600,14 @@ int64_t asInt64(const nlohmann::json& v) {
 std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error) {
   std::vector<Measurement> out;
   try {
+    // A later layout may move or rename what this reader looks for: refuse it rather than misread it.
+    if (j.contains("meta") && j["meta"].contains("version") && j["meta"]["version"].contains("json_schema") &&
+        j["meta"]["version"]["json_schema"].get<int>() > kJsonSchema) {
+      if (error)
+        *error = "written by a newer ReduceLab (JSON schema " + j["meta"]["version"]["json_schema"].dump() +
+                 "; this one reads up to " + std::to_string(kJsonSchema) + ")";
+      return {};
+    }
     for (const auto& st : j.at("benchmarks").at(0).at("states")) {
       Measurement m;
       for (const auto& a : st.at("axis_values")) {
