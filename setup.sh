@@ -9,6 +9,7 @@ packages=(
   libstb-dev libcli11-dev nlohmann-json3-dev libgtest-dev fonts-dejavu-core
   libcairo2-dev poppler-utils desktop-file-utils appstream
   texlive-latex-base texlive-latex-recommended
+  python3-venv
 )
 missing=()
 for p in "${packages[@]}"; do

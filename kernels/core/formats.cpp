@@ -364,16 +364,102 @@ Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
 
 namespace {
 
+// The layout nvbench 1.0.0 writes and its Python tools (cuda-bench) read. Those tools accept only
+// int64, float64 and string summary values, and every state's axis_values must name a declared axis.
+constexpr int kJsonSchema = 2;  // 1: unversioned nvbench look-alike (docs/data/h200-*.json), 2: nvbench 1.0.0
+
 nlohmann::json summary(const std::string& tag, const std::string& name, const std::string& hint,
-                       const std::string& type, const nlohmann::json& value) {
-  return {{"tag", tag},
-          {"name", name},
-          {"hint", hint},
-          {"data", nlohmann::json::array({{{"name", "value"}, {"type", type}, {"value", value}}})}};
+                       const std::string& type, const nlohmann::json& value,
+                       const std::string& description = "", bool hidden = false) {
+  nlohmann::json s = {{"tag", tag},
+                      {"name", name},
+                      {"data", nlohmann::json::array({{{"name", "value"}, {"type", type}, {"value", value}}})}};
+  if (!hint.empty()) s["hint"] = hint;
+  if (!description.empty()) s["description"] = description;
+  if (hidden) s["hide"] = "Hidden by default.";
+  return s;
 }
 
-nlohmann::json axisValue(const std::string& name, const std::string& type, const nlohmann::json& v) {
-  return {{"name", name}, {"type", type}, {"value", v}};
+// ReduceLab's own figures: hidden, so nvbench's tables show only nvbench's columns.
+nlohmann::json ownSummary(const std::string& tag, const std::string& name, const std::string& hint,
+                          const std::string& type, const nlohmann::json& value) {
+  return summary(tag, name, hint, type, value, "", true);
+}
+
+nlohmann::json version(int major, int minor, int patch) {
+  return {{"major", major}, {"minor", minor}, {"patch", patch},
+          {"string", std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch)}};
+}
+
+bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+int log2Exact(uint64_t v) {
+  int e = 0;
+  while (v > 1) { v >>= 1; ++e; }
+  return e;
+}
+
+// One axis of the benchmark: its values as the states use them (strings, int64 as decimal text).
+struct AxisColumn {
+  std::string name, type;
+  std::vector<std::string> values;  // distinct, in order of first use
+};
+
+std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m) {
+  const RunConfig& c = m.config;
+  return {{"Kernel", c.kernel},
+          {"T", std::string(name(c.type))},
+          {"Accumulator", std::string(name(c.accType()))},
+          {"Op", std::string(name(c.op))},
+          {"Elements", std::to_string(c.n)},
+          {"Block", std::to_string(c.block)},
+          {"Final", std::string(name(m.ok ? m.geometry.final : c.final))},
+          {"Data", std::string(name(c.data))},
+          {"Seed", std::to_string(c.seed)},
+          {"L2", c.warmL2 ? "warm" : "cold"}};
+}
+
+const char* axisType(const std::string& axis) {
+  return axis == "Elements" || axis == "Block" || axis == "Seed" ? "int64" : "string";
+}
+
+std::vector<AxisColumn> axisColumns(const std::vector<Measurement>& rows) {
+  std::vector<AxisColumn> cols;
+  for (const Measurement& m : rows) {
+    const auto point = axisPoint(m);
+    if (cols.empty())
+      for (const auto& [n, v] : point) cols.push_back({n, axisType(n), {}});
+    for (size_t i = 0; i < point.size(); ++i) {
+      auto& vs = cols[i].values;
+      if (std::find(vs.begin(), vs.end(), point[i].second) == vs.end()) vs.push_back(point[i].second);
+    }
+  }
+  return cols;
+}
+
+// nvbench's pow2 flag: the axis is written as exponents; only when every value is a power of two.
+bool pow2Axis(const AxisColumn& a) {
+  if (a.type != "int64" || a.name == "Seed") return false;
+  for (const std::string& v : a.values)
+    if (!isPowerOfTwo(std::stoull(v))) return false;
+  return true;
+}
+
+nlohmann::json axisJson(const AxisColumn& a) {
+  using nlohmann::json;
+  const bool pow2 = pow2Axis(a);
+  json values = json::array();
+  for (const std::string& v : a.values) {
+    if (a.type == "int64") {
+      const uint64_t x = std::stoull(v);
+      values.push_back({{"input_string", pow2 ? std::to_string(log2Exact(x)) : v},
+                        {"description", pow2 ? "2^" + std::to_string(log2Exact(x)) + " = " + v : ""},
+                        {"value", int64_t(x)}});
+    } else {
+      values.push_back({{"input_string", v}, {"description", ""}, {"value", v}});
+    }
+  }
+  return {{"name", a.name}, {"type", a.type}, {"flags", pow2 ? "pow2" : ""}, {"values", values}};
 }
 
 }  // namespace
@@ -382,7 +468,8 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
   using nlohmann::json;
   const DeviceInfo& d = s.device;
   json j;
-  j["meta"] = {{"argv", s.argv}, {"version", {{"reducelab", "0.1.0"}, {"json_schema", 1}}},
+  j["meta"] = {{"argv", s.argv},
+               {"version", {{"json", version(1, 0, 0)}, {"reducelab", version(0, 1, 0)}, {"json_schema", kJsonSchema}}},
                {"peaks",
                 {{"theoretical_gbs", s.peaks.theoreticalGBs},
                  {"measured_read_gbs", s.peaks.readGBs},
@@ -422,71 +509,94 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
   bench["name"] = s.benchmarkName;
   bench["index"] = 0;
   bench["devices"] = json::array({d.ordinal});
-  json kernels = json::array(), types = json::array(), ns = json::array(), blocks = json::array();
+  const std::vector<AxisColumn> cols = axisColumns(rows);
+  json axes = json::array();
+  for (const AxisColumn& a : cols) axes.push_back(axisJson(a));
+  // nvbench's tools match states of two files by name, so the name carries every axis that varies.
+  auto varies = [&](const std::string& axis) {
+    for (const AxisColumn& a : cols)
+      if (a.name == axis) return a.values.size() > 1;
+    return false;
+  };
+  const bool bandwidthPeakKnown = s.peaks.theoreticalGBs > 0;
   json states = json::array();
   for (const Measurement& m : rows) {
     const RunConfig& c = m.config;
     json st;
-    st["name"] = "Kernel=" + c.kernel + " T=" + std::string(name(c.type)) + " Op=" +
-                 std::string(name(c.op)) + " Elements=" + std::to_string(c.n) + " Block=" +
-                 std::to_string(c.block);
+    std::string stateName;
+    json axisValues = json::array();
+    for (const auto& [axis, value] : axisPoint(m)) {
+      axisValues.push_back({{"name", axis}, {"type", axisType(axis)}, {"value", value}});
+      if (axis == "Kernel" || axis == "T" || axis == "Op" || axis == "Elements" || axis == "Block" || varies(axis))
+        stateName.append(stateName.empty() ? "" : " ").append(axis).append("=").append(value);
+    }
+    st["name"] = stateName;
     st["device"] = d.ordinal;
-    st["axis_values"] = json::array(
-        {axisValue("Kernel", "string", c.kernel), axisValue("T", "string", std::string(name(c.type))),
-         axisValue("Accumulator", "string", std::string(name(c.accType()))),
-         axisValue("Op", "string", std::string(name(c.op))),
-         axisValue("Elements", "int64", std::to_string(c.n)),
-         axisValue("Block", "int64", std::to_string(c.block)),
-         axisValue("Final", "string", std::string(name(m.ok ? m.geometry.final : c.final))),
-         axisValue("Data", "string", std::string(name(c.data))),
-         axisValue("Seed", "int64", std::to_string(c.seed)),
-         axisValue("L2", "string", c.warmL2 ? "warm" : "cold")});
+    st["axis_values"] = axisValues;
     st["is_skipped"] = !m.ok;
     if (!m.ok) {
       st["skip_reason"] = m.error;
+      st["summaries"] = json::array();
       states.push_back(st);
       continue;
     }
-    const std::string l2 = c.warmL2 ? "warm" : "cold";
+    // nvbench's "cold" measurement: one synchronised launch per sample; whether L2 was flushed
+    // before each is the L2 axis.
+    const std::string nv = "nv/cold/";
     json sum = json::array();
-    sum.push_back(summary("nv/" + l2 + "/time/gpu/median", "GPU Time (median)", "duration", "float64", m.kernel.median * 1e-3));
-    sum.push_back(summary("nv/" + l2 + "/time/gpu/min", "GPU Time (min)", "duration", "float64", m.kernel.min * 1e-3));
-    sum.push_back(summary("nv/" + l2 + "/time/gpu/max", "GPU Time (max)", "duration", "float64", m.kernel.max * 1e-3));
-    sum.push_back(summary("nv/" + l2 + "/time/gpu/mean", "GPU Time", "duration", "float64", m.kernel.mean * 1e-3));
-    sum.push_back(summary("nv/" + l2 + "/time/gpu/stdev/absolute", "Noise", "duration", "float64", m.kernel.stddev * 1e-3));
-    sum.push_back(summary("nv/" + l2 + "/sample_size", "Samples", "sample_size", "int64", m.kernel.count));
-    sum.push_back(summary("nv/" + l2 + "/bw/global/bytes_per_second", "GlobalMem BW", "byte_rate", "float64", m.bandwidthGBs * 1e9));
-    sum.push_back(summary("nv/" + l2 + "/bw/global/peak_fraction", "BWUtil", "percentage", "float64", m.pctTheoretical / 100));
-    sum.push_back(summary("reducelab/time/end_to_end/median", "End-to-end time (median)", "duration", "float64", m.endToEnd.median * 1e-3));
-    sum.push_back(summary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
-    sum.push_back(summary("reducelab/samples/gpu_time", "GPU time samples", "duration", "float64[]", m.kernelMs));
-    sum.push_back(summary("reducelab/samples/end_to_end_time", "End-to-end samples", "duration", "float64[]", m.endToEndMs));
-    sum.push_back(summary("reducelab/result", "Result", "", m.result.isInt ? "int64" : "float64",
-                          m.result.isInt ? json(m.result.i) : json(m.result.f)));
-    sum.push_back(summary("reducelab/distinct_results", "Distinct results over the runs", "", "string[]", m.distinctResults));
+    sum.push_back(summary(nv + "sample_size", "Samples", "sample_size", "int64", m.kernel.count,
+                          "Number of isolated kernel executions"));
+    sum.push_back(summary(nv + "time/gpu/mean", "GPU Time", "duration", "float64", m.kernel.mean * 1e-3,
+                          "Mean isolated kernel execution time (measured with CUDA events)"));
+    if (m.kernel.mean > 0)
+      sum.push_back(summary(nv + "time/gpu/stdev/relative", "Noise", "percentage", "float64",
+                            m.kernel.stddev / m.kernel.mean, "Relative standard deviation of isolated GPU times"));
+    sum.push_back(summary(nv + "time/gpu/median", "GPU Time (median)", "duration", "float64", m.kernel.median * 1e-3,
+                          "Median isolated kernel execution time: ReduceLab's bandwidth uses it"));
+    sum.push_back(summary(nv + "time/gpu/stdev/absolute", "Noise (absolute)", "duration", "float64",
+                          m.kernel.stddev * 1e-3, "Standard deviation of isolated GPU times", true));
+    sum.push_back(summary(nv + "time/gpu/min", "Min GPU Time", "duration", "float64", m.kernel.min * 1e-3,
+                          "Fastest isolated kernel execution time", true));
+    sum.push_back(summary(nv + "time/gpu/max", "Max GPU Time", "duration", "float64", m.kernel.max * 1e-3,
+                          "Slowest isolated kernel execution time", true));
+    sum.push_back(summary("nv/gmem/reads/Input", "Input", "bytes", "int64",
+                          int64_t(c.n) * int64_t(elemBytes(c.type)), "Bytes read from global memory: N x element size"));
+    sum.push_back(summary(nv + "bw/global/bytes_per_second", "GlobalMem BW", "byte_rate", "float64",
+                          m.bandwidthGBs * 1e9, "Bytes read per second (N x element size / median GPU time)"));
+    if (bandwidthPeakKnown)
+      sum.push_back(summary(nv + "bw/global/utilization", "BWUtil", "percentage", "float64", m.pctTheoretical / 100,
+                            "Global memory bandwidth as a fraction of the theoretical peak"));
+    sum.push_back(ownSummary("reducelab/time/end_to_end/median", "End-to-end time (median)", "duration", "float64", m.endToEnd.median * 1e-3));
+    sum.push_back(ownSummary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
+    sum.push_back(ownSummary("reducelab/result", "Result", "", m.result.isInt ? "int64" : "float64",
+                             m.result.isInt ? json(m.result.i) : json(m.result.f)));
     if (m.haveReference) {
-      sum.push_back(summary("reducelab/reference", "Exact reference", "", "string", fixed(double(m.reference.exact), 6)));
-      sum.push_back(summary("reducelab/error/absolute", "Absolute error", "", "float64", m.check.absError));
-      sum.push_back(summary("reducelab/error/relative", "Relative error", "", "float64", m.check.relError));
-      sum.push_back(summary("reducelab/error/tolerance", "Tolerance", "", "float64", m.check.tolerance));
-      sum.push_back(summary("reducelab/check", "Check", "", "string", m.check.pass ? "pass" : "fail"));
-      sum.push_back(summary("reducelab/overflow", "Integer overflow", "", "bool", m.reference.overflow));
+      sum.push_back(ownSummary("reducelab/reference", "Exact reference", "", "string", fixed(double(m.reference.exact), 6)));
+      sum.push_back(ownSummary("reducelab/error/absolute", "Absolute error", "", "float64", m.check.absError));
+      sum.push_back(ownSummary("reducelab/error/relative", "Relative error", "", "float64", m.check.relError));
+      sum.push_back(ownSummary("reducelab/error/tolerance", "Tolerance", "", "float64", m.check.tolerance));
+      sum.push_back(ownSummary("reducelab/check", "Check", "", "string", m.check.pass ? "pass" : "fail"));
+      sum.push_back(ownSummary("reducelab/overflow", "Integer overflow", "", "int64", m.reference.overflow ? 1 : 0));
     }
     if (m.haveCpu) {
-      sum.push_back(summary("reducelab/cpu/time/median", "CPU loop time (median)", "duration", "float64", m.cpu.ms.median * 1e-3));
-      sum.push_back(summary("reducelab/speedup/cpu", "Speedup vs CPU", "", "float64", m.speedupVsCpu));
+      sum.push_back(ownSummary("reducelab/cpu/time/median", "CPU loop time (median)", "duration", "float64", m.cpu.ms.median * 1e-3));
+      sum.push_back(ownSummary("reducelab/speedup/cpu", "Speedup vs CPU", "", "float64", m.speedupVsCpu));
     }
-    sum.push_back(summary("reducelab/launch/grid", "Grid (per pass)", "", "int64[]", m.geometry.passGrids));
-    sum.push_back(summary("reducelab/launch/shared_bytes", "Dynamic shared memory", "bytes", "int64", m.geometry.smemBytes));
-    sum.push_back(summary("reducelab/resources/registers", "Registers per thread", "", "int64", m.resources.registers));
-    sum.push_back(summary("reducelab/resources/occupancy", "Theoretical occupancy", "percentage", "float64", m.resources.occupancy));
-    sum.push_back(summary("reducelab/resources/active_blocks_per_sm", "Active blocks per SM", "", "int64", m.resources.activeBlocksPerSM));
-    sum.push_back(summary("reducelab/resources/limiter", "Limiting resource", "", "string", m.resources.limiter));
-    sum.push_back(summary("reducelab/resources/waves", "Waves", "", "float64", m.resources.waves));
+    sum.push_back(ownSummary("reducelab/launch/shared_bytes", "Dynamic shared memory", "bytes", "int64", m.geometry.smemBytes));
+    sum.push_back(ownSummary("reducelab/resources/registers", "Registers per thread", "", "int64", m.resources.registers));
+    sum.push_back(ownSummary("reducelab/resources/occupancy", "Theoretical occupancy", "percentage", "float64", m.resources.occupancy));
+    sum.push_back(ownSummary("reducelab/resources/active_blocks_per_sm", "Active blocks per SM", "", "int64", m.resources.activeBlocksPerSM));
+    sum.push_back(ownSummary("reducelab/resources/limiter", "Limiting resource", "", "string", m.resources.limiter));
+    sum.push_back(ownSummary("reducelab/resources/waves", "Waves", "", "float64", m.resources.waves));
     st["summaries"] = sum;
+    // Lists have no place in nvbench's summaries (scalars only); its readers ignore extra state keys.
+    st["reducelab"] = {{"gpu_time_ms", m.kernelMs},
+                       {"end_to_end_ms", m.endToEndMs},
+                       {"distinct_results", m.distinctResults},
+                       {"grid_per_pass", m.geometry.passGrids}};
     states.push_back(st);
   }
-  bench["axes"] = json::array();
+  bench["axes"] = axes;
   bench["states"] = states;
   j["benchmarks"] = json::array({bench});
   return j;
@@ -494,23 +604,45 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
 
 namespace {
 const nlohmann::json* findSummary(const nlohmann::json& st, const std::string& tagSuffix) {
-  if (!st.contains("summaries")) return nullptr;
+  if (!st.contains("summaries") || !st["summaries"].is_array()) return nullptr;
   for (const auto& s : st["summaries"]) {
     const std::string tag = s.value("tag", "");
     if (tag.size() >= tagSuffix.size() && tag.compare(tag.size() - tagSuffix.size(), tagSuffix.size(), tagSuffix) == 0)
-      return &s["data"][0]["value"];
+      return &s.at("data").at(0).at("value");
   }
   return nullptr;
+}
+
+// A list ReduceLab keeps: schema 2 has it in the state's "reducelab" object, schema 1 in a summary.
+const nlohmann::json* findList(const nlohmann::json& st, const char* key, const char* oldTag) {
+  if (st.contains("reducelab") && st["reducelab"].contains(key)) return &st["reducelab"][key];
+  return findSummary(st, oldTag);
+}
+
+// nvbench writes int64 as numbers or as decimal text; accept both.
+int64_t asInt64(const nlohmann::json& v) {
+  if (v.is_string()) return std::stoll(v.get<std::string>());
+  return v.get<int64_t>();
 }
 }  // namespace
 
 std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error) {
   std::vector<Measurement> out;
   try {
+    // A later layout may move or rename what this reader looks for: refuse it rather than misread it.
+    if (j.contains("meta") && j["meta"].contains("version") && j["meta"]["version"].contains("json_schema") &&
+        j["meta"]["version"]["json_schema"].get<int>() > kJsonSchema) {
+      if (error)
+        *error = "written by a newer ReduceLab (JSON schema " + j["meta"]["version"]["json_schema"].dump() +
+                 "; this one reads up to " + std::to_string(kJsonSchema) + ")";
+      return {};
+    }
     for (const auto& st : j.at("benchmarks").at(0).at("states")) {
       Measurement m;
       for (const auto& a : st.at("axis_values")) {
-        const std::string n = a.at("name"), v = a.at("value");
+        const std::string n = a.at("name");
+        const std::string v = a.at("value").is_string() ? a.at("value").get<std::string>()
+                                                         : std::to_string(asInt64(a.at("value")));
         if (n == "Kernel") m.config.kernel = v;
         else if (n == "T") m.config.type = parseElemType(v).value_or(ElemType::Float32);
         else if (n == "Op") m.config.op = parseOp(v).value_or(Op::Sum);
@@ -527,27 +659,34 @@ std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::stri
       m.ok = !st.value("is_skipped", false);
       m.error = st.value("skip_reason", "");
       if (m.ok) {
-        if (auto* v = findSummary(st, "reducelab/samples/gpu_time")) m.kernelMs = v->get<std::vector<double>>();
-        if (auto* v = findSummary(st, "reducelab/samples/end_to_end_time")) m.endToEndMs = v->get<std::vector<double>>();
+        if (auto* v = findList(st, "gpu_time_ms", "reducelab/samples/gpu_time")) m.kernelMs = v->get<std::vector<double>>();
+        if (auto* v = findList(st, "end_to_end_ms", "reducelab/samples/end_to_end_time")) m.endToEndMs = v->get<std::vector<double>>();
+        if (auto* v = findList(st, "distinct_results", "reducelab/distinct_results")) m.distinctResults = v->get<std::vector<std::string>>();
+        if (auto* v = findList(st, "grid_per_pass", "reducelab/launch/grid")) m.geometry.passGrids = v->get<std::vector<uint64_t>>();
         m.kernel = Stats::of(m.kernelMs);
         m.endToEnd = Stats::of(m.endToEndMs);
         if (auto* v = findSummary(st, "/bw/global/bytes_per_second")) m.bandwidthGBs = v->get<double>() / 1e9;
-        if (auto* v = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = v->get<double>() * 100;
+        if (auto* v = findSummary(st, "/bw/global/utilization")) m.pctTheoretical = v->get<double>() * 100;
+        else if (auto* v1 = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = v1->get<double>() * 100;
         if (auto* v = findSummary(st, "reducelab/result")) {
-          m.result.isInt = v->is_number_integer();
-          if (m.result.isInt) m.result.i = v->get<int64_t>();
+          m.result.isInt = v->is_number_integer() || v->is_string();
+          if (m.result.isInt) m.result.i = asInt64(*v);
           else m.result.f = v->get<double>();
         }
-        if (auto* v = findSummary(st, "reducelab/launch/grid")) m.geometry.passGrids = v->get<std::vector<uint64_t>>();
-        if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = v->get<int>();
+        if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = int(asInt64(*v));
         if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = v->get<double>();
         if (auto* v = findSummary(st, "reducelab/resources/limiter")) m.resources.limiter = v->get<std::string>();
-        if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = v->get<int>();
+        if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(asInt64(*v));
+        if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = v->get<double>();
+        if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = decltype(m.geometry.smemBytes)(asInt64(*v));
         if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = v->get<double>() * 100;
         if (auto* v = findSummary(st, "reducelab/check")) {
           m.haveReference = true;
           m.check.pass = v->get<std::string>() == "pass";
         }
+        if (auto* v = findSummary(st, "reducelab/error/absolute")) m.check.absError = v->get<double>();
+        if (auto* v = findSummary(st, "reducelab/error/relative")) m.check.relError = v->get<double>();
+        if (auto* v = findSummary(st, "reducelab/error/tolerance")) m.check.tolerance = v->get<double>();
         m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
         m.geometry.final = m.config.final;
       }
