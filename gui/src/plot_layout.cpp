@@ -118,6 +118,7 @@ std::vector<double> logTicks(AxisScale s, double lo, double hi, int maxTicks) {
   std::vector<double> out;
   const double kLo = std::ceil(toAxis(s, lo) - 1e-9), kHi = std::floor(toAxis(s, hi) + 1e-9);
   if (!(kHi >= kLo)) return out;
+  maxTicks = std::max(maxTicks, 1);  // from the plot's size: a squeezed plot must not loop forever
   auto count = [&](double stride) { return std::floor(kHi / stride) - std::ceil(kLo / stride) + 1; };
   double stride = 1;
   while (count(stride) > maxTicks) ++stride;

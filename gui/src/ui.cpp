@@ -9,6 +9,7 @@
 
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/shortcuts.hpp"
 
 namespace rl::gui {
 namespace {
@@ -153,15 +154,19 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
   if (ImGui::BeginMenu("Help")) {
     ImGui::TextUnformatted("ReduceLab — parallel reduction on NVIDIA GPUs");
     ImGui::Separator();
-    ImGui::TextUnformatted("Space             play / pause the trace animation");
-    ImGui::TextUnformatted("Left / Right      step back / forward; Home / End: first / last");
-    ImGui::TextUnformatted("N / P             next / previous lesson step");
-    ImGui::TextUnformatted("F5                run the configuration");
-    ImGui::TextUnformatted("F11               presentation mode (Esc leaves it)");
-    ImGui::TextUnformatted("F2 / F3 / F4      left / right / bottom panels");
-    ImGui::TextUnformatted("Ctrl+= / Ctrl+-   UI scale");
-    ImGui::TextUnformatted("F12               screenshot");
-    ImGui::TextUnformatted("Ctrl+Q            quit");
+    if (ImGui::BeginTable("help-keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+      std::string lastKeys;
+      for (const Shortcut& k : shortcuts()) {
+        if (k.keys == lastKeys) continue;  // Ctrl+- twice (main and keypad minus)
+        lastKeys = k.keys;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.help);
+      }
+      ImGui::EndTable();
+    }
     ImGui::EndMenu();
   }
   // The presentation switch, visible at the right of the menu bar.
@@ -249,16 +254,7 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
 }
 
 void Ui::draw(Model& model, UiActions& actions) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && ImGui::IsKeyPressed('=', false)) model.ui.uiScale += 0.1f;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('-', false)) model.ui.uiScale -= 0.1f;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) actions.requestQuit();
-  if (ImGui::IsKeyPressed(301 /* F12 */, false)) actions.requestScreenshot();
-  if (ImGui::IsKeyPressed(300 /* F11 */, false)) actions.requestTogglePresentation();
-  if (model.presentation && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) actions.requestTogglePresentation();
-  if (ImGui::IsKeyPressed(291 /* F2 */, false)) model.ui.showLeft = !model.ui.showLeft;
-  if (ImGui::IsKeyPressed(292 /* F3 */, false)) model.ui.showRight = !model.ui.showRight;
-  if (ImGui::IsKeyPressed(293 /* F4 */, false)) model.ui.showBottom = !model.ui.showBottom;
+  handleShortcuts(model, actions);  // before the panels: keys work whichever panels are shown
   drawMenuBar(model, actions);
   drawPanels(model, actions);
 }

@@ -100,14 +100,14 @@ void drawWarpActivity(Model& model) {
   float widest = 0;
   for (int st = 0; st < steps; ++st)
     widest = std::max(widest, ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x);
-  const int headerEvery = widest + 4 * s > cw ? int((widest + 4 * s) / cw) + 1 : 1;
+  const int headerEvery = labelStride(cw, widest + 4 * s, steps);
   for (int st = 0; st < steps; ++st) {
     if (st % headerEvery != 0 && st != t.step) continue;
     const std::string label = shortStepLabel(t.data.steps[size_t(st)]);
     const ImVec2 c(gridMin.x + (float(st) + 0.5f) * cw, origin.y + headerH * 0.5f);
     centeredText(dl, c, st == t.step ? pal.accent : pal.text, label.c_str());
   }
-  const int labelEvery = ch >= ImGui::GetTextLineHeight() ? 1 : int(ImGui::GetTextLineHeight() / ch) + 1;
+  const int labelEvery = labelStride(ch, ImGui::GetTextLineHeight(), warps);
   for (int w = 0; w < warps; w += labelEvery) {
     char b[16];
     std::snprintf(b, sizeof b, "w%d", w);

@@ -150,6 +150,7 @@ class UiActions {
   virtual void requestLessonStep(int step) = 0;  // go to this lesson step (clamped)
   virtual void requestOpenLesson(const std::string& name) = 0;
   virtual void requestTogglePresentation() = 0;
+  virtual void requestCloseLesson() {}  // leave the lesson: its bar and table go, the configuration stays
 };
 
 }  // namespace rl::gui
