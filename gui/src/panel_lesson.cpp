@@ -91,6 +91,8 @@ void drawLessonBar(Model& model, UiActions& actions) {
   if (l.step >= steps - 1) ImGui::BeginDisabled();
   if (ImGui::Button("Next >", ImVec2(110 * s, 0))) actions.requestLessonStep(l.step + 1);
   if (l.step >= steps - 1) ImGui::EndDisabled();
+  if (ImGui::SmallButton("Close lesson")) actions.requestCloseLesson();
+  ImGui::SameLine();
   ImGui::TextDisabled("N / P keys");
   ImGui::EndGroup();
 }

@@ -98,7 +98,13 @@ void Ui::applyStyle(const UiSettings& ui) { ImGui::GetStyle() = themeStyle(ui.th
 
 void Ui::applyPendingSettings(Model& model) {
   model.ui.uiScale = std::clamp(model.ui.uiScale, 0.5f, 3.0f);
-  const float scale = contentScale_ * model.ui.uiScale;
+  // A scale the window cannot hold (3.0 on a 1280 x 720 projector) is limited to what fits: the
+  // views keep room for their text. The status bar says so; the user's setting is kept.
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float fits = d.x > 0 && d.y > 0 ? std::max(0.5f, std::min(d.x / 900.0f, d.y / 500.0f)) : 3.0f;
+  const float wanted = contentScale_ * model.ui.uiScale;
+  const float scale = std::round(std::min(wanted, fits) * 20.0f) / 20.0f;  // steps of 0.05: fewer font rebuilds
+  model.ui.scaleLimited = scale < wanted - 0.01f;
   if (scale != appliedScale_ || model.ui.theme != appliedTheme_) {
     const bool scaleChanged = scale != appliedScale_;
     g_scale = appliedScale_ = scale;
@@ -228,8 +234,9 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const float bottom = d.y - statusH;
   drawStatusBar(model, bottom, statusH);
 
-  const float leftW = model.ui.showLeft ? std::clamp(d.x * 0.22f, 280 * s, 520 * s) : 0;
-  const float rightW = model.ui.showRight ? std::clamp(d.x * 0.28f, 300 * s, 640 * s) : 0;
+  // Side panels never take more than their share: the views in the centre keep 40 % or more.
+  const float leftW = model.ui.showLeft ? std::min(std::clamp(d.x * 0.22f, 280 * s, 520 * s), d.x * 0.26f) : 0;
+  const float rightW = model.ui.showRight ? std::min(std::clamp(d.x * 0.28f, 300 * s, 640 * s), d.x * 0.34f) : 0;
   const float centreW = std::max(100.0f, d.x - leftW - rightW);
   const float bottomH = model.ui.showBottom ? std::clamp((bottom - top) * 0.30f, 120 * s, 420 * s) : 0;
 

@@ -28,7 +28,7 @@ void drawConflictBars(Model& model, float height) {
   TraceState& t = model.trace;
   const Palette& pal = palette(model.ui.theme);
   const float s = uiScale();
-  ImGui::TextUnformatted("Extra wavefronts from bank conflicts, whole block, per step:");
+  ImGui::TextWrapped("Extra wavefronts from bank conflicts, whole block, per step:");
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
   ImGui::InvisibleButton("conflict-bars", size);
@@ -98,6 +98,7 @@ void drawBankConflicts(Model& model) {
     const int wordsPerLane = a->bytes / 4;
     const int phaseLanes = std::max(1, 32 / wordsPerLane);
     const int phases = 32 / phaseLanes;
+    ImGui::PushTextWrapPos(0.0f);  // long sentences wrap at the view's edge instead of being cut
     if (a->degree > 1)
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.conflict),
                          "%d-way bank conflict: %d wavefronts instead of %d (%d lanes in conflict)", a->degree,
@@ -105,6 +106,7 @@ void drawBankConflicts(Model& model) {
     else
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "No bank conflict: %d wavefront%s for %d active lanes",
                          a->wavefronts, a->wavefronts == 1 ? "" : "s", a->activeLanes);
+    ImGui::PopTextWrapPos();
     if (phases > 1) {
       ImGui::SameLine();
       helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
@@ -161,8 +163,9 @@ void drawBankConflicts(Model& model) {
         }
       ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 4 * s));
     }
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
-                       "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).");
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.dim);
+    ImGui::TextWrapped("Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).");
+    ImGui::PopStyleColor();
   }
   ImGui::EndChild();
   drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());

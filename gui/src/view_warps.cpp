@@ -19,15 +19,34 @@ GLuint warpGridProgram(std::string* error) {
   return program;
 }
 
+// The seed table's columns, and the width they need to show every cell whole.
+struct SeedColumns {
+  const char* headers[3];
+  float width;
+};
+
+SeedColumns seedColumns(const TraceState& t, float room) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float stepW = 0;
+  for (const StepSummary& s : t.summary.steps) stepW = std::max(stepW, ImGui::CalcTextSize(s.label.c_str()).x);
+  const float cells = ImGui::CalcTextSize("32-32").x;
+  auto need = [&](const char* a, const char* b, const char* c) {
+    return std::max(stepW, ImGui::CalcTextSize(a).x) + std::max(ImGui::CalcTextSize("9999").x, ImGui::CalcTextSize(b).x) +
+           std::max(cells, ImGui::CalcTextSize(c).x) + 6 * st.CellPadding.x + 4 + st.ScrollbarSize + 2 * st.ItemSpacing.x;
+  };
+  SeedColumns full{{"step", "warps", "useful threads/warp"}, need("step", "warps", "useful threads/warp")};
+  if (full.width <= room) return full;
+  return {{"step", "warps", "lanes"}, need("step", "warps", "lanes")};
+}
+
 void drawSeedTable(const TraceState& t, float width) {
   ImGui::BeginChild("seed-table", ImVec2(width, 0), false);
   ImGui::TextWrapped("From the trace, as in seed 000's table:");
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const SeedColumns cols = seedColumns(t, width);
   if (ImGui::BeginTable("seed", 3, flags)) {
-    ImGui::TableSetupColumn("step");
-    ImGui::TableSetupColumn("warps");
-    ImGui::TableSetupColumn("useful threads/warp");
+    for (const char* h : cols.headers) ImGui::TableSetupColumn(h);
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableHeadersRow();
     for (const StepSummary& s : t.summary.steps) {
@@ -57,7 +76,10 @@ void drawWarpActivity(Model& model) {
   TraceState& t = model.trace;
   const Palette& pal = palette(model.ui.theme);
   const float s = uiScale();
-  const float tableW = std::min(300 * s, ImGui::GetContentRegionAvail().x * 0.32f);
+  // The table as wide as its cells need (a fixed width cut "32" to "3" at some scales), within
+  // 45 % of the view.
+  const float room = ImGui::GetContentRegionAvail().x * 0.45f;
+  const float tableW = std::min(room, std::max(seedColumns(t, room).width, std::min(300 * s, room)));
   ImGui::BeginChild("warp-grid", ImVec2(ImGui::GetContentRegionAvail().x - tableW - 8 * s, 0), false,
                     ImGuiWindowFlags_NoScrollbar);
   const int warps = t.data.numWarps(), steps = t.data.numSteps();

@@ -22,6 +22,7 @@ struct UiSettings {
   float uiScale = 1.0f;  // user setting, multiplied by the monitor's content scale
   Theme theme = Theme::Dark;
   bool showLeft = true, showRight = true, showBottom = true;
+  bool scaleLimited = false;  // the window is too small for uiScale: a smaller scale is in effect
 };
 
 enum class LogLevel { Info, Warn, Error };
