@@ -30,7 +30,12 @@ void drawConflictBars(Model& model, float height) {
   const float s = uiScale();
   ImGui::TextWrapped("Extra wavefronts from bank conflicts, whole block, per step:");
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+  // What is left under the (wrapped) heading: the bars never reach under the view's edge.
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, std::max(1.0f, std::min(height, ImGui::GetContentRegionAvail().y)));
+  if (size.y < 2.5f * ImGui::GetTextLineHeight()) {
+    ImGui::Dummy(size);
+    return;
+  }
   ImGui::InvisibleButton("conflict-bars", size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   int most = 1;
@@ -51,7 +56,8 @@ void drawConflictBars(Model& model, float height) {
     std::snprintf(num, sizeof num, "%d", extra);
     if (extra > 0 && bw > ImGui::CalcTextSize(num).x + 4) centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, b0.y - labelH * 0.5f), pal.text, num);
     const std::string lab = shortStepLabel(t.data.steps[size_t(i)]);
-    centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, o.y + size.y - labelH * 0.5f), i == t.step ? pal.accent : pal.dim, lab.c_str());
+    if (ImGui::CalcTextSize(lab.c_str()).x <= bw)  // a label wider than its bar would cover its neighbours'
+      centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, o.y + size.y - labelH * 0.5f), i == t.step ? pal.accent : pal.dim, lab.c_str());
   }
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp(int((ImGui::GetIO().MousePos.x - o.x) / bw), 0, steps - 1);
@@ -86,7 +92,7 @@ void drawBankConflicts(Model& model) {
       if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
     }
   }
-  const float barsH = std::max(90 * s, ImGui::GetContentRegionAvail().y * 0.30f);
+  const float barsH = std::min(std::max(90 * s, ImGui::GetContentRegionAvail().y * 0.30f), ImGui::GetContentRegionAvail().y * 0.45f);
   ImGui::BeginChild("bank-grid", ImVec2(0, ImGui::GetContentRegionAvail().y - barsH - 8 * s), false);
   std::vector<BankAccess> acc = bankAccesses(t.data, t.step, t.warp);
   const BankAccess* a = nullptr;
@@ -115,7 +121,23 @@ void drawBankConflicts(Model& model) {
     // Per phase: bank -> distinct words (rows) -> lanes.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float cellW = (ImGui::GetContentRegionAvail().x - 4 * s) / 32.0f;
-    const float rowH = ImGui::GetTextLineHeight() + 6 * s;
+    // Rows shrink to fit every wavefront of every phase (a 4-way conflict showed 2.5 of its 4 rows);
+    // lane numbers show where a row still holds them.
+    int allRows = 0;
+    for (int p = 0; p < phases; ++p) {
+      std::map<int, std::map<int, int>> words;
+      for (int l = p * phaseLanes; l < (p + 1) * phaseLanes; ++l)
+        if (a->word[l] >= 0)
+          for (int k = 0; k < wordsPerLane; ++k) words[(a->word[l] + k) % 32][a->word[l] + k] = 1;
+      int rows = 1;
+      for (auto& [b, w] : words) rows = std::max(rows, int(w.size()));
+      allRows += rows + 1;  // + the bank numbers
+    }
+    const float phaseTitles = phases > 1 ? float(phases) * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const float gridRoom = ImGui::GetContentRegionAvail().y - phaseTitles - 2 * ImGui::GetTextLineHeightWithSpacing() -
+                           float(phases) * (4 * s + ImGui::GetStyle().ItemSpacing.y);
+    const float rowH = std::max(4.0f, std::min(ImGui::GetTextLineHeight() + 6 * s, gridRoom / float(std::max(1, allRows))));
+    const bool rowText = rowH >= ImGui::GetTextLineHeight();
     for (int p = 0; p < phases; ++p) {
       std::map<int, std::map<int, std::vector<int>>> banks;  // bank -> word -> lanes
       for (int l = p * phaseLanes; l < (p + 1) * phaseLanes; ++l) {
@@ -130,7 +152,7 @@ void drawBankConflicts(Model& model) {
       for (int b = 0; b < 32; ++b) {
         char num[8];
         std::snprintf(num, sizeof num, "%d", b);
-        if (cellW > ImGui::CalcTextSize("31").x || b % 4 == 0)
+        if (rowText && (cellW > ImGui::CalcTextSize("31").x || (b % 4 == 0 && cellW * 4 > ImGui::CalcTextSize("31").x)))
           centeredText(dl, ImVec2(o.x + (float(b) + 0.5f) * cellW, o.y + rowH * 0.5f), pal.dim, num);
       }
       for (int r = 0; r < rows; ++r)
@@ -149,7 +171,7 @@ void drawBankConflicts(Model& model) {
           dl->AddRectFilled(c0, c1, conflict ? pal.conflict : (broadcast ? pal.broadcast : pal.ok), 2.0f);
           char lab[16];
           std::snprintf(lab, sizeof lab, broadcast ? "%d+" : "%d", w->second.front());
-          if (cellW > ImGui::CalcTextSize(lab).x + 2)
+          if (rowText && cellW > ImGui::CalcTextSize(lab).x + 2)
             centeredText(dl, ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), IM_COL32(0, 0, 0, 255), lab);
           if (ImGui::IsMouseHoveringRect(c0, c1)) {
             ImGui::BeginTooltip();

@@ -123,11 +123,25 @@ void drawWarpActivity(Model& model) {
   for (int st = 0; st < steps; ++st)
     widest = std::max(widest, ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x);
   const int headerEvery = labelStride(cw, widest + 4 * s, steps);
+  // The current step's header always shows; others on the stride, unless they would touch it.
+  auto headerBox = [&](int st, float* x0, float* x1) {
+    const float w = ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x;
+    const float c = std::clamp(gridMin.x + (float(st) + 0.5f) * cw, gridMin.x + w * 0.5f, gridMax.x - w * 0.5f);
+    *x0 = c - w * 0.5f - 2 * s, *x1 = c + w * 0.5f + 2 * s;
+    return c;
+  };
+  float curX0 = 0, curX1 = 0;
+  if (steps > 0) headerBox(std::clamp(t.step, 0, steps - 1), &curX0, &curX1);
+  float lastX1 = -1e30f;
   for (int st = 0; st < steps; ++st) {
-    if (st % headerEvery != 0 && st != t.step) continue;
+    float x0, x1;
+    const float cx = headerBox(st, &x0, &x1);
+    const bool current = st == t.step;
+    if (!current && (st % headerEvery != 0 || (x1 > curX0 && x0 < curX1) || x0 < lastX1)) continue;
+    if (current && x0 < lastX1) continue;  // cannot happen with the checks above, kept for safety
     const std::string label = shortStepLabel(t.data.steps[size_t(st)]);
-    const ImVec2 c(gridMin.x + (float(st) + 0.5f) * cw, origin.y + headerH * 0.5f);
-    centeredText(dl, c, st == t.step ? pal.accent : pal.text, label.c_str());
+    centeredText(dl, ImVec2(cx, origin.y + headerH * 0.5f), current ? pal.accent : pal.text, label.c_str());
+    lastX1 = x1;
   }
   const int labelEvery = labelStride(ch, ImGui::GetTextLineHeight(), warps);
   for (int w = 0; w < warps; w += labelEvery) {
