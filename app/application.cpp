@@ -218,8 +218,8 @@ void Application::enterLessonStep(int step) {
   static const std::map<std::string, gui::CentreView> views = {
       {"warp", gui::CentreView::WarpActivity}, {"bank", gui::CentreView::BankConflicts},
       {"tree", gui::CentreView::ReductionTree}, {"coalescing", gui::CentreView::Coalescing},
-      {"all", gui::CentreView::All}};
-  model_.view = views.at(st.view);
+      {"all", gui::CentreView::All}, {"source", gui::CentreView::Source}};
+  model_.view = views.count(st.view) ? views.at(st.view) : gui::CentreView::WarpActivity;
   model_.trace.pendingSelection = true;
   model_.trace.pendingStep = st.viewStep;
   model_.trace.pendingWarp = st.warp;

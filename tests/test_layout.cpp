@@ -12,6 +12,8 @@
 
 #include "application.hpp"
 #include "gl_context.hpp"
+#include "input_queue.hpp"
+#include "reducelab/lesson.hpp"
 
 namespace {
 
@@ -77,17 +79,32 @@ void setUp(rl::app::Application& app, const LayoutCase& c) {
   app.setDisplaySize(c.width, c.height);
 }
 
+// One GL context and one Application for the process (the views keep their GL programs).
+rl::app::Application* sharedApp(std::string* error) {
+  static std::unique_ptr<rl::app::GlContext> ctx;
+  static std::unique_ptr<rl::app::Application> app;
+  static std::string failure;
+  if (!app && failure.empty()) {
+    ctx = rl::app::createHeadlessContext(3840, 2160, &failure);
+    if (ctx) {
+      rl::app::GuiOptions options;
+      options.headless = true;
+      options.width = 3840;
+      options.height = 2160;
+      app = std::make_unique<rl::app::Application>(*ctx, options);
+    }
+  }
+  *error = failure;
+  return app.get();
+}
+
 }  // namespace
 
 TEST(LayoutMatrix, NoKeyViewTextIsCutOrOverlappedAndFramesFinish) {
   std::string error;
-  auto ctx = rl::app::createHeadlessContext(3840, 2160, &error);
-  if (!ctx) GTEST_SKIP() << "no headless GL context: " << error;
-  rl::app::GuiOptions options;
-  options.headless = true;
-  options.width = 3840;
-  options.height = 2160;
-  rl::app::Application app(*ctx, options);
+  rl::app::Application* shared = sharedApp(&error);
+  if (!shared) GTEST_SKIP() << "no headless GL context: " << error;
+  rl::app::Application& app = *shared;
   app.setRecordText(true);
   const std::vector<LayoutCase> cases = casesToRun();
   constexpr double kFrameLimitMs = 3000;  // llvmpipe at 3840x2160 with a font rebuild stays far below
@@ -114,4 +131,103 @@ TEST(LayoutMatrix, NoKeyViewTextIsCutOrOverlappedAndFramesFinish) {
   }
   std::printf("layout matrix: %zu cases, %d with text problems, slowest frame %.0f ms\n", cases.size(), failures,
               slowest);
+}
+
+// docs/lessons.md lists `view source` (the source view exists): the parser takes it.
+TEST(LessonFormat, ViewSourceIsAcceptedAsTheDocumentSays) {
+  const std::string text = "title: t\nstep: one\nset kernel=k2 block=256\nview source\ncaption: the code\n";
+  std::string error;
+  auto lesson = rl::parseLesson(text, "doc.lesson", &error);
+  ASSERT_TRUE(lesson.has_value()) << error;
+  EXPECT_EQ(lesson->steps.at(0).view, "source");
+}
+
+// Quick taps: a key pressed and released between two frames must still be one press, and six
+// taps six presses (ImGui 1.86 only sees the key state at each frame).
+TEST(KeyEventQueue, EveryTapReachesAFrameAsOnePressAndOneRelease) {
+  rl::app::KeyEventQueue q;
+  for (int i = 0; i < 6; ++i) {
+    q.push({32, 0, 1, 0});
+    q.push({32, 0, 0, 0});
+  }
+  int presses = 0, frames = 0;
+  while (!q.empty()) {
+    const auto events = q.takeFrame();
+    ASSERT_EQ(events.size(), 1u);  // one transition of the key per frame
+    presses += events[0].action == 1;
+    ++frames;
+  }
+  EXPECT_EQ(presses, 6);
+  EXPECT_EQ(frames, 12);
+}
+
+// Ctrl held with '=': both go down in the same frame, so the shortcut sees the modifier.
+TEST(KeyEventQueue, ModifierAndKeyGoDownTogether) {
+  rl::app::KeyEventQueue q;
+  q.push({341, 0, 1, 2});
+  q.push({61, 0, 1, 2});
+  q.push({61, 0, 0, 2});
+  q.push({341, 0, 0, 0});
+  auto first = q.takeFrame();
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].key, 341);
+  EXPECT_EQ(first[1].key, 61);
+}
+
+// A new block size keeps the step by what it is: "result" stays the block result, not whatever
+// step now has the old index ("s = 512" at block 1024 -> 256 had become another step).
+TEST(GuiState, BlockChangeKeepsTheStepByMeaning) {
+  std::string error;
+  rl::app::Application* app = sharedApp(&error);
+  if (!app) GTEST_SKIP() << error;
+  rl::gui::Model& m = app->model();
+  if (m.lesson.active) app->requestCloseLesson();
+  app->setDisplaySize(1600, 900);
+  m.config.kernel = "k3";
+  m.config.block = 1024;
+  app->drawFrame();
+  ASSERT_TRUE(m.trace.valid);
+  m.trace.step = m.trace.data.numSteps() - 1;  // the block's result
+  const auto kind = m.trace.data.steps.back().kind;
+  m.config.block = 256;
+  app->drawFrame();
+  app->drawFrame();
+  ASSERT_EQ(m.trace.config.block, 256);
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].kind, kind);
+  // A tree level keeps its stride where the new block has it.
+  m.config.block = 1024;
+  app->drawFrame();
+  int s64 = -1;
+  for (int i = 0; i < m.trace.data.numSteps(); ++i)
+    if (m.trace.data.steps[size_t(i)].param == 64 && m.trace.data.steps[size_t(i)].kind == rl::trace::kStepTreeLevel) s64 = i;
+  ASSERT_GE(s64, 0);
+  m.trace.step = s64;
+  m.config.block = 256;
+  app->drawFrame();
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].kind, rl::trace::kStepTreeLevel);
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].param, 64u);
+}
+
+// Next on a lesson's last step must not re-apply it (the user's block size was lost), and a
+// lesson can be closed.
+TEST(GuiState, NextOnTheLastLessonStepKeepsTheUsersChangesAndCloseLeaves) {
+  std::string error;
+  rl::app::Application* app = sharedApp(&error);
+  if (!app) GTEST_SKIP() << error;
+  rl::gui::Model& m = app->model();
+  app->requestOpenLesson("upc");
+  ASSERT_TRUE(m.lesson.active);
+  const int last = int(m.lesson.lesson.steps.size()) - 1;
+  app->requestLessonStep(last);
+  app->drawFrame();
+  m.config.block = 128;  // the user tries another block size
+  app->requestLessonStep(last + 1);  // N on the last step
+  EXPECT_EQ(m.lesson.step, last);
+  EXPECT_EQ(m.config.block, 128);
+  app->requestLessonStep(last);  // the step in effect: nothing to do
+  EXPECT_EQ(m.config.block, 128);
+  app->requestCloseLesson();
+  EXPECT_FALSE(m.lesson.active);
+  EXPECT_EQ(m.config.block, 128);  // closing keeps the configuration
+  app->drawFrame();
 }
