@@ -56,19 +56,33 @@ void releaseSpaceFromNavigation(ImGuiIO& io) { io.KeyMap[ImGuiKey_Space] = IM_AR
 
 // GLFW callbacks: keys go through the queue; the rest straight to ImGui's backend.
 KeyEventQueue* g_keyQueue = nullptr;
+bool g_inputSeen = false;  // any input since the loop last looked: the idle loop draws again
 void onKey(GLFWwindow*, int key, int scancode, int action, int mods) {
+  g_inputSeen = true;
   if (action == GLFW_REPEAT || !g_keyQueue) return;  // ImGui repeats held keys itself
   g_keyQueue->push({key, scancode, action, mods});
 }
+void onChar(GLFWwindow* w, unsigned c) { g_inputSeen = true, ImGui_ImplGlfw_CharCallback(w, c); }
+void onMouseButton(GLFWwindow* w, int b, int a, int m) { g_inputSeen = true, ImGui_ImplGlfw_MouseButtonCallback(w, b, a, m); }
+void onScroll(GLFWwindow* w, double x, double y) { g_inputSeen = true, ImGui_ImplGlfw_ScrollCallback(w, x, y); }
+void onFocus(GLFWwindow* w, int f) { g_inputSeen = true, ImGui_ImplGlfw_WindowFocusCallback(w, f); }
+void onCursorEnter(GLFWwindow* w, int e) { g_inputSeen = true, ImGui_ImplGlfw_CursorEnterCallback(w, e); }
+void onCursorPos(GLFWwindow*, double, double) { g_inputSeen = true; }  // ImGui reads the position itself
+void onWindowChange(GLFWwindow*, int, int) { g_inputSeen = true; }
+void onRefresh(GLFWwindow*) { g_inputSeen = true; }
 
 void installInputCallbacks(GLFWwindow* w, KeyEventQueue* queue) {
   g_keyQueue = queue;
   glfwSetKeyCallback(w, onKey);
-  glfwSetCharCallback(w, ImGui_ImplGlfw_CharCallback);
-  glfwSetMouseButtonCallback(w, ImGui_ImplGlfw_MouseButtonCallback);
-  glfwSetScrollCallback(w, ImGui_ImplGlfw_ScrollCallback);
-  glfwSetWindowFocusCallback(w, ImGui_ImplGlfw_WindowFocusCallback);
-  glfwSetCursorEnterCallback(w, ImGui_ImplGlfw_CursorEnterCallback);
+  glfwSetCharCallback(w, onChar);
+  glfwSetMouseButtonCallback(w, onMouseButton);
+  glfwSetScrollCallback(w, onScroll);
+  glfwSetWindowFocusCallback(w, onFocus);
+  glfwSetCursorEnterCallback(w, onCursorEnter);
+  glfwSetCursorPosCallback(w, onCursorPos);
+  glfwSetFramebufferSizeCallback(w, onWindowChange);
+  glfwSetWindowPosCallback(w, onWindowChange);
+  glfwSetWindowRefreshCallback(w, onRefresh);
 }
 
 // The work area of the monitor that holds most of the rectangle (the primary one if none).
@@ -649,10 +663,17 @@ int Application::run() {
     // lecture otherwise). A few frames after each event let hover and tab changes settle; the
     // timeout picks up what finishes without an event (a measurement, a sweep row).
     if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0) {
+      g_inputSeen = false;
       ctx_.waitEvents(0.5);
+      if (!g_inputSeen && !animating()) {  // nothing happened: nothing to draw
+        --n;
+        continue;
+      }
       settleFrames_ = 3;
     } else {
+      g_inputSeen = false;
       ctx_.pollEvents();
+      if (g_inputSeen) settleFrames_ = 3;
     }
     --settleFrames_;
     const auto t0 = std::chrono::steady_clock::now();

@@ -113,7 +113,7 @@ class Application final : public gui::UiActions {
   bool recordText_ = false;
   std::vector<gui::TextRun> textRuns_;
   KeyEventQueue keyQueue_;
-  int settleFrames_ = 0;  // frames still to draw after an event before waiting (ImGui settles hover, tabs)
+  int settleFrames_ = 3;  // frames still to draw after an event before waiting (ImGui settles hover, tabs)
   int windowedX_ = -1, windowedY_ = -1, windowedW_ = 0, windowedH_ = 0;  // the window before presentation
   std::string freePath(const std::string& stem, const std::string& ext) const;
 };
