@@ -662,19 +662,17 @@ int Application::run() {
     // Idle in a window: wait for input instead of drawing the same frame again (a core busy all
     // lecture otherwise). A few frames after each event let hover and tab changes settle; the
     // timeout picks up what finishes without an event (a measurement, a sweep row).
-    if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0) {
-      g_inputSeen = false;
+    // (Events raised inside a frame - the resize of entering full screen - count too.)
+    if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0 && !g_inputSeen) {
       ctx_.waitEvents(0.5);
       if (!g_inputSeen && !animating()) {  // nothing happened: nothing to draw
         --n;
         continue;
       }
-      settleFrames_ = 3;
     } else {
-      g_inputSeen = false;
       ctx_.pollEvents();
-      if (g_inputSeen) settleFrames_ = 3;
     }
+    if (g_inputSeen) settleFrames_ = 3, g_inputSeen = false;
     --settleFrames_;
     const auto t0 = std::chrono::steady_clock::now();
     renderFrame();

@@ -44,11 +44,11 @@ check "six quick Space taps toggle play six times (got $(count play-pause))" '[ 
 import -window root "$OUT/window.png"
 # Presentation: F11, then F5 with the Parameters panel hidden, then Esc.
 read -r X0 Y0 < <(xdotool getwindowgeometry "$WIN" | awk '/Position/ {split($2,p,","); print p[1], p[2]}')
-xdotool key F11; sleep 1.5
+xdotool key F11; sleep 3
 import -window root "$OUT/presentation.png"
 xdotool key F5; sleep 0.5
 check "F5 runs with the Parameters panel hidden (presentation)" '[ "$(count run)" = 1 ]'
-xdotool key Escape; sleep 1.5
+xdotool key Escape; sleep 3
 import -window root "$OUT/after-presentation.png"
 read -r X1 Y1 < <(xdotool getwindowgeometry "$WIN" | awk '/Position/ {split($2,p,","); print p[1], p[2]}')
 read -r W1 H1 < <(xdotool getwindowgeometry "$WIN" | awk '/Geometry/ {split($2,g,"x"); print g[1], g[2]}')
