@@ -79,7 +79,6 @@ void drawBankConflicts(Model& model) {
   ImGui::SetNextItemWidth(160 * s);
   int warp = t.warp;
   if (ImGui::SliderInt("warp", &warp, 0, t.data.numWarps() - 1)) t.warp = warp;
-  ImGui::SameLine(0, 20 * s);
   std::vector<int> slots;
   for (int k = 0; k < trace::kMaxSlots; ++k)
     if (h.slots[k].space == trace::kSpaceShared) slots.push_back(k);
@@ -88,7 +87,7 @@ void drawBankConflicts(Model& model) {
   } else {
     if (std::find(slots.begin(), slots.end(), t.slot) == slots.end()) t.slot = slots.front();
     for (int k : slots) {
-      ImGui::SameLine();
+      sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(slotName(h, k).c_str()).x);
       if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
     }
   }
@@ -133,9 +132,14 @@ void drawBankConflicts(Model& model) {
       for (auto& [b, w] : words) rows = std::max(rows, int(w.size()));
       allRows += rows + 1;  // + the bank numbers
     }
-    const float phaseTitles = phases > 1 ? float(phases) * ImGui::GetTextLineHeightWithSpacing() : 0.0f;
-    const float gridRoom = ImGui::GetContentRegionAvail().y - phaseTitles - 2 * ImGui::GetTextLineHeightWithSpacing() -
-                           float(phases) * (4 * s + ImGui::GetStyle().ItemSpacing.y);
+    const char* legend = "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).";
+    const float spacingY = ImGui::GetStyle().ItemSpacing.y;
+    const float legendH = ImGui::CalcTextSize(legend, nullptr, false, ImGui::GetContentRegionAvail().x).y + spacingY;
+    const float perPhase = (phases > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + 4 * s + spacingY;
+    const float room = ImGui::GetContentRegionAvail().y - float(phases) * perPhase;
+    const float rowsNeed = float(std::max(1, allRows)) * (ImGui::GetTextLineHeight() + 6 * s);
+    const bool showLegend = room - legendH >= rowsNeed * 0.8f;  // the legend goes before the rows shrink much
+    const float gridRoom = room - (showLegend ? legendH : 0.0f) - 2;
     const float rowH = std::max(4.0f, std::min(ImGui::GetTextLineHeight() + 6 * s, gridRoom / float(std::max(1, allRows))));
     const bool rowText = rowH >= ImGui::GetTextLineHeight();
     for (int p = 0; p < phases; ++p) {
@@ -183,11 +187,13 @@ void drawBankConflicts(Model& model) {
             ImGui::EndTooltip();
           }
         }
-      ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 4 * s));
+      ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 2 * s));
     }
-    ImGui::PushStyleColor(ImGuiCol_Text, pal.dim);
-    ImGui::TextWrapped("Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).");
-    ImGui::PopStyleColor();
+    if (showLegend) {
+      ImGui::PushStyleColor(ImGuiCol_Text, pal.dim);
+      ImGui::TextWrapped("%s", legend);
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::EndChild();
   drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());

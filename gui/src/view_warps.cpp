@@ -5,6 +5,7 @@
 
 #include "reducelab/gui/gl_view.hpp"
 #include "reducelab/gui/shader.hpp"
+#include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
 
@@ -79,8 +80,11 @@ void drawWarpActivity(Model& model) {
   // The table as wide as its cells need (a fixed width cut "32" to "3" at some scales), within
   // 45 % of the view.
   const float room = ImGui::GetContentRegionAvail().x * 0.45f;
-  const float tableW = std::min(room, std::max(seedColumns(t, room).width, std::min(300 * s, room)));
-  ImGui::BeginChild("warp-grid", ImVec2(ImGui::GetContentRegionAvail().x - tableW - 8 * s, 0), false,
+  // Where even the short columns do not fit (a quarter of All four at a large scale), the grid
+  // takes the whole width: the table is one tab away, whole.
+  const bool showTable = seedColumns(t, room).width <= room;
+  const float tableW = showTable ? std::min(room, std::max(seedColumns(t, room).width, std::min(300 * s, room))) : 0.0f;
+  ImGui::BeginChild("warp-grid", ImVec2(showTable ? ImGui::GetContentRegionAvail().x - tableW - 8 * s : 0, 0), false,
                     ImGuiWindowFlags_NoScrollbar);
   const int warps = t.data.numWarps(), steps = t.data.numSteps();
   const float labelW = ImGui::CalcTextSize("w31").x + 8 * s;
@@ -147,8 +151,9 @@ void drawWarpActivity(Model& model) {
   for (int w = 0; w < warps; w += labelEvery) {
     char b[16];
     std::snprintf(b, sizeof b, "w%d", w);
-    dl->AddText(ImVec2(origin.x + 2 * s, gridMin.y + float(w) * ch + (ch - ImGui::GetTextLineHeight()) * 0.5f),
-                pal.dim, b);
+    const float lineH = ImGui::GetTextLineHeight();  // rows thinner than a line: the label stays inside the grid
+    const float y = std::clamp(gridMin.y + float(w) * ch + (ch - lineH) * 0.5f, gridMin.y, gridMax.y - lineH);
+    dl->AddText(ImVec2(origin.x + 2 * s, y), pal.dim, b);
   }
   const bool roomForCounts = cw > ImGui::CalcTextSize("32").x + 10 * s && ch > ImGui::GetTextLineHeight() * 0.9f;
   if (roomForCounts)
@@ -180,6 +185,7 @@ void drawWarpActivity(Model& model) {
     }
   }
   ImGui::EndChild();
+  if (!showTable) return;
   ImGui::SameLine();
   drawSeedTable(t, tableW);
 }
