@@ -91,8 +91,11 @@ void drawBankConflicts(Model& model) {
       if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
     }
   }
-  const float barsH = std::min(std::max(90 * s, ImGui::GetContentRegionAvail().y * 0.30f), ImGui::GetContentRegionAvail().y * 0.45f);
-  ImGui::BeginChild("bank-grid", ImVec2(0, ImGui::GetContentRegionAvail().y - barsH - 8 * s), false);
+  // A short view keeps the warp's banks (the lesson's point) and leaves the per-step bars out.
+  const float availY = ImGui::GetContentRegionAvail().y;
+  const bool bars = availY >= 16 * ImGui::GetTextLineHeightWithSpacing();
+  const float barsH = bars ? std::min(std::max(90 * s, availY * 0.30f), availY * 0.45f) : 0.0f;
+  ImGui::BeginChild("bank-grid", ImVec2(0, bars ? ImGui::GetContentRegionAvail().y - barsH - 8 * s : 0), false);
   std::vector<BankAccess> acc = bankAccesses(t.data, t.step, t.warp);
   const BankAccess* a = nullptr;
   for (const BankAccess& x : acc)
@@ -113,7 +116,6 @@ void drawBankConflicts(Model& model) {
                          a->wavefronts, a->wavefronts == 1 ? "" : "s", a->activeLanes);
     ImGui::PopTextWrapPos();
     if (phases > 1) {
-      ImGui::SameLine();
       helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
                  "one wavefront): conflicts only count within each half.");
     }
@@ -196,7 +198,7 @@ void drawBankConflicts(Model& model) {
     }
   }
   ImGui::EndChild();
-  drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());
+  if (bars) drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());
 }
 
 }  // namespace rl::gui
