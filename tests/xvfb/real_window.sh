@@ -10,7 +10,10 @@ set -u
 BIN=${1:?usage: real_window.sh path/to/reducelab [WxH]}
 SCREEN=${2:-1600x900}
 OUT=${OUT:-$(mktemp -d)}
-DISPLAY_NO=${XVFB_DISPLAY:-:97}
+DISPLAY_NO=${XVFB_DISPLAY:-}
+if [ -z "$DISPLAY_NO" ]; then  # a free display number
+  for n in $(seq 97 140); do [ -e "/tmp/.X$n-lock" ] || { DISPLAY_NO=:$n; break; }; done
+fi
 command -v Xvfb >/dev/null && command -v xdotool >/dev/null || { echo "SKIP: Xvfb or xdotool missing"; exit 77; }
 export XDG_CONFIG_HOME="$OUT/config"
 mkdir -p "$XDG_CONFIG_HOME"
@@ -29,9 +32,19 @@ start_app() {
   APP=$!
   WIN=$(xdotool search --sync --onlyvisible --name ReduceLab | head -1)
   sleep 2  # fonts, first trace
+  xdotool mousemove --window "$WIN" 200 200 2>/dev/null || true
   xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 }
 count() { grep -c "action $1 " "$OUT/actions.log" || true; }
+quit_app() {  # Ctrl+Q; the settings are written on the way out
+  xdotool mousemove --window "$WIN" 200 200 2>/dev/null || true  # no window manager: focus follows the pointer
+  xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+  sleep 0.5
+  xdotool key ctrl+q
+  for _ in $(seq 100); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$APP" 2>/dev/null; then echo "FAIL: Ctrl+Q did not quit within 10 s"; fail=1; kill "$APP"; fi
+  wait "$APP" 2>/dev/null; APP=
+}
 
 : >"$OUT/actions.log"
 start_app
@@ -64,8 +77,7 @@ echo "idle CPU over 10 s: $IDLE %"
 check "idle CPU below 5 % (got $IDLE %)" "awk -v c=$IDLE 'BEGIN {exit !(c < 5)}'"
 # Playing: frames keep coming (smooth), CPU higher than idle is expected.
 xdotool key space; sleep 1
-S0=$(grep -c "" "$OUT/actions.log")
-xdotool key ctrl+q; wait "$APP" 2>/dev/null; APP=
+quit_app
 check "settings remember the window" 'grep -q "\"window\"" "$XDG_CONFIG_HOME/reducelab/settings.json"'
 # A saved geometry off the screen comes back inside it.
 python3 - "$XDG_CONFIG_HOME/reducelab/settings.json" <<'PY'
@@ -78,6 +90,6 @@ read -r W2 H2 < <(xdotool getwindowgeometry "$WIN" | awk '/Geometry/ {split($2,g
 check "a saved off-screen geometry is clamped to the screen ($X2,$Y2 ${W2}x${H2})" \
   '[ "$X2" -ge 0 ] && [ "$Y2" -ge 0 ] && [ $((X2 + W2)) -le "$SW" ] && [ $((Y2 + H2)) -le "$SH" ]'
 import -window root "$OUT/restored.png"
-xdotool key ctrl+q; wait "$APP" 2>/dev/null; APP=
+quit_app
 echo "screenshots and log in $OUT"
 exit $fail
