@@ -90,6 +90,6 @@ read -r W2 H2 < <(xdotool getwindowgeometry "$WIN" | awk '/Geometry/ {split($2,g
 check "a saved off-screen geometry is clamped to the screen ($X2,$Y2 ${W2}x${H2})" \
   '[ "$X2" -ge 0 ] && [ "$Y2" -ge 0 ] && [ $((X2 + W2)) -le "$SW" ] && [ $((Y2 + H2)) -le "$SH" ]'
 import -window root "$OUT/restored.png"
-quit_app
+kill "$APP"; wait "$APP" 2>/dev/null; APP=  # Ctrl+Q was checked above; this start only shows the geometry
 echo "screenshots and log in $OUT"
 exit $fail
