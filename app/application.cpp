@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -48,6 +49,60 @@ void mapHeadlessKeys(ImGuiIO& io) {
   for (const auto& m : map) io.KeyMap[m[0]] = m[1];
 }
 
+// Space belongs to the shortcut table (play / pause): were it also ImGui's navigation
+// "activate", a tap after clicking Play would toggle twice. ImGui requires the key mapped, so it
+// gets the last key slot, which no key ever sets (Enter still activates).
+void releaseSpaceFromNavigation(ImGuiIO& io) { io.KeyMap[ImGuiKey_Space] = IM_ARRAYSIZE(io.KeysDown) - 1; }
+
+// GLFW callbacks: keys go through the queue; the rest straight to ImGui's backend.
+KeyEventQueue* g_keyQueue = nullptr;
+bool g_inputSeen = false;  // any input since the loop last looked: the idle loop draws again
+void onKey(GLFWwindow*, int key, int scancode, int action, int mods) {
+  g_inputSeen = true;
+  if (action == GLFW_REPEAT || !g_keyQueue) return;  // ImGui repeats held keys itself
+  g_keyQueue->push({key, scancode, action, mods});
+}
+void onChar(GLFWwindow* w, unsigned c) { g_inputSeen = true, ImGui_ImplGlfw_CharCallback(w, c); }
+void onMouseButton(GLFWwindow* w, int b, int a, int m) { g_inputSeen = true, ImGui_ImplGlfw_MouseButtonCallback(w, b, a, m); }
+void onScroll(GLFWwindow* w, double x, double y) { g_inputSeen = true, ImGui_ImplGlfw_ScrollCallback(w, x, y); }
+void onFocus(GLFWwindow* w, int f) { g_inputSeen = true, ImGui_ImplGlfw_WindowFocusCallback(w, f); }
+void onCursorEnter(GLFWwindow* w, int e) { g_inputSeen = true, ImGui_ImplGlfw_CursorEnterCallback(w, e); }
+void onCursorPos(GLFWwindow*, double, double) { g_inputSeen = true; }  // ImGui reads the position itself
+void onWindowChange(GLFWwindow*, int, int) { g_inputSeen = true; }
+void onRefresh(GLFWwindow*) { g_inputSeen = true; }
+
+void installInputCallbacks(GLFWwindow* w, KeyEventQueue* queue) {
+  g_keyQueue = queue;
+  glfwSetKeyCallback(w, onKey);
+  glfwSetCharCallback(w, onChar);
+  glfwSetMouseButtonCallback(w, onMouseButton);
+  glfwSetScrollCallback(w, onScroll);
+  glfwSetWindowFocusCallback(w, onFocus);
+  glfwSetCursorEnterCallback(w, onCursorEnter);
+  glfwSetCursorPosCallback(w, onCursorPos);
+  glfwSetFramebufferSizeCallback(w, onWindowChange);
+  glfwSetWindowPosCallback(w, onWindowChange);
+  glfwSetWindowRefreshCallback(w, onRefresh);
+}
+
+// The work area of the monitor that holds most of the rectangle (the primary one if none).
+void workAreaFor(int x, int y, int w, int h, int* ax, int* ay, int* aw, int* ah) {
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  GLFWmonitor* best = glfwGetPrimaryMonitor();
+  long bestArea = -1;
+  for (int i = 0; i < count; ++i) {
+    int mx, my, mw, mh;
+    glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+    const long ix = std::max(0, std::min(x + w, mx + mw) - std::max(x, mx));
+    const long iy = std::max(0, std::min(y + h, my + mh) - std::max(y, my));
+    if (ix * iy > bestArea) bestArea = ix * iy, best = monitors[i];
+  }
+  *ax = 0, *ay = 0, *aw = w, *ah = h;
+  if (best) glfwGetMonitorWorkarea(best, ax, ay, aw, ah);
+  if (*aw <= 0 || *ah <= 0) *aw = w, *ah = h;
+}
+
 bool parseSize(const std::string& text, int* width, int* height) {
   static const std::regex re("^([0-9]{1,5})x([0-9]{1,5})$");
   std::smatch m;
@@ -66,12 +121,14 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
   io.IniFilename = nullptr;  // our own settings file, not imgui.ini
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   if (ctx_.window()) {
-    ImGui_ImplGlfw_InitForOpenGL(ctx_.window(), true);
+    ImGui_ImplGlfw_InitForOpenGL(ctx_.window(), false);
+    installInputCallbacks(ctx_.window(), &keyQueue_);
   } else {
     io.BackendPlatformName = "reducelab-headless";
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     mapHeadlessKeys(io);
   }
+  releaseSpaceFromNavigation(io);
   ImGui_ImplOpenGL3_Init("#version 430 core");
   model_.ui.uiScale = opt_.uiScale;
   std::string fontError;
@@ -118,6 +175,9 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     if (opt_.uiScale == 1.0f) model_.ui.uiScale = settings_.uiScale;
     if (opt_.theme == "dark") model_.ui.theme = settings_.theme == "light" ? gui::Theme::Light : gui::Theme::Dark;
     if (!opt_.runOptionsGiven && settings_.haveLastConfig && opt_.lesson.empty()) model_.config = settings_.lastConfig;
+    // The window where it was, within the monitor (unless --size asked for another size).
+    if (settings_.haveWindow && opt_.width == 1600 && opt_.height == 900)
+      restoreWindowGeometry(settings_.windowX, settings_.windowY, settings_.windowW, settings_.windowH);
   }
   controller_ = std::make_unique<Controller>(model_);
   controller_->update();  // asks for the first trace
@@ -169,15 +229,16 @@ void Application::openLesson(const Lesson& lesson) {
 void Application::enterLessonStep(int step) {
   gui::LessonState& l = model_.lesson;
   if (!l.active || l.lesson.steps.empty()) return;
-  step = std::clamp(step, 0, int(l.lesson.steps.size()) - 1);
+  // Next on the last step (Back on the first) must not re-apply it: the user's changes stay.
+  if (step < 0 || step >= int(l.lesson.steps.size()) || step == l.appliedStep) return;
   l.step = step;
   const LessonStep& st = l.lesson.steps[size_t(step)];
   model_.config = st.config;
   static const std::map<std::string, gui::CentreView> views = {
       {"warp", gui::CentreView::WarpActivity}, {"bank", gui::CentreView::BankConflicts},
       {"tree", gui::CentreView::ReductionTree}, {"coalescing", gui::CentreView::Coalescing},
-      {"all", gui::CentreView::All}};
-  model_.view = views.at(st.view);
+      {"all", gui::CentreView::All}, {"source", gui::CentreView::Source}};
+  model_.view = views.count(st.view) ? views.at(st.view) : gui::CentreView::WarpActivity;
   model_.trace.pendingSelection = true;
   model_.trace.pendingStep = st.viewStep;
   model_.trace.pendingWarp = st.warp;
@@ -200,6 +261,41 @@ void Application::enterLessonStep(int step) {
 }
 
 void Application::requestLessonStep(int step) { enterLessonStep(step); }
+
+void Application::requestCloseLesson() {
+  if (!model_.lesson.active) return;
+  model_.addLog(gui::LogLevel::Info, "Lesson closed: " + model_.lesson.lesson.title);
+  model_.lesson = gui::LessonState{};
+}
+
+void Application::restoreWindowGeometry(int x, int y, int w, int h) {
+  GLFWwindow* win = ctx_.window();
+  if (!win) return;
+  int ax, ay, aw, ah;
+  workAreaFor(x, y, w, h, &ax, &ay, &aw, &ah);
+  // Decorations take room too: keep the title bar on screen.
+  int left = 0, top = 0, right = 0, bottom = 0;
+  glfwGetWindowFrameSize(win, &left, &top, &right, &bottom);
+  w = std::clamp(w, 64, std::max(64, aw - left - right));
+  h = std::clamp(h, 64, std::max(64, ah - top - bottom));
+  x = std::clamp(x, ax + left, std::max(ax + left, ax + aw - right - w));
+  y = std::clamp(y, ay + top, std::max(ay + top, ay + ah - bottom - h));
+  glfwSetWindowSize(win, w, h);
+  glfwSetWindowPos(win, x, y);
+}
+
+void Application::rememberWindowGeometry() {
+  GLFWwindow* win = ctx_.window();
+  if (!win) return;
+  if (model_.presentation && windowedW_ > 0) {  // full screen now: the window it came from
+    settings_.windowX = windowedX_, settings_.windowY = windowedY_;
+    settings_.windowW = windowedW_, settings_.windowH = windowedH_;
+  } else {
+    glfwGetWindowPos(win, &settings_.windowX, &settings_.windowY);
+    glfwGetWindowSize(win, &settings_.windowW, &settings_.windowH);
+  }
+  settings_.haveWindow = settings_.windowW > 0 && settings_.windowH > 0;
+}
 
 void Application::requestOpenLesson(const std::string& name) {
   std::string err;
@@ -228,11 +324,18 @@ void Application::requestTogglePresentation() {
   }
   if (GLFWwindow* w = ctx_.window()) {
     if (model_.presentation) {
+      glfwGetWindowPos(w, &windowedX_, &windowedY_);
+      glfwGetWindowSize(w, &windowedW_, &windowedH_);
       GLFWmonitor* monitor = glfwGetPrimaryMonitor();
       const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
       if (mode) glfwSetWindowMonitor(w, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
     } else {
-      glfwSetWindowMonitor(w, nullptr, 80, 60, opt_.width, opt_.height, 0);
+      // Back where it was before full screen, within the monitor's work area.
+      const int ww = windowedW_ > 0 ? windowedW_ : opt_.width, wh = windowedH_ > 0 ? windowedH_ : opt_.height;
+      int ax, ay, aw, ah;
+      workAreaFor(windowedX_, windowedY_, ww, wh, &ax, &ay, &aw, &ah);
+      glfwSetWindowMonitor(w, nullptr, windowedW_ > 0 ? windowedX_ : ax, windowedW_ > 0 ? windowedY_ : ay, ww, wh, 0);
+      restoreWindowGeometry(windowedW_ > 0 ? windowedX_ : ax, windowedW_ > 0 ? windowedY_ : ay, ww, wh);
     }
   }
   model_.addLog(gui::LogLevel::Info, model_.presentation ? "Presentation mode (F11 or Esc to leave)" : "Presentation mode off");
@@ -461,8 +564,10 @@ void Application::renderFrame() {
   }
   int fbw = 0, fbh = 0;
   ctx_.framebufferSize(&fbw, &fbh);
+  if (displayW_ > 0 && displayH_ > 0) fbw = std::min(fbw, displayW_), fbh = std::min(fbh, displayH_);
   ImGuiIO& io = ImGui::GetIO();
   if (ctx_.window()) {
+    pumpKeyEvents();
     ImGui_ImplGlfw_NewFrame();
   } else {
     io.DisplaySize = ImVec2(float(fbw), float(fbh));
@@ -470,12 +575,64 @@ void Application::renderFrame() {
     io.DeltaTime = 1.0f / 60.0f;  // fixed: headless frames are reproducible
   }
   ImGui_ImplOpenGL3_NewFrame();
+  if (displayW_ > 0 && displayH_ > 0) io.DisplaySize = ImVec2(float(displayW_), float(displayH_));
   ImGui::NewFrame();
+  const gui::TraceState& t = model_.trace;
+  const uint64_t versionBefore = t.version;
+  const bool selectionAsked = t.pendingSelection;  // a lesson or the command line chose the step
+  const int stepsBefore = t.valid ? t.data.numSteps() : 0, stepBefore = t.step;
+  const trace::StepHeader before = stepsBefore > 0 ? t.data.steps[size_t(std::clamp(stepBefore, 0, stepsBefore - 1))]
+                                                   : trace::StepHeader{};
   controller_->update();
+  if (!selectionAsked) keepStepByMeaning(versionBefore, before, stepsBefore, stepBefore);
   ui_.draw(model_, *this);
   ImGui::Render();
+  if (recordText_ || !opt_.dumpLayout.empty()) textRuns_ = gui::collectTextRuns();
   drawImGuiFrame(ctx_.framebuffer(), fbw, fbh);
   gui::endGlPassFrame();
+}
+
+double Application::drawFrame() {
+  const auto t0 = std::chrono::steady_clock::now();
+  renderFrame();
+  glFinish();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One key transition per key per frame (see input_queue.hpp), through ImGui's own callback so
+// its modifier state stays right.
+void Application::pumpKeyEvents() {
+  GLFWwindow* w = ctx_.window();
+  for (const KeyEvent& e : keyQueue_.takeFrame()) ImGui_ImplGlfw_KeyCallback(w, e.key, e.scancode, e.action, e.mods);
+}
+
+// A new trace (block size, kernel, type changed) keeps the step the user was looking at by what
+// it is - "result" stays "result", "s = 64" stays "s = 64" - or goes to the nearest step of the
+// same kind, not to whatever step now has the old index.
+void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore,
+                                    int stepBefore) {
+  gui::TraceState& t = model_.trace;
+  if (t.version == versionBefore || !t.valid || stepsBefore == 0) return;
+  const int steps = t.data.numSteps();
+  int best = -1;
+  double bestDistance = 1e300;
+  for (int i = 0; i < steps; ++i) {
+    const trace::StepHeader& h = t.data.steps[size_t(i)];
+    if (h.kind != before.kind) continue;
+    // Same kind: the same parameter, else the nearest one (strides compare by ratio).
+    const double a = std::max(1.0, double(h.param)), b = std::max(1.0, double(before.param));
+    const double d = std::fabs(std::log2(a) - std::log2(b));
+    if (d < bestDistance) bestDistance = d, best = i;
+  }
+  if (best < 0)  // no step of that kind: the same place in the sequence
+    best = stepsBefore <= 1 ? 0 : int(std::lround(double(stepBefore) * double(steps - 1) / double(stepsBefore - 1)));
+  t.step = std::clamp(best, 0, steps - 1);
+}
+
+// Frames are drawn back to back only while something moves; otherwise the loop waits for input.
+bool Application::animating() const {
+  return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() ||
+         !pendingFigures_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty();
 }
 
 std::string Application::saveScreenshot(const std::string& path) {
@@ -510,8 +667,25 @@ int Application::run() {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
+  // ImGui lays out windows and tab bars on their first frame and draws them from the second:
+  // one frame before the counted ones, so that --frames 1 shows the whole window.
+  if (ctx_.headless()) renderFrame();
   for (int n = 0; !quit_ && !ctx_.shouldClose() && (frames == 0 || n < frames); ++n) {
-    ctx_.pollEvents();
+    // Idle in a window: wait for input instead of drawing the same frame again (a core busy all
+    // lecture otherwise). A few frames after each event let hover and tab changes settle; the
+    // timeout picks up what finishes without an event (a measurement, a sweep row).
+    // (Events raised inside a frame - the resize of entering full screen - count too.)
+    if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0 && !g_inputSeen) {
+      ctx_.waitEvents(0.5);
+      if (!g_inputSeen && !animating()) {  // nothing happened: nothing to draw
+        --n;
+        continue;
+      }
+    } else {
+      ctx_.pollEvents();
+    }
+    if (g_inputSeen) settleFrames_ = 3, g_inputSeen = false;
+    --settleFrames_;
     const auto t0 = std::chrono::steady_clock::now();
     renderFrame();
     if (opt_.stats) glFinish();
@@ -541,6 +715,14 @@ int Application::run() {
   if (!opt_.dumpLayout.empty()) {
     nlohmann::json j;
     for (const auto& [name, r] : model_.layout) j["panels"][name] = {r.x, r.y, r.w, r.h};
+    // Every piece of text of the last frame with the rectangle that clips it, and what is wrong.
+    j["text"] = nlohmann::json::array();
+    for (const gui::TextRun& r : textRuns_)
+      j["text"].push_back({{"window", r.window}, {"text", r.text}, {"rect", {r.rect.x, r.rect.y, r.rect.w, r.rect.h}},
+                           {"clip", {r.clip.x, r.clip.y, r.clip.w, r.clip.h}}, {"cut", r.cutX || r.cutY},
+                           {"key_view", gui::isKeyWindow(r.window)}});
+    j["layout_issues"] = nlohmann::json::array();
+    for (const gui::LayoutIssue& i : gui::findLayoutIssues(textRuns_)) j["layout_issues"].push_back(i.describe());
     j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
     j["cpu_model"] = model_.cpuModel();
     j["trace"] = {{"valid", model_.trace.valid}, {"source", model_.trace.source}, {"kernel", model_.trace.config.kernel},
@@ -559,6 +741,7 @@ int Application::run() {
                 opt_.sweepAtStart.c_str(), model_.sweep.done, model_.sweep.total,
                 model_.sweep.running ? " (still running)" : " (finished)");
   if (!settingsPath_.empty()) {  // remember the look and the configuration
+    rememberWindowGeometry();
     if (model_.presentation) requestTogglePresentation();
     settings_.uiScale = model_.ui.uiScale;
     settings_.theme = model_.ui.theme == gui::Theme::Light ? "light" : "dark";

@@ -5,10 +5,12 @@
 
 #include "controller.hpp"
 #include "gl_context.hpp"
+#include "input_queue.hpp"
 #include "interop.hpp"
 #include "run_options.hpp"
 #include "settings.hpp"
 #include "reducelab/lesson.hpp"
+#include "reducelab/gui/layout_check.hpp"
 #include "reducelab/gui/model.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
@@ -62,10 +64,24 @@ class Application final : public gui::UiActions {
   void requestLessonStep(int step) override;
   void requestOpenLesson(const std::string& name) override;
   void requestTogglePresentation() override;
+  void requestCloseLesson() override;
+
+  // For layout tests: the model, one frame drawn at a display size of the caller's choice (0 x 0:
+  // the context's), and the text runs of the last frame (when recording is on).
+  gui::Model& model() { return model_; }
+  void setDisplaySize(int width, int height) { displayW_ = width, displayH_ = height; }
+  void setRecordText(bool on) { recordText_ = on; }
+  double drawFrame();  // milliseconds
+  const std::vector<gui::TextRun>& textRuns() const { return textRuns_; }
 
  private:
   void initInterop();
   void renderFrame();
+  void pumpKeyEvents();
+  bool animating() const;
+  void keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore, int stepBefore);
+  void restoreWindowGeometry(int x, int y, int w, int h);
+  void rememberWindowGeometry();
   std::string saveScreenshot(const std::string& path);
   void printStats() const;
 
@@ -95,6 +111,12 @@ class Application final : public gui::UiActions {
   float savedScale_ = 1.0f;
   gui::Theme savedTheme_ = gui::Theme::Dark;
   gui::UiSettings savedPanels_;
+  int displayW_ = 0, displayH_ = 0;
+  bool recordText_ = false;
+  std::vector<gui::TextRun> textRuns_;
+  KeyEventQueue keyQueue_;
+  int settleFrames_ = 3;  // frames still to draw after an event before waiting (ImGui settles hover, tabs)
+  int windowedX_ = -1, windowedY_ = -1, windowedW_ = 0, windowedH_ = 0;  // the window before presentation
   std::string freePath(const std::string& stem, const std::string& ext) const;
 };
 

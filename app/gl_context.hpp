@@ -13,6 +13,8 @@ class GlContext {
   virtual ~GlContext() = default;
   virtual bool headless() const = 0;
   virtual void pollEvents() {}
+  // Sleeps until input arrives or `seconds` pass (a window idles here instead of redrawing).
+  virtual void waitEvents(double seconds) { (void)seconds; }
   virtual bool shouldClose() const { return false; }
   virtual void requestClose() {}
   virtual void framebufferSize(int* w, int* h) const = 0;

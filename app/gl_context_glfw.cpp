@@ -22,6 +22,7 @@ class GlfwContext final : public GlContext {
   }
   bool headless() const override { return false; }
   void pollEvents() override { glfwPollEvents(); }
+  void waitEvents(double seconds) override { glfwWaitEventsTimeout(seconds); }
   bool shouldClose() const override { return glfwWindowShouldClose(win_); }
   void requestClose() override { glfwSetWindowShouldClose(win_, GLFW_TRUE); }
   void framebufferSize(int* w, int* h) const override { glfwGetFramebufferSize(win_, w, h); }

@@ -39,6 +39,12 @@ Settings loadSettings(const std::string& path, std::string* warning) {
     s.showBottom = j.value("show_bottom", true);
     s.view = j.value("view", d.view);
     s.exportDir = j.value("export_dir", d.exportDir);
+    if (j.contains("window") && j["window"].is_array() && j["window"].size() == 4) {
+      const auto& w = j["window"];
+      s.windowX = w[0].get<int>(), s.windowY = w[1].get<int>();
+      s.windowW = std::clamp(w[2].get<int>(), 64, 16384), s.windowH = std::clamp(w[3].get<int>(), 64, 16384);
+      s.haveWindow = true;
+    }
     if (j.contains("last_config") && j["last_config"].is_object()) {
       const auto& c = j["last_config"];
       RunConfig r;
@@ -77,6 +83,7 @@ std::string saveSettings(const std::string& path, const Settings& s) {
                       {"show_bottom", s.showBottom},
                       {"view", s.view},
                       {"export_dir", s.exportDir}};
+  if (s.haveWindow) j["window"] = {s.windowX, s.windowY, s.windowW, s.windowH};
   if (s.haveLastConfig)
     j["last_config"] = {{"kernel", c.kernel}, {"block", c.block}, {"n", c.n}, {"reps", c.reps},
                         {"warm_l2", c.warmL2}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},

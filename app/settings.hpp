@@ -17,6 +17,9 @@ struct Settings {
   RunConfig lastConfig;
   std::string view = "warp";
   std::string exportDir = "reducelab-export";
+  // The window's position and size (screen coordinates) at exit; restored within the monitor.
+  bool haveWindow = false;
+  int windowX = 0, windowY = 0, windowW = 1600, windowH = 900;
 };
 
 std::string defaultSettingsPath();

@@ -2,6 +2,8 @@
 // size, is not blank, and shows the interop strip where the layout says it is.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -80,4 +82,35 @@ TEST(HeadlessRender, InteropStripShowsTheBufferContents) {
   Rendered r = render("strip", "");
   expectInteropStrip(r);
   EXPECT_NE(r.layout["interop_writer"].get<std::string>(), "failed");
+}
+
+// UI scale 2.6-3.0 froze frames for 13-40 s (a label loop stepped backwards once the warp grid
+// had no height); the scale is saved, so the next plain start froze too.
+TEST(HeadlessRender, LargeUiScaleFramesFinishQuickly) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = runReducelab("--headless --frames 3 --ui-scale 2.8 --size 1280x720", "timeout 60 ");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_LT(s, 12.0);
+  const std::string settings = tempPath("scale-settings.json");
+  { std::ofstream(settings) << "{\"ui_scale\": 3.0}"; }
+  const auto t1 = std::chrono::steady_clock::now();
+  r = runReducelab("--headless --frames 3 --size 1600x900 --settings " + settings, "timeout 60 ");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), 12.0);
+}
+
+// The first headless frame showed no tab bars: --frames 1 must show what --frames 2 shows.
+TEST(HeadlessRender, FirstFrameIsComplete) {
+  const std::string a = tempPath("frame1.png"), b = tempPath("frame2.png");
+  ASSERT_EQ(runReducelab("--headless --frames 1 --screenshot " + a).exitCode, 0);
+  ASSERT_EQ(runReducelab("--headless --frames 2 --screenshot " + b).exitCode, 0);
+  const Image x = loadPng(a), y = loadPng(b);
+  ASSERT_TRUE(x.ok() && y.ok());
+  ASSERT_EQ(x.width, y.width);
+  long differ = 0;
+  for (int yy = 0; yy < x.height; ++yy)
+    for (int xx = 0; xx < x.width; ++xx)
+      if (std::memcmp(x.at(xx, yy), y.at(xx, yy), 3) != 0) ++differ;
+  EXPECT_LT(differ, long(x.width) * x.height / 200) << differ << " pixels differ";
 }

@@ -14,11 +14,11 @@ namespace {
 void exportButtons(const Figure& fig, const Table* table, UiActions& actions) {
   if (ImGui::SmallButton("PNG")) actions.requestExportFigure(fig, true, false);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as PNG (2x, white background) in the export folder");
-  ImGui::SameLine();
+  sameLineIfFits(buttonWidth("SVG", true));
   if (ImGui::SmallButton("SVG")) actions.requestExportFigure(fig, false, true);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as SVG (vector, text kept as text)");
   if (table) {
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Table", true));
     if (ImGui::SmallButton("Table")) actions.requestExportTable(*table, fig.fileStem);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
   }
@@ -51,7 +51,7 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
     ImGui::SetNextItemWidth(150 * s);
     ImGui::InputText("kernels", kernels, size);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Comma list of kernel ids, one series each (k1..k12, k5s, cub)");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Run sweep"));
   }
   if (running) ImGui::BeginDisabled();
   const bool canRun = !model.cpuModel() && model.configError.empty();
@@ -75,7 +75,7 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(model.cpuModel() ? "Sweeps need an NVIDIA GPU" : "Measure over this axis with the other parameters as set");
   if (running && model.sweep.axis == axis) {
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Cancel"));
     if (ImGui::Button("Cancel")) actions.requestCancelSweep();
     ImGui::SameLine();
     char overlay[128];
@@ -134,15 +134,17 @@ void liveTab(Model& model, UiActions& actions) {
     ImGui::TextDisabled("%.1f%% of theoretical, %.4f ms median", last->pctTheoretical, last->kernel.median);
     ImGui::EndGroup();
   } else {
-    ImGui::TextDisabled(model.cpuModel() ? "Live bandwidth needs an NVIDIA GPU." : "No run yet.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", model.cpuModel() ? "Live bandwidth needs an NVIDIA GPU." : "No run yet.");
+    ImGui::PopStyleColor();
   }
   ImGui::Checkbox("continuous", &model.continuous);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Measure again whenever the last run finished: change parameters and watch");
-  ImGui::SameLine();
+  sameLineIfFits(buttonWidth("Run (F5)", true));
   if (ImGui::SmallButton("Run (F5)")) actions.requestRun();
-  ImGui::SameLine();
+  sameLineIfFits(buttonWidth("PNG", true));
   exportButtons(fig, nullptr, actions);
-  ImGui::SameLine();
+  sameLineIfFits(buttonWidth("Table", true));
   if (ImGui::SmallButton("Table")) {  // formatted only when asked for: it grows with the runs
     std::vector<Measurement> rows = model.results;
     fillLadderSpeedups(rows);
@@ -175,7 +177,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
   if (ImGui::BeginTabItem("Ladder", nullptr, fLadder)) {
     const std::vector<Measurement>& rows = model.sweep.rows["kernel"];
     sweepControls(model, actions, "kernel", nullptr, 0);
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("PNG", true));
     const Figure fig = ladderFigure(rows, model.peaks);
     std::vector<Measurement> ladder = rows;
     fillLadderSpeedups(ladder);
@@ -236,7 +238,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
            [&] {
              ImGui::SetNextItemWidth(150 * uiScale());
              ImGui::Combo("up to", &nMaxChoice, choices, 5);
-             ImGui::SameLine();
+             sameLineIfFits(buttonWidth("PNG", true));
            });
   sweepTab("Types", fTypes, "type", typeKernels, sizeof typeKernels, 0,
            [&](const auto& rows) { return typeSweepFigure(rows, model.peaks); }, none);

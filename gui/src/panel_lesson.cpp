@@ -194,13 +194,7 @@ void drawLessonBar(Model& model, UiActions& actions) {
   const int steps = int(l.lesson.steps.size());
   const LessonStep& st = l.lesson.steps[size_t(std::clamp(l.step, 0, steps - 1))];
   const float s = uiScale();
-  ImGuiIO& io = ImGui::GetIO();
-  if (!io.WantTextInput) {  // keyboard: N / Page Down next, P / Page Up back
-    if (ImGui::IsKeyPressed('N', false) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown), false))
-      actions.requestLessonStep(l.step + 1);
-    if (ImGui::IsKeyPressed('P', false) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp), false))
-      actions.requestLessonStep(l.step - 1);
-  }
+  // N / P / Page Down / Page Up: shortcuts.cpp
   const float captionW = std::max(200.0f, ImGui::GetContentRegionAvail().x - 260 * s);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + captionW);
@@ -219,6 +213,8 @@ void drawLessonBar(Model& model, UiActions& actions) {
   if (l.step >= steps - 1) ImGui::BeginDisabled();
   if (ImGui::Button("Next >", ImVec2(110 * s, 0))) actions.requestLessonStep(l.step + 1);
   if (l.step >= steps - 1) ImGui::EndDisabled();
+  if (ImGui::SmallButton("Close lesson")) actions.requestCloseLesson();
+  ImGui::SameLine();
   ImGui::TextDisabled("N / P keys");
   ImGui::EndGroup();
 }

@@ -101,8 +101,7 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   ImGui::Spacing();
   const bool canRun = model.configError.empty() && !model.cpuModel();
   if (!canRun) ImGui::BeginDisabled();
-  if (ImGui::Button("Run", ImVec2(90 * s, 0)) || (canRun && ImGui::IsKeyPressed(294 /* F5 */, false)))
-    actions.requestRun();
+  if (ImGui::Button("Run", ImVec2(90 * s, 0))) actions.requestRun();  // F5: shortcuts.cpp
   if (!canRun) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(model.cpuModel() ? "Measuring needs an NVIDIA GPU" : "Measure this configuration (F5)");

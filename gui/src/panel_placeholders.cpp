@@ -14,8 +14,19 @@ void placeholder(const char* what, const char* arrivesWith) {
   ImGui::PopStyleColor();
 }
 
+void sameLineIfFits(float nextWidth) {
+  const float right = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + nextWidth;
+  const float limit = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (right <= limit) ImGui::SameLine();
+}
+
+float buttonWidth(const char* label, bool small) {
+  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * pad.x * (small ? 1.0f : 1.0f);
+}
+
 void helpMarker(const char* text) {
-  ImGui::SameLine();
+  sameLineIfFits(ImGui::CalcTextSize("(?)").x);
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();

@@ -181,7 +181,8 @@ void drawKernelSource(Model& model, const KernelInfo& k, const std::string&) {
   ImGui::Checkbox("trace hooks", &model.showTraceHooks);
   helpMarker("Lines starting with `tr.` record the trace. In the untraced build they are empty inline functions and compile "
              "to nothing.");
-  ImGui::SameLine();
+  const float box = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+  sameLineIfFits(box + ImGui::CalcTextSize("follow step").x);
   ImGui::Checkbox("follow step", &follow);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Highlight (and scroll to) the code of the current animation step");
   const KernelInfo* previous = nullptr;
@@ -189,9 +190,10 @@ void drawKernelSource(Model& model, const KernelInfo& k, const std::string&) {
     if (&c == &k) break;
     if (c.traceable) previous = &c;
   }
-  ImGui::SameLine();
+  const std::string diffLabel = previous ? "diff vs " + std::string(previous->key) : "diff";
+  sameLineIfFits(box + ImGui::CalcTextSize(diffLabel.c_str()).x);
   if (!previous) ImGui::BeginDisabled();
-  ImGui::Checkbox(previous ? ("diff vs " + std::string(previous->key)).c_str() : "diff", &compare);
+  ImGui::Checkbox(diffLabel.c_str(), &compare);
   if (!previous) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Compare with the previous kernel of the catalogue: + added, - removed");

@@ -63,6 +63,11 @@ void drawStatusContents(Model& model) {
   ImVec2 at = ImGui::GetCursorScreenPos();
   drawInteropStrip(s, ImVec2(w, h));
   model.layout["interop-strip"] = {at.x, at.y, w, h};
+  if (model.ui.scaleLimited) {
+    ImGui::SameLine(0, 30 * uiScale());
+    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.1f, 1), "UI scale %.2f limited to %.2f: the window is too small",
+                       double(model.ui.uiScale), double(uiScale()));
+  }
 }
 
 }  // namespace rl::gui

@@ -118,6 +118,7 @@ std::vector<double> logTicks(AxisScale s, double lo, double hi, int maxTicks) {
   std::vector<double> out;
   const double kLo = std::ceil(toAxis(s, lo) - 1e-9), kHi = std::floor(toAxis(s, hi) + 1e-9);
   if (!(kHi >= kLo)) return out;
+  maxTicks = std::max(maxTicks, 1);  // from the plot's size: a squeezed plot must not loop forever
   auto count = [&](double stride) { return std::floor(kHi / stride) - std::ceil(kLo / stride) + 1; };
   double stride = 1;
   while (count(stride) > maxTicks) ++stride;
@@ -252,6 +253,30 @@ void chooseTicks(AxisLayout& a, const Axis& axis, bool horizontal, float fontPx,
     a.ticks = std::move(ticks);
     if (fits) return;
   }
+}
+
+// Fits one text between x = lo and x = hi: a smaller size first (not below 70 %), then an
+// ellipsis; its anchor moves so that the whole box stays inside.
+void fitTextInto(PlotText& t, float lo, float hi, const TextMeasure& measure) {
+  if (t.empty() || !(hi > lo)) return;
+  const float room = hi - lo;
+  float w = measure(t.text, t.px);
+  if (w > room) {
+    t.px = std::max(t.px * room / w, t.px * 0.7f);
+    w = measure(t.text, t.px);
+  }
+  while (w > room && t.text.size() > 1) {
+    std::string s = t.text;
+    if (s.size() >= 3 && s.compare(s.size() - 3, 3, "\xE2\x80\xA6") == 0) s.resize(s.size() - 3);
+    s.pop_back();
+    while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();  // whole UTF-8 characters
+    while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0xC0) s.pop_back();
+    t.text = s + "\xE2\x80\xA6";
+    w = measure(t.text, t.px);
+  }
+  float x0 = t.align == TextAlign::Right ? t.x - w : t.align == TextAlign::Center ? t.x - 0.5f * w : t.x;
+  const float shift = x0 < lo ? lo - x0 : (x0 + w > hi ? hi - (x0 + w) : 0.0f);
+  t.x += shift;
 }
 
 float maxLabelWidth(const AxisLayout& a, const TextMeasure& measure) {
@@ -623,6 +648,18 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
         belowY += 1.3f * fontPx;
       }
     }
+  }
+  // --- Titles and axis labels must be whole at any size and UI scale: smaller (down to 70 %),
+  // then shortened with an ellipsis, and kept inside the figure.
+  for (PlotText* t : {&L.title, &L.subtitle, &L.xLabel, &L.yLabel, &L.y2Label, &L.emptyMessage})
+    fitTextInto(*t, pad, width - pad, measure);
+  if (L.empty) {  // no data: no invented 0..1 axes, only the message
+    L.x.ticks.clear();
+    L.y.ticks.clear();
+    L.y2.ticks.clear();
+    if (L.emptyMessage.empty()) L.emptyMessage = {"no data yet", (r.x0 + r.x1) * 0.5f, (r.y0 + r.y1 - fontPx) * 0.5f,
+                                                  fontPx, TextAlign::Center};
+    fitTextInto(L.emptyMessage, pad, width - pad, measure);
   }
   return L;
 }

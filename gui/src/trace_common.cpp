@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -65,6 +66,13 @@ std::string formatValue(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e7) std::snprintf(b, sizeof b, "%.0f", v);
   else std::snprintf(b, sizeof b, "%.4g", v);
   return b;
+}
+
+int labelStride(float cellPx, float labelPx, int cells) {
+  if (cells <= 1) return 1;
+  if (!(cellPx > 0) || !std::isfinite(cellPx)) return cells;
+  if (labelPx <= cellPx) return 1;
+  return std::clamp(int(std::ceil(labelPx / cellPx)), 1, cells);
 }
 
 void centeredText(ImDrawList* dl, ImVec2 c, ImU32 color, const char* text, ImU32 box) {

@@ -26,6 +26,9 @@ std::string shortStepLabel(const trace::StepHeader& s);
 void bindTraceLanes(const TraceState& t);
 // Shared text helpers.
 std::string formatValue(double v);
+// Every how many cells a label fits (>= 1). Cells of no size (a grid squeezed to nothing at a
+// large UI scale) label only the first one: a loop stepping by this never runs backwards or forever.
+int labelStride(float cellPx, float labelPx, int cells);
 void centeredText(ImDrawList* dl, ImVec2 center, ImU32 color, const char* text, ImU32 box = 0);
 
 }  // namespace rl::gui

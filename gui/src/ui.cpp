@@ -9,6 +9,7 @@
 
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/shortcuts.hpp"
 
 namespace rl::gui {
 namespace {
@@ -97,7 +98,13 @@ void Ui::applyStyle(const UiSettings& ui) { ImGui::GetStyle() = themeStyle(ui.th
 
 void Ui::applyPendingSettings(Model& model) {
   model.ui.uiScale = std::clamp(model.ui.uiScale, 0.5f, 3.0f);
-  const float scale = contentScale_ * model.ui.uiScale;
+  // A scale the window cannot hold (3.0 on a 1280 x 720 projector) is limited to what fits: the
+  // views keep room for their text. The status bar says so; the user's setting is kept.
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float fits = d.x > 0 && d.y > 0 ? std::max(0.5f, std::min(d.x / 900.0f, d.y / 500.0f)) : 3.0f;
+  const float wanted = contentScale_ * model.ui.uiScale;
+  const float scale = std::round(std::min(wanted, fits) * 20.0f) / 20.0f;  // steps of 0.05: fewer font rebuilds
+  model.ui.scaleLimited = scale < wanted - 0.01f;
   if (scale != appliedScale_ || model.ui.theme != appliedTheme_) {
     const bool scaleChanged = scale != appliedScale_;
     g_scale = appliedScale_ = scale;
@@ -153,15 +160,19 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
   if (ImGui::BeginMenu("Help")) {
     ImGui::TextUnformatted("ReduceLab — parallel reduction on NVIDIA GPUs");
     ImGui::Separator();
-    ImGui::TextUnformatted("Space             play / pause the trace animation");
-    ImGui::TextUnformatted("Left / Right      step back / forward; Home / End: first / last");
-    ImGui::TextUnformatted("N / P             next / previous lesson step");
-    ImGui::TextUnformatted("F5                run the configuration");
-    ImGui::TextUnformatted("F11               presentation mode (Esc leaves it)");
-    ImGui::TextUnformatted("F2 / F3 / F4      left / right / bottom panels");
-    ImGui::TextUnformatted("Ctrl+= / Ctrl+-   UI scale");
-    ImGui::TextUnformatted("F12               screenshot");
-    ImGui::TextUnformatted("Ctrl+Q            quit");
+    if (ImGui::BeginTable("help-keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+      std::string lastKeys;
+      for (const Shortcut& k : shortcuts()) {
+        if (k.keys == lastKeys) continue;  // Ctrl+- twice (main and keypad minus)
+        lastKeys = k.keys;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k.help);
+      }
+      ImGui::EndTable();
+    }
     ImGui::EndMenu();
   }
   // The presentation switch, visible at the right of the menu bar.
@@ -223,8 +234,9 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const float bottom = d.y - statusH;
   drawStatusBar(model, bottom, statusH);
 
-  const float leftW = model.ui.showLeft ? std::clamp(d.x * 0.22f, 280 * s, 520 * s) : 0;
-  const float rightW = model.ui.showRight ? std::clamp(d.x * 0.28f, 300 * s, 640 * s) : 0;
+  // Side panels never take more than their share: the views in the centre keep 40 % or more.
+  const float leftW = model.ui.showLeft ? std::min(std::clamp(d.x * 0.22f, 280 * s, 520 * s), d.x * 0.26f) : 0;
+  const float rightW = model.ui.showRight ? std::min(std::clamp(d.x * 0.28f, 300 * s, 640 * s), d.x * 0.34f) : 0;
   const float centreW = std::max(100.0f, d.x - leftW - rightW);
   const float bottomH = model.ui.showBottom ? std::clamp((bottom - top) * 0.30f, 120 * s, 420 * s) : 0;
 
@@ -249,16 +261,7 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
 }
 
 void Ui::draw(Model& model, UiActions& actions) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && ImGui::IsKeyPressed('=', false)) model.ui.uiScale += 0.1f;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('-', false)) model.ui.uiScale -= 0.1f;
-  if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) actions.requestQuit();
-  if (ImGui::IsKeyPressed(301 /* F12 */, false)) actions.requestScreenshot();
-  if (ImGui::IsKeyPressed(300 /* F11 */, false)) actions.requestTogglePresentation();
-  if (model.presentation && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) actions.requestTogglePresentation();
-  if (ImGui::IsKeyPressed(291 /* F2 */, false)) model.ui.showLeft = !model.ui.showLeft;
-  if (ImGui::IsKeyPressed(292 /* F3 */, false)) model.ui.showRight = !model.ui.showRight;
-  if (ImGui::IsKeyPressed(293 /* F4 */, false)) model.ui.showBottom = !model.ui.showBottom;
+  handleShortcuts(model, actions);  // before the panels: keys work whichever panels are shown
   drawMenuBar(model, actions);
   drawPanels(model, actions);
 }

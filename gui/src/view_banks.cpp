@@ -28,9 +28,14 @@ void drawConflictBars(Model& model, float height) {
   TraceState& t = model.trace;
   const Palette& pal = palette(model.ui.theme);
   const float s = uiScale();
-  ImGui::TextUnformatted("Extra wavefronts from bank conflicts, whole block, per step:");
+  ImGui::TextWrapped("Extra wavefronts from bank conflicts, whole block, per step:");
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+  // What is left under the (wrapped) heading: the bars never reach under the view's edge.
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, std::max(1.0f, std::min(height, ImGui::GetContentRegionAvail().y)));
+  if (size.y < 2.5f * ImGui::GetTextLineHeight()) {
+    ImGui::Dummy(size);
+    return;
+  }
   ImGui::InvisibleButton("conflict-bars", size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   int most = 1;
@@ -51,7 +56,8 @@ void drawConflictBars(Model& model, float height) {
     std::snprintf(num, sizeof num, "%d", extra);
     if (extra > 0 && bw > ImGui::CalcTextSize(num).x + 4) centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, b0.y - labelH * 0.5f), pal.text, num);
     const std::string lab = shortStepLabel(t.data.steps[size_t(i)]);
-    centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, o.y + size.y - labelH * 0.5f), i == t.step ? pal.accent : pal.dim, lab.c_str());
+    if (ImGui::CalcTextSize(lab.c_str()).x <= bw)  // a label wider than its bar would cover its neighbours'
+      centeredText(dl, ImVec2((b0.x + b1.x) * 0.5f, o.y + size.y - labelH * 0.5f), i == t.step ? pal.accent : pal.dim, lab.c_str());
   }
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp(int((ImGui::GetIO().MousePos.x - o.x) / bw), 0, steps - 1);
@@ -73,7 +79,6 @@ void drawBankConflicts(Model& model) {
   ImGui::SetNextItemWidth(160 * s);
   int warp = t.warp;
   if (ImGui::SliderInt("warp", &warp, 0, t.data.numWarps() - 1)) t.warp = warp;
-  ImGui::SameLine(0, 20 * s);
   std::vector<int> slots;
   for (int k = 0; k < trace::kMaxSlots; ++k)
     if (h.slots[k].space == trace::kSpaceShared) slots.push_back(k);
@@ -82,12 +87,15 @@ void drawBankConflicts(Model& model) {
   } else {
     if (std::find(slots.begin(), slots.end(), t.slot) == slots.end()) t.slot = slots.front();
     for (int k : slots) {
-      ImGui::SameLine();
+      sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(slotName(h, k).c_str()).x);
       if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
     }
   }
-  const float barsH = std::max(90 * s, ImGui::GetContentRegionAvail().y * 0.30f);
-  ImGui::BeginChild("bank-grid", ImVec2(0, ImGui::GetContentRegionAvail().y - barsH - 8 * s), false);
+  // A short view keeps the warp's banks (the lesson's point) and leaves the per-step bars out.
+  const float availY = ImGui::GetContentRegionAvail().y;
+  const bool bars = availY >= 16 * ImGui::GetTextLineHeightWithSpacing();
+  const float barsH = bars ? std::min(std::max(90 * s, availY * 0.30f), availY * 0.45f) : 0.0f;
+  ImGui::BeginChild("bank-grid", ImVec2(0, bars ? ImGui::GetContentRegionAvail().y - barsH - 8 * s : 0), false);
   std::vector<BankAccess> acc = bankAccesses(t.data, t.step, t.warp);
   const BankAccess* a = nullptr;
   for (const BankAccess& x : acc)
@@ -98,6 +106,7 @@ void drawBankConflicts(Model& model) {
     const int wordsPerLane = a->bytes / 4;
     const int phaseLanes = std::max(1, 32 / wordsPerLane);
     const int phases = 32 / phaseLanes;
+    ImGui::PushTextWrapPos(0.0f);  // long sentences wrap at the view's edge instead of being cut
     if (a->degree > 1)
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.conflict),
                          "%d-way bank conflict: %d wavefronts instead of %d (%d lanes in conflict)", a->degree,
@@ -105,15 +114,36 @@ void drawBankConflicts(Model& model) {
     else
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "No bank conflict: %d wavefront%s for %d active lanes",
                          a->wavefronts, a->wavefronts == 1 ? "" : "s", a->activeLanes);
+    ImGui::PopTextWrapPos();
     if (phases > 1) {
-      ImGui::SameLine();
       helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
                  "one wavefront): conflicts only count within each half.");
     }
     // Per phase: bank -> distinct words (rows) -> lanes.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float cellW = (ImGui::GetContentRegionAvail().x - 4 * s) / 32.0f;
-    const float rowH = ImGui::GetTextLineHeight() + 6 * s;
+    // Rows shrink to fit every wavefront of every phase (a 4-way conflict showed 2.5 of its 4 rows);
+    // lane numbers show where a row still holds them.
+    int allRows = 0;
+    for (int p = 0; p < phases; ++p) {
+      std::map<int, std::map<int, int>> words;
+      for (int l = p * phaseLanes; l < (p + 1) * phaseLanes; ++l)
+        if (a->word[l] >= 0)
+          for (int k = 0; k < wordsPerLane; ++k) words[(a->word[l] + k) % 32][a->word[l] + k] = 1;
+      int rows = 1;
+      for (auto& [b, w] : words) rows = std::max(rows, int(w.size()));
+      allRows += rows + 1;  // + the bank numbers
+    }
+    const char* legend = "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).";
+    const float spacingY = ImGui::GetStyle().ItemSpacing.y;
+    const float legendH = ImGui::CalcTextSize(legend, nullptr, false, ImGui::GetContentRegionAvail().x).y + spacingY;
+    const float perPhase = (phases > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + 4 * s + spacingY;
+    const float room = ImGui::GetContentRegionAvail().y - float(phases) * perPhase;
+    const float rowsNeed = float(std::max(1, allRows)) * (ImGui::GetTextLineHeight() + 6 * s);
+    const bool showLegend = room - legendH >= rowsNeed * 0.8f;  // the legend goes before the rows shrink much
+    const float gridRoom = room - (showLegend ? legendH : 0.0f) - 2;
+    const float rowH = std::max(4.0f, std::min(ImGui::GetTextLineHeight() + 6 * s, gridRoom / float(std::max(1, allRows))));
+    const bool rowText = rowH >= ImGui::GetTextLineHeight();
     for (int p = 0; p < phases; ++p) {
       std::map<int, std::map<int, std::vector<int>>> banks;  // bank -> word -> lanes
       for (int l = p * phaseLanes; l < (p + 1) * phaseLanes; ++l) {
@@ -128,7 +158,7 @@ void drawBankConflicts(Model& model) {
       for (int b = 0; b < 32; ++b) {
         char num[8];
         std::snprintf(num, sizeof num, "%d", b);
-        if (cellW > ImGui::CalcTextSize("31").x || b % 4 == 0)
+        if (rowText && (cellW > ImGui::CalcTextSize("31").x || (b % 4 == 0 && cellW * 4 > ImGui::CalcTextSize("31").x)))
           centeredText(dl, ImVec2(o.x + (float(b) + 0.5f) * cellW, o.y + rowH * 0.5f), pal.dim, num);
       }
       for (int r = 0; r < rows; ++r)
@@ -147,7 +177,7 @@ void drawBankConflicts(Model& model) {
           dl->AddRectFilled(c0, c1, conflict ? pal.conflict : (broadcast ? pal.broadcast : pal.ok), 2.0f);
           char lab[16];
           std::snprintf(lab, sizeof lab, broadcast ? "%d+" : "%d", w->second.front());
-          if (cellW > ImGui::CalcTextSize(lab).x + 2)
+          if (rowText && cellW > ImGui::CalcTextSize(lab).x + 2)
             centeredText(dl, ImVec2((c0.x + c1.x) * 0.5f, (c0.y + c1.y) * 0.5f), IM_COL32(0, 0, 0, 255), lab);
           if (ImGui::IsMouseHoveringRect(c0, c1)) {
             ImGui::BeginTooltip();
@@ -159,13 +189,16 @@ void drawBankConflicts(Model& model) {
             ImGui::EndTooltip();
           }
         }
-      ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 4 * s));
+      ImGui::Dummy(ImVec2(32 * cellW, float(rows + 1) * rowH + 2 * s));
     }
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
-                       "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).");
+    if (showLegend) {
+      ImGui::PushStyleColor(ImGuiCol_Text, pal.dim);
+      ImGui::TextWrapped("%s", legend);
+      ImGui::PopStyleColor();
+    }
   }
   ImGui::EndChild();
-  drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());
+  if (bars) drawConflictBars(model, barsH - ImGui::GetTextLineHeightWithSpacing());
 }
 
 }  // namespace rl::gui

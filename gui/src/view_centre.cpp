@@ -16,15 +16,7 @@ void drawTraceControls(Model& model) {
   TraceState& t = model.trace;
   const float s = uiScale();
   const int last = t.data.numSteps() - 1;
-  ImGuiIO& io = ImGui::GetIO();
-  // Keyboard: space plays/pauses, arrows step, Home/End jump (unless a text field has focus).
-  if (!io.WantTextInput) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) t.playing = !t.playing;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) t.step = std::min(t.step + 1, last), t.playing = false;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) t.step = std::max(t.step - 1, 0), t.playing = false;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) t.step = 0;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) t.step = last;
-  }
+  ImGuiIO& io = ImGui::GetIO();  // keys: shortcuts.cpp
   if (t.playing) {
     t.timer += io.DeltaTime * t.stepsPerSecond;
     while (t.timer >= 1.0f) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
 
@@ -72,9 +73,9 @@ void drawReductionTree(Model& model) {
     std::snprintf(lab, sizeof lab, "%d", c);
     if (ImGui::RadioButton(lab, columnsChoice == c)) columnsChoice = c;
   }
-  ImGui::SameLine(0, 20 * s);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim), "%s",
-                     registers ? "columns: threads (registers and shuffles)" : "columns: sdata[] positions");
+  const char* columnsNote = registers ? "columns: threads (registers and shuffles)" : "columns: sdata[] positions";
+  sameLineIfFits(ImGui::CalcTextSize(columnsNote).x);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim), "%s", columnsNote);
   const int K = std::min(columnsChoice, t.data.blockSize());
   const int steps = t.data.numSteps();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -83,19 +84,37 @@ void drawReductionTree(Model& model) {
   float labelW = 0;
   for (const auto& h : t.data.steps) labelW = std::max(labelW, ImGui::CalcTextSize(stepLabel(h).c_str()).x);
   labelW += 8 * s;
-  const float colW = (avail.x - labelW) / float(K);
-  const float rowH = std::max(ImGui::GetTextLineHeight() * 1.3f, (avail.y - 4 * s) / float(steps));
+  // Partners beyond the shown columns get a "+ [a..b]" note in a margin of its own (it was drawn
+  // over the last nodes).
+  char widest[48];
+  std::snprintf(widest, sizeof widest, "+ [%d..%d]", t.data.blockSize() - 1, t.data.blockSize() - 1);
+  const float noteW = t.data.blockSize() > K ? ImGui::CalcTextSize(widest).x + 6 * s : 0.0f;
+  const float colW = std::max(1.0f, (avail.x - labelW - noteW) / float(K));
+  // Every step's row fits the view; step names show on the rows that have room for a line.
+  const float rowH = std::max(2.0f, (avail.y - 4 * s) / float(std::max(1, steps)));
+  const int labelEvery = labelStride(rowH, ImGui::GetTextLineHeight(), steps);
   ImGui::Dummy(ImVec2(avail.x, rowH * float(steps)));
   auto center = [&](int pos, int row) {
     return ImVec2(o.x + labelW + (float(pos) + 0.5f) * colW, o.y + (float(row) + 0.5f) * rowH);
   };
-  const float r = std::min(colW, rowH) * 0.30f;
+  const float r = std::min(colW, rowH) * 0.42f;
   std::map<int, double> last;  // position -> latest value
+  const float lineH = ImGui::GetTextLineHeight();
+  auto labelY = [&](int st) { return std::clamp(center(0, st).y - lineH * 0.5f, o.y, o.y + rowH * float(steps) - lineH); };
+  const float curY = labelY(std::clamp(t.step, 0, std::max(0, steps - 1)));
+  float lastLabelBottom = -1e30f, lastNoteBottom = -1e30f;
   for (int st = 0; st < steps; ++st) {
     const bool future = st > t.step;
     const ImU32 label = st == t.step ? pal.accent : (future ? pal.dim : pal.text);
-    dl->AddText(ImVec2(o.x, center(0, st).y - ImGui::GetTextLineHeight() * 0.5f), label,
-                stepLabel(t.data.steps[size_t(st)]).c_str());
+    {  // the current step's name always; others on the stride where they touch neither it nor the last one
+      const float y = labelY(st);
+      const bool current = st == t.step;
+      const bool apart = y >= lastLabelBottom && (current || y + lineH <= curY || y >= curY + lineH);
+      if ((current || st % labelEvery == 0) && apart) {
+        dl->AddText(ImVec2(o.x, y), label, stepLabel(t.data.steps[size_t(st)]).c_str());
+        lastLabelBottom = y + lineH;
+      }
+    }
     if (st == t.step)
       dl->AddRectFilled(ImVec2(o.x + labelW, o.y + float(st) * rowH), ImVec2(o.x + avail.x, o.y + float(st + 1) * rowH),
                         IM_COL32(80, 130, 240, 40));
@@ -115,9 +134,10 @@ void drawReductionTree(Model& model) {
         if (last.count(f.position)) dl->AddLine(center(f.position, st - 1), c, pal.grid, 1.0f);
       }
       dl->AddCircleFilled(c, r, future ? pal.idle : pal.active);
-      if (!future) {
+      if (!future) {  // the value inside its circle, or only in the tooltip where it does not fit
         const std::string v = formatValue(f.value);
-        if (ImGui::CalcTextSize(v.c_str()).x < colW - 2) centeredText(dl, c, pal.text, v.c_str(), IM_COL32(0, 0, 0, 140));
+        const ImVec2 vs = ImGui::CalcTextSize(v.c_str());
+        if (vs.x <= 2 * r + 2 && vs.y * 0.75f <= 2 * r) centeredText(dl, c, pal.text, v.c_str(), IM_COL32(0, 0, 0, 140));
       }
       if (ImGui::IsMouseHoveringRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r)))
         ImGui::SetTooltip("step %d (%s): position %d = %s%s", st, stepLabel(t.data.steps[size_t(st)]).c_str(),
@@ -125,11 +145,12 @@ void drawReductionTree(Model& model) {
                           f.partner >= 0 ? (" (combined with " + std::to_string(f.partner) + ")").c_str() : "");
       last[f.position] = f.value;
     }
-    if (outHi >= 0) {
+    if (outHi >= 0 && labelY(st) >= lastNoteBottom) {  // rows thinner than a line: notes that fit
       char lab[48];
       std::snprintf(lab, sizeof lab, "+ [%d..%d]", outLo, outHi);
       const ImVec2 sz = ImGui::CalcTextSize(lab);
-      const ImVec2 p(o.x + avail.x - sz.x - 2, o.y + float(st) * rowH + 1);
+      const ImVec2 p(o.x + avail.x - sz.x - 2, labelY(st));
+      lastNoteBottom = p.y + lineH;
       dl->AddRectFilled(p, ImVec2(p.x + sz.x, p.y + sz.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
       dl->AddText(p, future ? pal.dim : pal.accent, lab);
     }

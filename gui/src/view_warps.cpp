@@ -5,6 +5,7 @@
 
 #include "reducelab/gui/gl_view.hpp"
 #include "reducelab/gui/shader.hpp"
+#include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
 
@@ -19,15 +20,34 @@ GLuint warpGridProgram(std::string* error) {
   return program;
 }
 
+// The seed table's columns, and the width they need to show every cell whole.
+struct SeedColumns {
+  const char* headers[3];
+  float width;
+};
+
+SeedColumns seedColumns(const TraceState& t, float room) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float stepW = 0;
+  for (const StepSummary& s : t.summary.steps) stepW = std::max(stepW, ImGui::CalcTextSize(s.label.c_str()).x);
+  const float cells = ImGui::CalcTextSize("32-32").x;
+  auto need = [&](const char* a, const char* b, const char* c) {
+    return std::max(stepW, ImGui::CalcTextSize(a).x) + std::max(ImGui::CalcTextSize("9999").x, ImGui::CalcTextSize(b).x) +
+           std::max(cells, ImGui::CalcTextSize(c).x) + 6 * st.CellPadding.x + 4 + st.ScrollbarSize + 2 * st.ItemSpacing.x;
+  };
+  SeedColumns full{{"step", "warps", "useful threads/warp"}, need("step", "warps", "useful threads/warp")};
+  if (full.width <= room) return full;
+  return {{"step", "warps", "lanes"}, need("step", "warps", "lanes")};
+}
+
 void drawSeedTable(const TraceState& t, float width) {
   ImGui::BeginChild("seed-table", ImVec2(width, 0), false);
   ImGui::TextWrapped("From the trace, as in seed 000's table:");
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const SeedColumns cols = seedColumns(t, width);
   if (ImGui::BeginTable("seed", 3, flags)) {
-    ImGui::TableSetupColumn("step");
-    ImGui::TableSetupColumn("warps");
-    ImGui::TableSetupColumn("useful threads/warp");
+    for (const char* h : cols.headers) ImGui::TableSetupColumn(h);
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableHeadersRow();
     for (const StepSummary& s : t.summary.steps) {
@@ -57,8 +77,14 @@ void drawWarpActivity(Model& model) {
   TraceState& t = model.trace;
   const Palette& pal = palette(model.ui.theme);
   const float s = uiScale();
-  const float tableW = std::min(300 * s, ImGui::GetContentRegionAvail().x * 0.32f);
-  ImGui::BeginChild("warp-grid", ImVec2(ImGui::GetContentRegionAvail().x - tableW - 8 * s, 0), false,
+  // The table as wide as its cells need (a fixed width cut "32" to "3" at some scales), within
+  // 45 % of the view.
+  const float room = ImGui::GetContentRegionAvail().x * 0.45f;
+  // Where even the short columns do not fit (a quarter of All four at a large scale), the grid
+  // takes the whole width: the table is one tab away, whole.
+  const bool showTable = seedColumns(t, room).width <= room;
+  const float tableW = showTable ? std::min(room, std::max(seedColumns(t, room).width, std::min(300 * s, room))) : 0.0f;
+  ImGui::BeginChild("warp-grid", ImVec2(showTable ? ImGui::GetContentRegionAvail().x - tableW - 8 * s : 0, 0), false,
                     ImGuiWindowFlags_NoScrollbar);
   const int warps = t.data.numWarps(), steps = t.data.numSteps();
   const float labelW = ImGui::CalcTextSize("w31").x + 8 * s;
@@ -100,19 +126,34 @@ void drawWarpActivity(Model& model) {
   float widest = 0;
   for (int st = 0; st < steps; ++st)
     widest = std::max(widest, ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x);
-  const int headerEvery = widest + 4 * s > cw ? int((widest + 4 * s) / cw) + 1 : 1;
+  const int headerEvery = labelStride(cw, widest + 4 * s, steps);
+  // The current step's header always shows; others on the stride, unless they would touch it.
+  auto headerBox = [&](int st, float* x0, float* x1) {
+    const float w = ImGui::CalcTextSize(shortStepLabel(t.data.steps[size_t(st)]).c_str()).x;
+    const float c = std::clamp(gridMin.x + (float(st) + 0.5f) * cw, gridMin.x + w * 0.5f, gridMax.x - w * 0.5f);
+    *x0 = c - w * 0.5f - 2 * s, *x1 = c + w * 0.5f + 2 * s;
+    return c;
+  };
+  float curX0 = 0, curX1 = 0;
+  if (steps > 0) headerBox(std::clamp(t.step, 0, steps - 1), &curX0, &curX1);
+  float lastX1 = -1e30f;
   for (int st = 0; st < steps; ++st) {
-    if (st % headerEvery != 0 && st != t.step) continue;
+    float x0, x1;
+    const float cx = headerBox(st, &x0, &x1);
+    const bool current = st == t.step;
+    if (!current && (st % headerEvery != 0 || (x1 > curX0 && x0 < curX1) || x0 < lastX1)) continue;
+    if (current && x0 < lastX1) continue;  // cannot happen with the checks above, kept for safety
     const std::string label = shortStepLabel(t.data.steps[size_t(st)]);
-    const ImVec2 c(gridMin.x + (float(st) + 0.5f) * cw, origin.y + headerH * 0.5f);
-    centeredText(dl, c, st == t.step ? pal.accent : pal.text, label.c_str());
+    centeredText(dl, ImVec2(cx, origin.y + headerH * 0.5f), current ? pal.accent : pal.text, label.c_str());
+    lastX1 = x1;
   }
-  const int labelEvery = ch >= ImGui::GetTextLineHeight() ? 1 : int(ImGui::GetTextLineHeight() / ch) + 1;
+  const int labelEvery = labelStride(ch, ImGui::GetTextLineHeight(), warps);
   for (int w = 0; w < warps; w += labelEvery) {
     char b[16];
     std::snprintf(b, sizeof b, "w%d", w);
-    dl->AddText(ImVec2(origin.x + 2 * s, gridMin.y + float(w) * ch + (ch - ImGui::GetTextLineHeight()) * 0.5f),
-                pal.dim, b);
+    const float lineH = ImGui::GetTextLineHeight();  // rows thinner than a line: the label stays inside the grid
+    const float y = std::clamp(gridMin.y + float(w) * ch + (ch - lineH) * 0.5f, gridMin.y, gridMax.y - lineH);
+    dl->AddText(ImVec2(origin.x + 2 * s, y), pal.dim, b);
   }
   const bool roomForCounts = cw > ImGui::CalcTextSize("32").x + 10 * s && ch > ImGui::GetTextLineHeight() * 0.9f;
   if (roomForCounts)
@@ -144,6 +185,7 @@ void drawWarpActivity(Model& model) {
     }
   }
   ImGui::EndChild();
+  if (!showTable) return;
   ImGui::SameLine();
   drawSeedTable(t, tableW);
 }

@@ -400,8 +400,9 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       std::istringstream v(rest);
       std::string which;
       v >> which;
-      if (which != "warp" && which != "bank" && which != "tree" && which != "coalescing" && which != "all")
-        return fail("view '" + which + "' is not one of: warp, bank, tree, coalescing, all");
+      if (which != "warp" && which != "bank" && which != "tree" && which != "coalescing" && which != "all" &&
+          which != "source")  // docs/lessons.md lists the source view: teachers show the code
+        return fail("view '" + which + "' is not one of: warp, bank, tree, coalescing, all, source");
       step->view = which;
       std::string opts, bad;
       std::getline(v, opts);

@@ -23,6 +23,7 @@ struct UiSettings {
   float uiScale = 1.0f;  // user setting, multiplied by the monitor's content scale
   Theme theme = Theme::Dark;
   bool showLeft = true, showRight = true, showBottom = true;
+  bool scaleLimited = false;  // the window is too small for uiScale: a smaller scale is in effect
 };
 
 enum class LogLevel { Info, Warn, Error };
@@ -151,6 +152,7 @@ class UiActions {
   virtual void requestLessonStep(int step) = 0;  // go to this lesson step (clamped)
   virtual void requestOpenLesson(const std::string& name) = 0;
   virtual void requestTogglePresentation() = 0;
+  virtual void requestCloseLesson() {}  // leave the lesson: its bar and table go, the configuration stays
 };
 
 }  // namespace rl::gui

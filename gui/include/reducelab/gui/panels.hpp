@@ -15,5 +15,9 @@ void drawStatusContents(Model& model);
 // Shared helpers.
 void placeholder(const char* what, const char* arrivesWith);
 void helpMarker(const char* text);  // "(?)" with a tooltip
+// Rows of buttons and fields: the next item stays on this line only if `nextWidth` still fits,
+// else it starts a new line (a row cut at the panel's edge hid "Run sweep" at large UI scales).
+void sameLineIfFits(float nextWidth);
+float buttonWidth(const char* label, bool small = false);
 
 }  // namespace rl::gui

@@ -1,0 +1,235 @@
+// Layout matrix: every key view x block size x UI scale x window size x presentation mode,
+// drawn on the CPU model in this process (one EGL context, one Application). In each frame no
+// text of a key view may be cut by its clip rectangle or overlap other text, and every frame must
+// finish in bounded time (a label loop once froze frames for 13-40 s at UI scale 2.6-3.0).
+//
+// CI runs a deterministic sample; the whole matrix:
+//   REDUCELAB_LAYOUT_MATRIX=full build-ci/tests/reducelab_tests --gtest_filter='LayoutMatrix.*'
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "application.hpp"
+#include "gl_context.hpp"
+#include "input_queue.hpp"
+#include "reducelab/lesson.hpp"
+
+namespace {
+
+struct LayoutCase {
+  std::string view;
+  int block;
+  float scale;
+  int width, height;
+  bool presentation;
+  std::string name() const {
+    std::ostringstream o;
+    o << view << " block " << block << " scale " << scale << " " << width << "x" << height
+      << (presentation ? " presentation" : "");
+    return o.str();
+  }
+};
+
+std::vector<LayoutCase> fullMatrix() {
+  std::vector<LayoutCase> out;
+  const char* views[] = {"warp", "bank", "tree", "coalescing", "all", "source", "plot-live", "plot-ladder",
+                         "plot-block", "plot-n", "plot-types", "occupancy", "lesson"};
+  const int sizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}, {3840, 2160}};
+  // Scale outermost: a scale change rebuilds the fonts.
+  for (bool presentation : {false, true})
+    for (float scale : {1.0f, 1.5f, 2.0f, 3.0f})
+      for (const auto& size : sizes)
+        for (int block : {32, 256, 1024})
+          for (const char* view : views) out.push_back({view, block, scale, size[0], size[1], presentation});
+  return out;
+}
+
+// CI: every case whose index falls on a fixed stride (deterministic, covers every view, block,
+// scale, size and mode over the sample), unless REDUCELAB_LAYOUT_MATRIX=full.
+std::vector<LayoutCase> casesToRun() {
+  std::vector<LayoutCase> all = fullMatrix();
+  const char* env = std::getenv("REDUCELAB_LAYOUT_MATRIX");
+  if (env && std::string(env) == "full") return all;
+  std::vector<LayoutCase> sample;
+  for (size_t i = 0; i < all.size(); i += 23) sample.push_back(all[i]);
+  return sample;
+}
+
+const std::map<std::string, rl::gui::CentreView> kViews = {
+    {"warp", rl::gui::CentreView::WarpActivity}, {"bank", rl::gui::CentreView::BankConflicts},
+    {"tree", rl::gui::CentreView::ReductionTree}, {"coalescing", rl::gui::CentreView::Coalescing},
+    {"all", rl::gui::CentreView::All},           {"source", rl::gui::CentreView::Source}};
+
+void setUp(rl::app::Application& app, const LayoutCase& c) {
+  rl::gui::Model& m = app.model();
+  if (m.presentation != c.presentation) app.requestTogglePresentation();
+  m.ui.uiScale = c.scale;
+  m.ui.showLeft = !c.presentation;
+  m.ui.showRight = true;
+  m.ui.showBottom = !c.presentation || c.view == "occupancy" || c.view == "lesson";
+  const bool lesson = c.view == "lesson";
+  if (lesson && !m.lesson.active) app.requestOpenLesson("upc");
+  if (!lesson && m.lesson.active) app.requestCloseLesson();
+  m.config.block = c.block;
+  if (kViews.count(c.view)) m.view = kViews.at(c.view);
+  if (c.view.rfind("plot-", 0) == 0) m.focusPanel = c.view.substr(5);
+  if (c.view == "occupancy") m.focusPanel = "occupancy";
+  if (lesson) m.view = rl::gui::CentreView::BankConflicts;  // the lesson's key view: its first step's
+  app.setDisplaySize(c.width, c.height);
+}
+
+// One GL context and one Application for the process (the views keep their GL programs).
+rl::app::Application* sharedApp(std::string* error) {
+  static std::unique_ptr<rl::app::GlContext> ctx;
+  static std::unique_ptr<rl::app::Application> app;
+  static std::string failure;
+  if (!app && failure.empty()) {
+    ctx = rl::app::createHeadlessContext(3840, 2160, &failure);
+    if (ctx) {
+      rl::app::GuiOptions options;
+      options.headless = true;
+      options.width = 3840;
+      options.height = 2160;
+      app = std::make_unique<rl::app::Application>(*ctx, options);
+    }
+  }
+  *error = failure;
+  return app.get();
+}
+
+}  // namespace
+
+TEST(LayoutMatrix, NoKeyViewTextIsCutOrOverlappedAndFramesFinish) {
+  std::string error;
+  rl::app::Application* shared = sharedApp(&error);
+  if (!shared) GTEST_SKIP() << "no headless GL context: " << error;
+  rl::app::Application& app = *shared;
+  app.setRecordText(true);
+  const std::vector<LayoutCase> cases = casesToRun();
+  // The defect froze frames for 13-40 s; llvmpipe at 3840x2160 with a font rebuild takes ~1 s (5 s
+  // on a loaded 2-core machine).
+  constexpr double kFrameLimitMs = 10000;
+  int failures = 0;
+  double slowest = 0;
+  for (const LayoutCase& c : cases) {
+    setUp(app, c);
+    double worst = 0;
+    for (int frame = 0; frame < 3; ++frame) {  // scale and tab changes take effect over two frames
+      worst = std::max(worst, app.drawFrame());
+      if (frame == 0 && c.view.rfind("plot-", 0) == 0) app.model().focusPanel.clear();
+    }
+    slowest = std::max(slowest, worst);
+    EXPECT_LT(worst, kFrameLimitMs) << c.name();
+    std::vector<std::string> problems;
+    for (const rl::gui::LayoutIssue& issue : rl::gui::findLayoutIssues(app.textRuns()))
+      if (rl::gui::isKeyWindow(issue.window)) problems.push_back(issue.describe());
+    if (!problems.empty()) {
+      ++failures;
+      std::string list;
+      for (size_t i = 0; i < problems.size() && i < 6; ++i) list += "\n    " + problems[i];
+      ADD_FAILURE() << c.name() << ": " << problems.size() << " text problem(s)" << list;
+    }
+  }
+  std::printf("layout matrix: %zu cases, %d with text problems, slowest frame %.0f ms\n", cases.size(), failures,
+              slowest);
+}
+
+// docs/lessons.md lists `view source` (the source view exists): the parser takes it.
+TEST(LessonFormat, ViewSourceIsAcceptedAsTheDocumentSays) {
+  const std::string text = "title: t\nstep: one\nset kernel=k2 block=256\nview source\ncaption: the code\n";
+  std::string error;
+  auto lesson = rl::parseLesson(text, "doc.lesson", &error);
+  ASSERT_TRUE(lesson.has_value()) << error;
+  EXPECT_EQ(lesson->steps.at(0).view, "source");
+}
+
+// Quick taps: a key pressed and released between two frames must still be one press, and six
+// taps six presses (ImGui 1.86 only sees the key state at each frame).
+TEST(KeyEventQueue, EveryTapReachesAFrameAsOnePressAndOneRelease) {
+  rl::app::KeyEventQueue q;
+  for (int i = 0; i < 6; ++i) {
+    q.push({32, 0, 1, 0});
+    q.push({32, 0, 0, 0});
+  }
+  int presses = 0, frames = 0;
+  while (!q.empty()) {
+    const auto events = q.takeFrame();
+    ASSERT_EQ(events.size(), 1u);  // one transition of the key per frame
+    presses += events[0].action == 1;
+    ++frames;
+  }
+  EXPECT_EQ(presses, 6);
+  EXPECT_EQ(frames, 12);
+}
+
+// Ctrl held with '=': both go down in the same frame, so the shortcut sees the modifier.
+TEST(KeyEventQueue, ModifierAndKeyGoDownTogether) {
+  rl::app::KeyEventQueue q;
+  q.push({341, 0, 1, 2});
+  q.push({61, 0, 1, 2});
+  q.push({61, 0, 0, 2});
+  q.push({341, 0, 0, 0});
+  auto first = q.takeFrame();
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].key, 341);
+  EXPECT_EQ(first[1].key, 61);
+}
+
+// A new block size keeps the step by what it is: "result" stays the block result, not whatever
+// step now has the old index ("s = 512" at block 1024 -> 256 had become another step).
+TEST(GuiState, BlockChangeKeepsTheStepByMeaning) {
+  std::string error;
+  rl::app::Application* app = sharedApp(&error);
+  if (!app) GTEST_SKIP() << error;
+  rl::gui::Model& m = app->model();
+  if (m.lesson.active) app->requestCloseLesson();
+  app->setDisplaySize(1600, 900);
+  m.config.kernel = "k3";
+  m.config.block = 1024;
+  app->drawFrame();
+  ASSERT_TRUE(m.trace.valid);
+  m.trace.step = m.trace.data.numSteps() - 1;  // the block's result
+  const auto kind = m.trace.data.steps.back().kind;
+  m.config.block = 256;
+  app->drawFrame();
+  app->drawFrame();
+  ASSERT_EQ(m.trace.config.block, 256);
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].kind, kind);
+  // A tree level keeps its stride where the new block has it.
+  m.config.block = 1024;
+  app->drawFrame();
+  int s64 = -1;
+  for (int i = 0; i < m.trace.data.numSteps(); ++i)
+    if (m.trace.data.steps[size_t(i)].param == 64 && m.trace.data.steps[size_t(i)].kind == rl::trace::kStepTreeLevel) s64 = i;
+  ASSERT_GE(s64, 0);
+  m.trace.step = s64;
+  m.config.block = 256;
+  app->drawFrame();
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].kind, rl::trace::kStepTreeLevel);
+  EXPECT_EQ(m.trace.data.steps[size_t(m.trace.step)].param, 64u);
+}
+
+// Next on a lesson's last step must not re-apply it (the user's block size was lost), and a
+// lesson can be closed.
+TEST(GuiState, NextOnTheLastLessonStepKeepsTheUsersChangesAndCloseLeaves) {
+  std::string error;
+  rl::app::Application* app = sharedApp(&error);
+  if (!app) GTEST_SKIP() << error;
+  rl::gui::Model& m = app->model();
+  app->requestOpenLesson("upc");
+  ASSERT_TRUE(m.lesson.active);
+  const int last = int(m.lesson.lesson.steps.size()) - 1;
+  app->requestLessonStep(last);
+  app->drawFrame();
+  m.config.block = 128;  // the user tries another block size
+  app->requestLessonStep(last + 1);  // N on the last step
+  EXPECT_EQ(m.lesson.step, last);
+  EXPECT_EQ(m.config.block, 128);
+  app->requestLessonStep(last);  // the step in effect: nothing to do
+  EXPECT_EQ(m.config.block, 128);
+  app->requestCloseLesson();
+  EXPECT_FALSE(m.lesson.active);
+  EXPECT_EQ(m.config.block, 128);  // closing keeps the configuration
+  app->drawFrame();
+}
