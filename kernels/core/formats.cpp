@@ -1,6 +1,10 @@
 #include "reducelab/formats.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
+#include <optional>
+#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -358,99 +362,204 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
 }
 
 namespace {
+
+// The value of the summary whose tag ends in `tagSuffix`, or nullptr; never reads past what the
+// file holds (a summary without "data", or with an empty one, counts as absent).
 const nlohmann::json* findSummary(const nlohmann::json& st, const std::string& tagSuffix) {
-  if (!st.contains("summaries")) return nullptr;
-  for (const auto& s : st["summaries"]) {
-    const std::string tag = s.value("tag", "");
-    if (tag.size() >= tagSuffix.size() && tag.compare(tag.size() - tagSuffix.size(), tagSuffix.size(), tagSuffix) == 0)
-      return &s["data"][0]["value"];
+  const auto sums = st.find("summaries");
+  if (sums == st.end() || !sums->is_array()) return nullptr;
+  for (const auto& s : *sums) {
+    if (!s.is_object()) continue;
+    const auto tagIt = s.find("tag");
+    if (tagIt == s.end() || !tagIt->is_string()) continue;
+    const std::string& tag = tagIt->get_ref<const std::string&>();
+    if (!tag.ends_with(tagSuffix)) continue;
+    const auto data = s.find("data");
+    if (data == s.end() || !data->is_array() || data->empty() || !(*data)[0].is_object()) return nullptr;
+    const auto value = (*data)[0].find("value");
+    return value == (*data)[0].end() ? nullptr : &*value;
   }
   return nullptr;
 }
+
+// Whole decimal text of an unsigned number, nothing else ("-5" and "1e3" are refused).
+template <class Int>
+std::optional<Int> wholeNumber(const std::string& v) {
+  Int x{};
+  if (v.empty() || v[0] == '-' || v[0] == '+') return std::nullopt;
+  auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (r.ec != std::errc() || r.ptr != v.data() + v.size()) return std::nullopt;
+  return x;
+}
+
+// Measured quantities: finite, not negative, and far from overflowing when scaled and written back.
+double finiteNonNegative(const nlohmann::json& v, const char* what) {
+  if (!v.is_number()) throw std::invalid_argument(std::string(what) + " is not a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0 || x > 1e30)
+    throw std::invalid_argument(std::string(what) + " is negative, not finite or implausibly large");
+  return x;
+}
+
+// An integer field: a JSON integer within [lo, hi] (a float is not converted: that could overflow).
+int64_t integerIn(const nlohmann::json& v, int64_t lo, int64_t hi, const char* what) {
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string(what) + " is not an integer");
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi))
+    throw std::invalid_argument(std::string(what) + " is out of range");
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) throw std::invalid_argument(std::string(what) + " is out of range");
+  return x;
+}
+
+std::vector<double> durations(const nlohmann::json& v, const char* what) {
+  std::vector<double> out;
+  for (const auto& x : v.get<std::vector<double>>()) out.push_back(finiteNonNegative(x, what));
+  return out;
+}
+
+// One state of a session file, checked like command-line input; throws with the reason.
+Measurement measurementFromState(const nlohmann::json& st) {
+  Measurement m;
+  auto bad = [](const std::string& axis, const std::string& v, const std::string& why) {
+    return std::invalid_argument(axis + " '" + v + "' " + why);
+  };
+  for (const auto& a : st.at("axis_values")) {
+    const std::string n = a.at("name"), v = a.at("value");
+    if (n == "Kernel") m.config.kernel = v;
+    else if (n == "T") {
+      if (auto t = parseElemType(v)) m.config.type = *t; else throw bad(n, v, "is not a type");
+    } else if (n == "Op") {
+      if (auto o = parseOp(v)) m.config.op = *o; else throw bad(n, v, "is not an operation");
+    } else if (n == "Elements") {
+      const auto c = wholeNumber<uint64_t>(v);
+      if (!c) throw bad(n, v, "is not a count");
+      if (*c < 1 || *c > (uint64_t(1) << 40)) throw bad(n, v, "is outside 1..2^40");
+      m.config.n = *c;
+    } else if (n == "Block") {
+      if (auto b = wholeNumber<int>(v)) m.config.block = *b; else throw bad(n, v, "is not a block size");
+    } else if (n == "Final") {
+      if (auto f = parseFinalStage(v)) m.config.final = *f; else throw bad(n, v, "is not a final stage");
+    } else if (n == "Data") {
+      if (auto d = parseDataPattern(v)) m.config.data = *d; else throw bad(n, v, "is not a data pattern");
+    } else if (n == "Seed") {
+      if (auto x = wholeNumber<uint64_t>(v)) m.config.seed = *x; else throw bad(n, v, "is not a seed");
+    } else if (n == "L2") {
+      if (v != "warm" && v != "cold") throw bad(n, v, "is not warm or cold");
+      m.config.warmL2 = v == "warm";
+    } else if (n == "Accumulator") {
+      const auto acc = parseElemType(v);
+      if (!acc) throw bad(n, v, "is not a type");
+      m.config.accumulate = *acc == m.config.type ? Accumulate::Same : Accumulate::Wide;
+    }
+  }
+  if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
+  const auto skipped = st.find("is_skipped");
+  m.ok = !(skipped != st.end() && skipped->get<bool>());
+  const auto reason = st.find("skip_reason");
+  if (reason != st.end()) m.error = reason->get<std::string>();
+  if (m.ok) {
+    if (auto* v = findSummary(st, "reducelab/samples/gpu_time")) m.kernelMs = durations(*v, "a GPU time");
+    if (auto* v = findSummary(st, "reducelab/samples/end_to_end_time")) m.endToEndMs = durations(*v, "an end-to-end time");
+    m.kernel = Stats::of(m.kernelMs);
+    m.endToEnd = Stats::of(m.endToEndMs);
+    if (auto* v = findSummary(st, "/bw/global/bytes_per_second")) m.bandwidthGBs = finiteNonNegative(*v, "the bandwidth") / 1e9;
+    if (auto* v = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = finiteNonNegative(*v, "the peak fraction") * 100;
+    if (auto* v = findSummary(st, "reducelab/result")) {
+      if (!v->is_number()) throw std::invalid_argument("the result is not a number");
+      m.result.isInt = v->is_number_integer();
+      if (m.result.isInt) m.result.i = integerIn(*v, INT64_MIN, INT64_MAX, "the result");
+      else m.result.f = v->get<double>();
+    }
+    if (auto* v = findSummary(st, "reducelab/launch/grid")) {
+      if (!v->is_array()) throw std::invalid_argument("the grid is not a list");
+      for (const auto& g : *v) m.geometry.passGrids.push_back(uint64_t(integerIn(g, 0, INT64_MAX, "a grid size")));
+    }
+    if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = int(integerIn(*v, 0, 65536, "registers"));
+    if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = finiteNonNegative(*v, "the occupancy");
+    if (auto* v = findSummary(st, "reducelab/resources/limiter")) m.resources.limiter = v->get<std::string>();
+    if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(integerIn(*v, 0, 65536, "active blocks"));
+    if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = finiteNonNegative(*v, "the read fraction") * 100;
+    if (auto* v = findSummary(st, "reducelab/check")) {
+      const std::string check = v->get<std::string>();
+      if (check != "pass" && check != "fail") throw bad("check", check, "is not pass or fail");
+      m.haveReference = true;
+      m.check.pass = check == "pass";
+    }
+    m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
+    m.geometry.final = m.config.final;
+  }
+  return m;
+}
+
 }  // namespace
 
 std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error) {
   std::vector<Measurement> out;
+  size_t index = 0;
   try {
     for (const auto& st : j.at("benchmarks").at(0).at("states")) {
-      Measurement m;
-      for (const auto& a : st.at("axis_values")) {
-        const std::string n = a.at("name"), v = a.at("value");
-        if (n == "Kernel") m.config.kernel = v;
-        else if (n == "T") m.config.type = parseElemType(v).value_or(ElemType::Float32);
-        else if (n == "Op") m.config.op = parseOp(v).value_or(Op::Sum);
-        else if (n == "Elements") m.config.n = std::stoull(v);
-        else if (n == "Block") m.config.block = std::stoi(v);
-        else if (n == "Final") m.config.final = parseFinalStage(v).value_or(FinalStage::Default);
-        else if (n == "Data") m.config.data = parseDataPattern(v).value_or(DataPattern::Uniform);
-        else if (n == "Seed") m.config.seed = std::stoull(v);
-        else if (n == "L2") m.config.warmL2 = v == "warm";
-        else if (n == "Accumulator")
-          m.config.accumulate = parseElemType(v).value_or(m.config.type) == m.config.type
-                                    ? Accumulate::Same : Accumulate::Wide;
-      }
-      m.ok = !st.value("is_skipped", false);
-      m.error = st.value("skip_reason", "");
-      if (m.ok) {
-        if (auto* v = findSummary(st, "reducelab/samples/gpu_time")) m.kernelMs = v->get<std::vector<double>>();
-        if (auto* v = findSummary(st, "reducelab/samples/end_to_end_time")) m.endToEndMs = v->get<std::vector<double>>();
-        m.kernel = Stats::of(m.kernelMs);
-        m.endToEnd = Stats::of(m.endToEndMs);
-        if (auto* v = findSummary(st, "/bw/global/bytes_per_second")) m.bandwidthGBs = v->get<double>() / 1e9;
-        if (auto* v = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = v->get<double>() * 100;
-        if (auto* v = findSummary(st, "reducelab/result")) {
-          m.result.isInt = v->is_number_integer();
-          if (m.result.isInt) m.result.i = v->get<int64_t>();
-          else m.result.f = v->get<double>();
-        }
-        if (auto* v = findSummary(st, "reducelab/launch/grid")) m.geometry.passGrids = v->get<std::vector<uint64_t>>();
-        if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = v->get<int>();
-        if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = v->get<double>();
-        if (auto* v = findSummary(st, "reducelab/resources/limiter")) m.resources.limiter = v->get<std::string>();
-        if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = v->get<int>();
-        if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = v->get<double>() * 100;
-        if (auto* v = findSummary(st, "reducelab/check")) {
-          m.haveReference = true;
-          m.check.pass = v->get<std::string>() == "pass";
-        }
-        m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
-        m.geometry.final = m.config.final;
-      }
-      out.push_back(std::move(m));
+      out.push_back(measurementFromState(st));
+      ++index;
     }
+  } catch (const nlohmann::json::exception& e) {
+    if (error) *error = "not a ReduceLab session file (record " + std::to_string(index + 1) + "): " + e.what();
+    return {};
   } catch (const std::exception& e) {
-    if (error) *error = std::string("not a ReduceLab session file: ") + e.what();
+    if (error) *error = "record " + std::to_string(index + 1) + " is impossible: " + e.what();
     return {};
   }
   return out;
 }
 
+// Both read what a file offers and ignore the rest: a field of the wrong type counts as absent.
 DeviceInfo deviceFromJson(const nlohmann::json& j) {
   DeviceInfo d;
-  if (!j.contains("devices") || j["devices"].empty()) return d;
-  const auto& x = j["devices"][0];
-  d.name = x.value("name", "");
-  d.available = d.name.rfind("none", 0) != 0 && !d.name.empty();
-  d.smCount = x.value("number_of_sms", 0);
-  d.l2Bytes = x.value("l2_cache_size", int64_t(0));
-  d.totalMemBytes = x.value("global_memory_size", int64_t(0));
-  d.busWidthBits = x.value("global_memory_bus_width", 0);
-  d.memClockKHz = int(x.value("global_memory_bus_peak_clock_rate", int64_t(0)) / 1000);
-  const int sm = x.value("sm_version", 0);
-  d.ccMajor = sm / 100;
-  d.ccMinor = (sm % 100) / 10;
-  d.uuid = x.value("uuid", "");
+  if (!j.is_object()) return d;
+  const auto devs = j.find("devices");
+  if (devs == j.end() || !devs->is_array() || devs->empty() || !(*devs)[0].is_object()) return d;
+  const auto& x = (*devs)[0];
+  // An integer field within [0, hi], else 0 (a float is never converted: that could overflow).
+  auto integer = [&](const char* key, int64_t hi) -> int64_t {
+    const auto it = x.find(key);
+    if (it == x.end() || !it->is_number_integer()) return 0;
+    if (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(hi)) return 0;
+    const int64_t v = it->get<int64_t>();
+    return v < 0 || v > hi ? 0 : v;
+  };
+  try {
+    d.name = x.value("name", "");
+    d.available = d.name.rfind("none", 0) != 0 && !d.name.empty();
+    d.smCount = int(integer("number_of_sms", 1 << 20));
+    d.l2Bytes = integer("l2_cache_size", int64_t(1) << 50);
+    d.totalMemBytes = integer("global_memory_size", int64_t(1) << 50);
+    d.busWidthBits = int(integer("global_memory_bus_width", 1 << 20));
+    d.memClockKHz = int(integer("global_memory_bus_peak_clock_rate", int64_t(1) << 40) / 1000);
+    const int sm = int(integer("sm_version", 10000));
+    d.ccMajor = sm / 100;
+    d.ccMinor = (sm % 100) / 10;
+    d.uuid = x.value("uuid", "");
+  } catch (const nlohmann::json::exception&) {
+    return DeviceInfo{};
+  }
   return d;
 }
 
 Peaks peaksFromJson(const nlohmann::json& j) {
   Peaks p;
-  if (!j.contains("meta") || !j["meta"].contains("peaks")) return p;
+  if (!j.is_object() || !j.contains("meta") || !j["meta"].is_object() || !j["meta"].contains("peaks") ||
+      !j["meta"]["peaks"].is_object())
+    return p;
   const auto& x = j["meta"]["peaks"];
-  p.theoreticalGBs = x.value("theoretical_gbs", 0.0);
-  p.readGBs = x.value("measured_read_gbs", 0.0);
-  p.copyGBs = x.value("measured_copy_gbs", 0.0);
-  p.source = x.value("source", std::string("from the session file"));
+  try {
+    p.theoreticalGBs = x.value("theoretical_gbs", 0.0);
+    p.readGBs = x.value("measured_read_gbs", 0.0);
+    p.copyGBs = x.value("measured_copy_gbs", 0.0);
+    p.source = x.value("source", std::string("from the session file"));
+  } catch (const nlohmann::json::exception&) {
+    return Peaks{};
+  }
+  for (double* v : {&p.theoreticalGBs, &p.readGBs, &p.copyGBs})
+    if (!std::isfinite(*v) || *v < 0) *v = 0;
   return p;
 }
 
