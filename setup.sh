@@ -7,6 +7,7 @@ packages=(
   libglfw3-dev libimgui-dev python3-glad
   libegl-dev libegl-mesa0 libgl1-mesa-dri
   libstb-dev libcli11-dev nlohmann-json3-dev libgtest-dev fonts-dejavu-core
+  clang-14 libfuzzer-14-dev  # scripts/fuzz.sh (libFuzzer harnesses of the input parsers)
 )
 missing=()
 for p in "${packages[@]}"; do
