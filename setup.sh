@@ -10,6 +10,9 @@ packages=(
   libcairo2-dev poppler-utils desktop-file-utils appstream
   texlive-latex-base texlive-latex-recommended
   python3-venv
+  xvfb xdotool imagemagick  # tests/xvfb: a real window driven by key presses
+  ccache
+  clang-14 libfuzzer-14-dev  # scripts/fuzz.sh (libFuzzer harnesses of the input parsers)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -103,17 +103,6 @@ void workAreaFor(int x, int y, int w, int h, int* ax, int* ay, int* aw, int* ah)
   if (*aw <= 0 || *ah <= 0) *aw = w, *ah = h;
 }
 
-bool parseSize(const std::string& text, int* width, int* height) {
-  static const std::regex re("^([0-9]{1,5})x([0-9]{1,5})$");
-  std::smatch m;
-  if (!std::regex_match(text, m, re)) return false;
-  int w = std::stoi(m[1]), h = std::stoi(m[2]);
-  if (w < 64 || h < 64 || w > 16384 || h > 16384) return false;
-  *width = w;
-  *height = h;
-  return true;
-}
-
 Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(std::move(options)) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -183,11 +172,26 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
   controller_->update();  // asks for the first trace
   controller_->waitForTrace(30.0);  // start-up only: the frame loop never waits
   if (model_.trace.valid) {
-    model_.trace.step = opt_.step < 0 ? model_.trace.data.numSteps() - 1
-                                      : std::min(opt_.step, model_.trace.data.numSteps() - 1);
-    model_.trace.warp = std::min(opt_.warp, model_.trace.data.numWarps() - 1);
+    const int lastStep = model_.trace.data.numSteps() - 1, lastWarp = model_.trace.data.numWarps() - 1;
+    model_.trace.step = opt_.step < 0 ? lastStep : std::min(opt_.step, lastStep);
+    model_.trace.warp = std::min(opt_.warp, lastWarp);
+    // Clamped, not refused (the trace's length is known only now): say so, once.
+    auto warnClamped = [&](const std::string& w) {
+      model_.addLog(gui::LogLevel::Warn, w);
+      std::fprintf(stderr, "reducelab: warning: %s\n", w.c_str());
+    };
+    if (opt_.step > lastStep)
+      warnClamped("--step " + std::to_string(opt_.step) + " is past the trace's last step; showing step " +
+                  std::to_string(lastStep));
+    if (opt_.warp > lastWarp)
+      warnClamped("--warp " + std::to_string(opt_.warp) + " is past the traced block's last warp; showing warp " +
+                  std::to_string(lastWarp));
   }
-  if (opt_.runAtStart)
+  if (opt_.runAtStart && model_.cpuModel()) {
+    const std::string w = "--run: nothing was measured, measurements need an NVIDIA GPU (this is the CPU model)";
+    model_.addLog(gui::LogLevel::Warn, w);
+    std::fprintf(stderr, "reducelab: warning: %s\n", w.c_str());
+  } else if (opt_.runAtStart)
     for (const std::string& k : runKernels) {
       RunConfig c = model_.config;
       c.kernel = k;
@@ -424,7 +428,8 @@ std::string Application::freePath(const std::string& stem, const std::string& ex
   for (int i = 1;; ++i) {
     const std::string name = stem + (i == 1 ? "" : "-" + std::to_string(i)) + ext;
     const fs::path p = fs::path(model_.exportDir) / name;
-    if (!fs::exists(p)) return p.string();
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec))) return p.string();  // a dangling link is taken too
   }
 }
 
@@ -693,7 +698,9 @@ int Application::run() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (ctx_.headless() && !opt_.sweepAtStart.empty())  // pace like a 60 Hz display while the sweep runs
       std::this_thread::sleep_until(t0 + std::chrono::microseconds(16667));
-    const bool last = frames > 0 && n == frames - 1;
+    // The last frame: the count is reached, or the window is closing (Ctrl+Q, close button),
+    // so --screenshot is written however the session ends.
+    const bool last = (frames > 0 && n == frames - 1) || quit_ || ctx_.shouldClose();
     if (last && !opt_.screenshot.empty()) {
       if (std::string e = saveScreenshot(opt_.screenshot); !e.empty()) {
         std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
@@ -702,12 +709,15 @@ int Application::run() {
     }
     if (screenshotRequested_) {
       screenshotRequested_ = false;
-      char name[64];
+      // In the export folder like every export, under a name no earlier file has (two in one
+      // second get -2, -3...).
+      char stem[64];
       std::time_t now = std::time(nullptr);
-      std::strftime(name, sizeof name, "reducelab-%Y%m%d-%H%M%S.png", std::localtime(&now));
-      std::string e = saveScreenshot(name);
+      std::strftime(stem, sizeof stem, "reducelab-%Y%m%d-%H%M%S", std::localtime(&now));
+      std::string e = prepareFolder(model_.exportDir), name;
+      if (e.empty()) e = saveScreenshot(name = freePath(stem, ".png"));
       model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
-                    e.empty() ? std::string("Screenshot saved: ") + name : e);
+                    e.empty() ? "Screenshot saved: " + name : e);
     }
     processExports();
     ctx_.swapBuffers();

@@ -121,7 +121,7 @@ class Application final : public gui::UiActions {
 };
 
 // Parses "1600x900". Returns false for anything else (including zero or above 16384).
-bool parseSize(const std::string& text, int* width, int* height);
+using ::rl::parseSize;  // reducelab/types.hpp (core, fuzzed)
 
 // Checks the starting-state options; "" or a usage error.
 std::string checkGuiOptions(GuiOptions& options, RunConfig* config, std::vector<std::string>* runKernels);

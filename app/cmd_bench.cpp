@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
@@ -44,6 +45,60 @@ std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, cons
   return s;
 }
 
+// --cpu-only in the asked format: the CPU baseline and the exact reference of one configuration.
+std::string cpuOnlyText(const std::string& format, const RunConfig& c, const CpuBaseline& cpu, const Reference& ref,
+                        const std::vector<std::string>& argv) {
+  const Check k = checkResult(c, cpu.result, ref, c.n);
+  const bool ran = cpu.reps > 0;  // not with --no-cpu
+  const std::string exact = fixed(double(ref.exact), 6);
+  if (format == "json") {
+    nlohmann::json j = {{"meta", {{"argv", argv}, {"version", {{"reducelab", "0.1.0"}, {"json_schema", 1}}}}},
+                        {"config",
+                         {{"n", c.n}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},
+                          {"accumulator", std::string(name(c.accType()))}, {"data", std::string(name(c.data))},
+                          {"seed", c.seed}}},
+                        {"cpu_baseline",
+                         !ran ? nlohmann::json(nullptr)
+                              : nlohmann::json{
+                                    {"time_ms", {{"median", cpu.ms.median}, {"min", cpu.ms.min}, {"max", cpu.ms.max}}},
+                                    {"reps", cpu.reps},
+                                    {"result", cpu.result.isInt ? nlohmann::json(cpu.result.i) : nlohmann::json(cpu.result.f)},
+                                    {"error", {{"absolute", k.absError}, {"relative", k.relError}}}}},
+                        {"reference", {{"exact", exact}, {"overflow", ref.overflow}}}};
+    return j.dump(2) + "\n";
+  }
+  Table t;
+  t.headers = {"N", "type", "op", "accumulator", "data", "seed", "CPU ms (median)", "reps", "CPU result",
+               "exact reference", "abs err", "rel err", "overflow"};
+  t.numeric = {true, false, false, false, false, true, true, true, true, true, true, true, false};
+  t.rows.push_back({formatCount(c.n), std::string(name(c.type)), std::string(name(c.op)),
+                    std::string(name(c.accType())), std::string(name(c.data)), std::to_string(c.seed),
+                    ran ? fixed(cpu.ms.median, 4) : "-", std::to_string(cpu.reps), ran ? cpu.result.text() : "-", exact,
+                    ran ? sci(k.absError) : "-", ran ? sci(k.relError) : "-", ref.overflow ? "yes" : "no"});
+  if (format == "csv") return render(t, TableFormat::Csv);
+  if (format == "md") return render(t, TableFormat::Markdown);
+  std::string text = header(DeviceInfo{}, Peaks{}, c, &cpu);
+  text += "Exact reference: " + exact +
+          (ref.overflow ? " (overflows the " + std::string(name(c.accType())) + " accumulator)" : "") + "\n";
+  if (ran) text += "CPU loop error: " + sci(k.absError) + " absolute, " + sci(k.relError) + " relative\n";
+  return text;
+}
+
+// --format, or when it is not given the --out file's extension (.json, .csv, .md), else table.
+std::string chosenFormat(const BenchOptions& o) {
+  if (!o.format.empty()) return o.format;
+  const std::string ext = std::filesystem::path(o.out).extension().string();
+  if (ext == ".json") return "json";
+  if (ext == ".csv") return "csv";
+  if (ext == ".md") return "md";
+  return "table";
+}
+
+int interruptedExit() {
+  std::fprintf(stderr, "reducelab: interrupted; nothing was written\n");
+  return kExitInterrupted;
+}
+
 }  // namespace
 
 int runBench(const BenchOptions& o) {
@@ -58,17 +113,17 @@ int runBench(const BenchOptions& o) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 2;
   }
-  const auto format = o.format;
+  const std::string format = chosenFormat(o);
   if (format != "table" && format != "csv" && format != "json" && format != "md") {
     std::fprintf(stderr, "reducelab: error: --format '%s' is not one of: table, csv, json, md\n", format.c_str());
     return 2;
   }
-  if (!o.out.empty()) {
-    if (std::filesystem::exists(o.out) && !o.force) {
-      std::fprintf(stderr, "reducelab: error: %s exists; add --force to overwrite it\n", o.out.c_str());
+  // The output is checked before anything is measured: minutes of GPU time are not lost to a typo.
+  if (!o.out.empty())
+    if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;
     }
-  }
   // Device-independent checks first, so a typo is reported the same with or without a GPU.
   base.kernel = kernels.front()->key;
   if (kernels.size() == 1)
@@ -76,6 +131,12 @@ int runBench(const BenchOptions& o) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 2;
     }
+
+  const bool baseline = !o.noCpu;  // --cpu-only --no-cpu: the exact reference alone
+  if (std::string e = checkHostMemory(base, baseline); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
 
   const bool tty = isatty(fileno(stderr));
   std::unique_ptr<Engine> engine;
@@ -89,17 +150,21 @@ int runBench(const BenchOptions& o) {
       return 1;
     }
   }
-  if (tty) std::fprintf(stderr, "computing the exact reference and the CPU baseline...\n");
-  const Reference ref = computeReference(base);
+  installInterruptHandler();  // Ctrl+C stops the CPU work and the measurements cleanly
+  const Reference ref = computeReference(base, 0, terminalWork("exact reference"));
+  if (ref.cancelled) return interruptedExit();
   CpuBaseline cpu;
-  if (!o.noCpu || o.cpuOnly) cpu = runCpuBaseline(base, base.reps);
+  if (baseline) {
+    cpu = runCpuBaseline(base, base.reps, 3.0, terminalWork("CPU baseline"));
+    if (cpu.cancelled) return interruptedExit();
+    if (!cpu.error.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", cpu.error.c_str());
+      return 1;
+    }
+  }
 
   if (o.cpuOnly) {
-    std::string text = header(DeviceInfo{}, Peaks{}, base, &cpu);
-    text += "Exact reference: " + fixed(double(ref.exact), 6) +
-            (ref.overflow ? " (overflows the " + std::string(name(base.accType())) + " accumulator)" : "") + "\n";
-    const Check k = checkResult(base, cpu.result, ref, base.n);
-    text += "CPU loop error: " + sci(k.absError) + " absolute, " + sci(k.relError) + " relative\n";
+    const std::string text = cpuOnlyText(format, base, cpu, ref, o.argv);
     if (o.out.empty()) std::fputs(text.c_str(), stdout);
     else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
@@ -114,12 +179,14 @@ int runBench(const BenchOptions& o) {
   mo.knownReference = &ref;
   mo.knownCpu = o.noCpu ? nullptr : &cpu;
   mo.cpuBaseline = false;
+  mo.cancel = [] { return interrupted(); };
   for (size_t i = 0; i < kernels.size(); ++i) {
     RunConfig c = base;
     c.kernel = kernels[i]->key;
     if (tty) std::fprintf(stderr, "[%zu/%zu] %s %s\n", i + 1, kernels.size(), c.kernel.c_str(),
                           std::string(kernels[i]->name).c_str());
     rows.push_back(engine->measure(c, mo));
+    if (interrupted()) return interruptedExit();
   }
   fillLadderSpeedups(rows);
 

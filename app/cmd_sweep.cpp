@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "figure_export.hpp"
+#include "interrupt.hpp"
 #include "gl_context.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
@@ -47,6 +48,18 @@ std::optional<SweepAxis> savedSweepAxis(const nlohmann::json& j) {
   return parseSweepAxis(name.substr(6));
 }
 
+// Before anything is measured: the output folder exists, or can be made in an existing one.
+std::string checkOutputFolder(const std::string& dir) {
+  std::error_code ec;
+  const std::filesystem::path out(dir);
+  const std::filesystem::path parent = out.has_parent_path() ? out.parent_path() : ".";
+  if (std::filesystem::exists(std::filesystem::symlink_status(out, ec)) && !std::filesystem::is_directory(out, ec))
+    return dir + " exists and is not a folder";
+  if (!std::filesystem::is_directory(parent, ec))
+    return "cannot create " + dir + ": folder " + parent.string() + " does not exist";
+  return {};
+}
+
 void report(const ExportResult& r) {
   for (const std::string& n : r.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& w : r.written) std::printf("wrote %s\n", w.c_str());
@@ -61,9 +74,9 @@ int runSweepCommand(const SweepOptions& o) {
   if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel");
   nlohmann::json saved;
   if (!o.from.empty()) {  // the file decides the axis; a different --axis is a mistake, not an override
-    std::ifstream in(o.from);
-    if (!in) return fail(1, "cannot read " + o.from);
-    saved = nlohmann::json::parse(in, nullptr, false);
+    std::string text;
+    if (std::string e = readTextFile(o.from, &text); !e.empty()) return fail(1, e);
+    saved = nlohmann::json::parse(text, nullptr, false);
     if (saved.is_discarded()) return fail(1, o.from + " is not JSON");
     const std::optional<SweepAxis> fileAxis = savedSweepAxis(saved);
     if (!fileAxis && o.axis.empty())
@@ -93,8 +106,8 @@ int runSweepCommand(const SweepOptions& o) {
   const std::string stem = "sweep-" + std::string(name(*axis));
   std::vector<std::string> names;
   for (const char* ext : {".png", ".svg", ".pdf", ".csv", ".md", ".tex", ".json"}) names.push_back(stem + ext);
-  if (std::filesystem::exists(o.out))
-    if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
+  if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
+  if (std::string e = checkOutputFolder(o.out); !e.empty()) return fail(1, e);
 
   std::vector<Measurement> rows;
   Peaks peaks;
@@ -119,7 +132,9 @@ int runSweepCommand(const SweepOptions& o) {
     if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
     peaks = engine->peaks(false);
     device = engine->device();
-    rows = runSweep(*engine, configs, progressLine, nullptr);
+    installInterruptHandler();
+    rows = runSweep(*engine, configs, progressLine, interruptFlag());
+    if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
   }
 
   ExportResult r;
@@ -143,6 +158,11 @@ int runSweepCommand(const SweepOptions& o) {
 
 int runReportCommand(const ReportOptions& o) {
   if (o.out.empty()) return fail(2, "--out DIR is required");
+  // Checked before anything is measured: the folder can be made, and a report already in it is
+  // not replaced without --force (the full list of names is checked again when writing).
+  if (std::string e = checkOutputFolder(o.out); !e.empty()) return fail(1, e);
+  if (std::string e = checkOverwrite(o.out, {"report.md", "device.json", "session.json"}, o.force); !e.empty())
+    return fail(1, e);
   std::string err;
   std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
   const DeviceInfo device = engine ? engine->device() : queryDevice(0);

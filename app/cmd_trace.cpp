@@ -99,10 +99,11 @@ int runTrace(const TraceOptions& o) {
     std::fprintf(stderr, "reducelab: error: cub is a library: it has no traced twin to show\n");
     return 2;
   }
-  if (!o.out.empty() && std::filesystem::exists(o.out) && !o.force) {
-    std::fprintf(stderr, "reducelab: error: %s exists; add --force to overwrite it\n", o.out.c_str());
-    return 1;
-  }
+  if (!o.out.empty())
+    if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+      return 1;
+    }
   std::string err, source;
   TraceData t;
   std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);

@@ -15,7 +15,7 @@ int runInfo(const InfoOptions& options);
 
 struct BenchOptions {
   RunOptionText run;
-  std::string format = "table";
+  std::string format;  // empty: from the --out extension (.json, .csv, .md), else table
   std::string out;
   bool force = false;
   bool cpuOnly = false;

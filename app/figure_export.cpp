@@ -42,11 +42,10 @@ std::string prepareFolder(const std::string& dir) {
 }
 
 std::string checkOverwrite(const std::string& dir, const std::vector<std::string>& names, bool force) {
-  if (force) return {};
-  for (const std::string& n : names) {
-    const fs::path p = fs::path(dir) / n;
-    if (fs::exists(p)) return p.string() + " exists; add --force to overwrite it";
-  }
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return {};  // created later: nothing in it to overwrite
+  for (const std::string& n : names)  // the one writer's check: links, devices, FIFOs are refused
+    if (std::string e = checkOutputTarget((fs::path(dir) / n).string(), force); !e.empty()) return e;
   return {};
 }
 

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "application.hpp"
 #include "commands.hpp"
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   cli.add_option("--screenshot", gui.screenshot, "Write the last frame to this PNG file");
   cli.add_option("--size", size, "Offscreen/window size WxH (default 1600x900)");
   cli.add_option("--ui-scale", gui.uiScale, "UI scale (0.5 to 3; multiplies the monitor's scale)")
-      ->check(CLI::Range(0.5f, 3.0f));
+      ->check(rl::app::finiteIn(0.5, 3.0));
   cli.add_flag("--stats", gui.stats, "Print frame-time median and p99 at exit");
   cli.add_option("--dump-layout", gui.dumpLayout,
                  "Write the named panel rectangles of the last frame as JSON (for tests)");
@@ -44,10 +45,12 @@ int main(int argc, char** argv) {
   rl::app::addRunOptions(&cli, gui.run, "The kernel shown (a list with --run: each is measured)");
   cli.add_flag("--run", gui.runAtStart, "Measure the starting configuration when the GUI opens");
   cli.add_option("--view", gui.view, "Trace view shown: warp, bank, tree, coalescing, all, source")->capture_default_str();
-  cli.add_option("--step", gui.step, "Trace step shown (default: the last)");
-  cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views");
+  // A step or warp past the trace's end is shown as its last one, with a warning naming it.
+  cli.add_option("--step", gui.step, "Trace step shown (default: the last)")->check(CLI::Range(-1, 1000000));
+  cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views")->check(CLI::Range(0, 31));
   cli.add_option("--theme", gui.theme, "dark or light (high contrast, for projectors)")->capture_default_str();
-  cli.add_option("--traced-block", gui.run.tracedBlock, "Which block the trace views show");
+  cli.add_option("--traced-block", gui.run.tracedBlock, "Which block the trace views show")
+      ->check(rl::app::unsignedInteger());
 
   rl::app::InfoOptions info;
   CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
@@ -59,17 +62,18 @@ int main(int argc, char** argv) {
   rl::app::BenchOptions bench;
   CLI::App* benchCmd = cli.add_subcommand("bench", "Measure kernels on the GPU (the seeds' table)");
   rl::app::addRunOptions(benchCmd, bench.run, "Kernel id, a comma list (k3,k7,cub) or all");
-  benchCmd->add_option("--format", bench.format, "table, csv, json or md")->capture_default_str();
+  benchCmd->add_option("--format", bench.format, "table, csv, json or md (default: from the --out extension, else table)");
   benchCmd->add_option("--out", bench.out, "Write to this file (atomically) instead of stdout");
   benchCmd->add_flag("--force", bench.force, "Overwrite --out if it exists");
   benchCmd->add_flag("--cpu-only", bench.cpuOnly, "Only the CPU baseline and reference (no GPU needed)");
-  benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N)");
+  benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N; with --cpu-only: the exact reference alone)");
   for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
 
   rl::app::TraceOptions trace;
   CLI::App* traceCmd = cli.add_subcommand("trace", "Per-step summary of one block's execution trace");
   rl::app::addRunOptions(traceCmd, trace.run, "Kernel id (k1..k12, k5s)");
-  traceCmd->add_option("--traced-block", trace.tracedBlock, "Which block to trace (default 0)");
+  traceCmd->add_option("--traced-block", trace.tracedBlock, "Which block to trace (default 0)")
+      ->check(rl::app::unsignedInteger());
   traceCmd->add_option("--format", trace.format, "table or json")->capture_default_str();
   traceCmd->add_option("--out", trace.out, "Write to this file (atomically) instead of stdout");
   traceCmd->add_flag("--force", trace.force, "Overwrite --out if it exists");
@@ -131,6 +135,15 @@ int main(int argc, char** argv) {
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;
+  if (!gui.settingsPath.empty()) {  // a named settings file lives in an existing folder: none is made for it
+    const std::filesystem::path p(gui.settingsPath);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p.has_parent_path() ? p.parent_path() : ".", ec)) {
+      std::fprintf(stderr, "reducelab: error: --settings %s: folder %s does not exist\n", gui.settingsPath.c_str(),
+                   p.parent_path().string().c_str());
+      return 1;
+    }
+  }
   if (!rl::app::parseSize(size, &gui.width, &gui.height))
     return usageError("--size must be WIDTHxHEIGHT between 64x64 and 16384x16384, got '" + size +
                       "'");

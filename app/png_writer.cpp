@@ -22,7 +22,8 @@ std::string checkWritable(const std::string& path) {
   if (fs::is_directory(p, ec)) return path + " is a folder, not a file";
   if (access(dir.c_str(), W_OK) != 0)
     return "folder " + dir.string() + " is not writable (" + std::strerror(errno) + ")";
-  return {};
+  // The writer's own check: a link, device or FIFO is refused now, not after the frames.
+  return checkOutputTarget(path, true);
 }
 
 std::string writePngAtomic(const std::string& path, int width, int height,

@@ -1,6 +1,44 @@
 #include "run_options.hpp"
 
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
 namespace rl::app {
+
+CLI::Validator finiteIn(double lo, double hi) {
+  char desc[64];
+  std::snprintf(desc, sizeof desc, "NUMBER in [%g, %g]", lo, hi);
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v))
+          return "'" + s + "' is not a finite number";
+        if (v < lo || v > hi) {
+          char b[96];
+          std::snprintf(b, sizeof b, " is not between %g and %g", lo, hi);
+          return "'" + s + "'" + b;
+        }
+        return {};
+      },
+      desc);
+}
+
+CLI::Validator unsignedInteger() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (!s.empty() && s[0] == '-') return "'" + s + "' is negative";
+        uint64_t v = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || r.ptr != s.data() + s.size()) return "'" + s + "' is not a whole number";
+        if (r.ec == std::errc::result_out_of_range) return "'" + s + "' is above 2^64-1";
+        return {};
+      },
+      "0..2^64-1");
+}
 
 void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp) {
   cmd->add_option("--kernel", t.kernel, kernelHelp)->capture_default_str();
@@ -10,15 +48,17 @@ void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHel
                   "Accumulator: same (as the input, like the seeds) or wide (int32->int64, float32->float64)")
       ->capture_default_str();
   cmd->add_option("--n", t.n, "Number of elements: 16777216, 16M (binary) or 2^24")->capture_default_str();
-  cmd->add_option("--block", t.block, "Threads per block: a power of two, 32..1024")->capture_default_str();
-  cmd->add_option("--reps", t.reps, "Timed repetitions (median, min, max are reported)")->capture_default_str();
-  cmd->add_option("--warmup", t.warmup, "Untimed warm-up runs")->capture_default_str();
+  cmd->add_option("--block", t.block, "Threads per block: a power of two, 32..1024")
+      ->capture_default_str()->check(CLI::Range(32, 1024));
+  cmd->add_option("--reps", t.reps, "Timed repetitions (median, min, max are reported)")
+      ->capture_default_str()->check(CLI::Range(1, 100000));
+  cmd->add_option("--warmup", t.warmup, "Untimed warm-up runs")->capture_default_str()->check(CLI::Range(0, 10000));
   cmd->add_flag("--warm-l2", t.warmL2, "Keep L2 warm between repetitions (default: flushed, cold)");
   cmd->add_option("--final", t.final,
                   "Final stage: cpu, gpu (second pass), atomic, lastblock (default: the kernel's)")
       ->capture_default_str();
   cmd->add_option("--data", t.data, "Input: uniform, int-range, ones, ill-conditioned")->capture_default_str();
-  cmd->add_option("--seed", t.seed, "Seed of the input data")->capture_default_str();
+  cmd->add_option("--seed", t.seed, "Seed of the input data (0 to 2^64-1)")->capture_default_str()->check(unsignedInteger());
   cmd->add_option("--range", t.range, "Integer range lo,hi for --data int-range")->capture_default_str();
 }
 
@@ -37,16 +77,7 @@ std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
   else return bad("data", t.data, "uniform, int-range, ones, ill-conditioned");
   std::string err;
   if (auto v = parseCount(t.n, &err)) c->n = *v; else return err;
-  const auto comma = t.range.find(',');
-  try {
-    if (comma == std::string::npos) throw std::invalid_argument("no comma");
-    size_t p1 = 0, p2 = 0;
-    c->rangeLo = std::stoll(t.range.substr(0, comma), &p1);
-    c->rangeHi = std::stoll(t.range.substr(comma + 1), &p2);
-    if (p1 != comma || p2 != t.range.size() - comma - 1) throw std::invalid_argument("junk");
-  } catch (const std::exception&) {
-    return "--range '" + t.range + "' is not of the form lo,hi (e.g. -1000,1000)";
-  }
+  if (std::string e = parseIntRange(t.range, &c->rangeLo, &c->rangeHi); !e.empty()) return "--range " + e;
   c->block = t.block;
   c->reps = t.reps;
   c->warmup = t.warmup;

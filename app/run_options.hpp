@@ -17,6 +17,13 @@ struct RunOptionText {
   uint64_t tracedBlock = 0;
 };
 
+// Checks for numeric options, run on the text before CLI11 converts it, so nothing odd slips
+// through a conversion: a real must be finite and in [lo, hi] (nan, inf, 1e400 are refused);
+// an unsigned integer is whole decimal digits within 0..2^64-1 ("-1" would otherwise wrap to
+// 2^64-1, and 2^64 saturate).
+CLI::Validator finiteIn(double lo, double hi);
+CLI::Validator unsignedInteger();
+
 // Adds --kernel --op --type --accumulate --n --block --reps --warmup --warm-l2 --final --data
 // --seed --range to `cmd`. `kernelHelp` describes what --kernel accepts there.
 void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp);

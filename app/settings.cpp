@@ -1,9 +1,11 @@
 #include "settings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
-#include <fstream>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "reducelab/atomic_file.hpp"
@@ -19,58 +21,157 @@ std::string defaultSettingsPath() {
   return (dir / "reducelab" / "settings.json").string();
 }
 
+std::string moveAsideCorrupt(const std::string& path, std::string* movedTo) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  std::string target = path + ".corrupt-" + stamp;
+  std::error_code ec;
+  for (int i = 2; std::filesystem::exists(std::filesystem::symlink_status(target, ec)); ++i)
+    target = path + ".corrupt-" + stamp + "-" + std::to_string(i);
+  std::filesystem::rename(path, target, ec);
+  if (ec) return ec.message();
+  *movedTo = target;
+  return {};
+}
+
+namespace {
+
+// Reads one key; a key of the wrong type keeps its default and is named in *badKeys (the
+// other keys are kept: one typo does not cost the whole file).
+template <class T>
+T keyOr(const nlohmann::json& j, const char* key, const T& fallback, std::vector<std::string>* badKeys) {
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    if (!it->is_number_integer()) {  // a float is never converted: that could overflow
+      badKeys->push_back(key);
+      return fallback;
+    }
+  try {
+    return it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    badKeys->push_back(key);
+    return fallback;
+  }
+}
+
+float scaleOr(const nlohmann::json& j, const char* key, float fallback, std::vector<std::string>* badKeys) {
+  const double v = keyOr<double>(j, key, fallback, badKeys);
+  if (!std::isfinite(v) || v < 0.5 || v > 3.0) {
+    if (v != fallback) badKeys->push_back(key);
+    return fallback;
+  }
+  return float(v);
+}
+
+}  // namespace
+
 Settings loadSettings(const std::string& path, std::string* warning) {
   Settings s;
-  std::ifstream in(path);
-  if (!in) {
-    if (std::filesystem::exists(path) && warning) *warning = "settings file " + path + " cannot be read; using defaults";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return s;  // first start
+  std::string text;
+  if (std::string e = readTextFile(path, &text, uint64_t(1) << 20); !e.empty()) {
+    if (warning) *warning = "settings: " + e + "; using defaults, and the file is left as it is";
+    s.keepFile = true;
     return s;
   }
-  try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    if (!j.is_object()) throw std::runtime_error("not a JSON object");
-    Settings d;
-    s.uiScale = std::clamp(j.value("ui_scale", d.uiScale), 0.5f, 3.0f);
-    s.theme = j.value("theme", d.theme) == "light" ? "light" : "dark";
-    s.presentationScale = std::clamp(j.value("presentation_scale", d.presentationScale), 0.5f, 3.0f);
-    s.presentationTheme = j.value("presentation_theme", d.presentationTheme) == "dark" ? "dark" : "light";
-    s.showLeft = j.value("show_left", true);
-    s.showRight = j.value("show_right", true);
-    s.showBottom = j.value("show_bottom", true);
-    s.view = j.value("view", d.view);
-    s.exportDir = j.value("export_dir", d.exportDir);
-    if (j.contains("window") && j["window"].is_array() && j["window"].size() == 4) {
-      const auto& w = j["window"];
+  std::string problem;
+  bool unusable = false;
+  s = parseSettings(text, &problem, &unusable);
+  if (unusable) {
+    std::string movedTo;
+    const std::string& why = problem;
+    if (std::string e = moveAsideCorrupt(path, &movedTo); !e.empty()) {
+      if (warning) *warning = "settings file " + path + " " + why + " and could not be moved aside (" + e +
+                              "); using defaults, and the file is left as it is";
+      s.keepFile = true;
+    } else if (warning) {
+      *warning = "settings file " + path + " " + why + "; moved it to " + movedTo + " and using defaults";
+    }
+    return s;
+  }
+  if (!problem.empty() && warning) *warning = "settings file " + path + ": " + problem;
+  return s;
+}
+
+Settings parseSettings(const std::string& text, std::string* problem, bool* unusable) {
+  Settings s;
+  *unusable = false;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *problem = j.is_discarded() ? "is not JSON" : "is not a JSON object";
+    *unusable = true;
+    return s;
+  }
+  std::vector<std::string> bad;
+  const Settings d;
+  s.uiScale = scaleOr(j, "ui_scale", d.uiScale, &bad);
+  s.theme = keyOr<std::string>(j, "theme", d.theme, &bad) == "light" ? "light" : "dark";
+  s.presentationScale = scaleOr(j, "presentation_scale", d.presentationScale, &bad);
+  s.presentationTheme = keyOr<std::string>(j, "presentation_theme", d.presentationTheme, &bad) == "dark" ? "dark" : "light";
+  s.showLeft = keyOr<bool>(j, "show_left", true, &bad);
+  s.showRight = keyOr<bool>(j, "show_right", true, &bad);
+  s.showBottom = keyOr<bool>(j, "show_bottom", true, &bad);
+  s.view = keyOr<std::string>(j, "view", d.view, &bad);
+  s.exportDir = keyOr<std::string>(j, "export_dir", d.exportDir, &bad);
+  if (s.exportDir.empty()) s.exportDir = d.exportDir;
+  if (j.contains("window")) {  // [x, y, width, height]
+    const auto& w = j["window"];
+    const bool ok = w.is_array() && w.size() == 4 &&
+                    std::all_of(w.begin(), w.end(), [](const auto& v) {
+                      return v.is_number_integer() && v.template get<int64_t>() > -100000 && v.template get<int64_t>() < 100000;
+                    });
+    if (ok) {
       s.windowX = w[0].get<int>(), s.windowY = w[1].get<int>();
       s.windowW = std::clamp(w[2].get<int>(), 64, 16384), s.windowH = std::clamp(w[3].get<int>(), 64, 16384);
       s.haveWindow = true;
+    } else {
+      bad.push_back("window");
     }
-    if (j.contains("last_config") && j["last_config"].is_object()) {
-      const auto& c = j["last_config"];
+  }
+  if (j.contains("last_config")) {
+    const auto& c = j["last_config"];
+    if (!c.is_object()) {
+      bad.push_back("last_config");
+    } else {
+      std::vector<std::string> badConfig;
       RunConfig r;
-      r.kernel = c.value("kernel", r.kernel);
-      r.block = c.value("block", r.block);
-      r.n = c.value("n", r.n);
-      r.reps = c.value("reps", r.reps);
-      r.warmL2 = c.value("warm_l2", r.warmL2);
-      r.type = parseElemType(c.value("type", std::string("float32"))).value_or(r.type);
-      r.op = parseOp(c.value("op", std::string("sum"))).value_or(r.op);
-      r.accumulate = parseAccumulate(c.value("accumulate", std::string("same"))).value_or(r.accumulate);
-      r.final = parseFinalStage(c.value("final", std::string("default"))).value_or(r.final);
-      r.data = parseDataPattern(c.value("data", std::string("uniform"))).value_or(r.data);
-      if (validate(r, nullptr).empty()) {
+      r.kernel = keyOr<std::string>(c, "kernel", r.kernel, &badConfig);
+      r.block = keyOr<int>(c, "block", r.block, &badConfig);
+      r.n = keyOr<uint64_t>(c, "n", r.n, &badConfig);
+      r.reps = keyOr<int>(c, "reps", r.reps, &badConfig);
+      r.warmL2 = keyOr<bool>(c, "warm_l2", r.warmL2, &badConfig);
+      auto choice = [&](const char* key, const char* fallback, auto parse, auto* field) {
+        if (auto v = parse(keyOr<std::string>(c, key, fallback, &badConfig))) *field = *v;
+        else badConfig.push_back(key);
+      };
+      choice("type", "float32", parseElemType, &r.type);
+      choice("op", "sum", parseOp, &r.op);
+      choice("accumulate", "same", parseAccumulate, &r.accumulate);
+      choice("final", "default", parseFinalStage, &r.final);
+      choice("data", "uniform", parseDataPattern, &r.data);
+      if (badConfig.empty() && validate(r, nullptr).empty()) {
         s.lastConfig = r;
         s.haveLastConfig = true;
+      } else {
+        bad.push_back("last_config");
       }
     }
-  } catch (const std::exception& e) {
-    if (warning) *warning = "settings file " + path + " is corrupt (" + e.what() + "); using defaults, it will be replaced";
-    return Settings{};
+  }
+  if (!bad.empty()) {
+    std::string keys;
+    for (const std::string& k : bad) keys += (keys.empty() ? "" : ", ") + k;
+    *problem = "ignored " + keys + " (wrong type or value); the other settings are kept";
   }
   return s;
 }
 
 std::string saveSettings(const std::string& path, const Settings& s) {
+  if (s.keepFile) return {};  // a file we could not read is not replaced
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   const RunConfig& c = s.lastConfig;

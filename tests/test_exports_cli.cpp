@@ -75,6 +75,11 @@ TEST(Settings, CorruptFileIsReportedOnceAndReplaced) {
   EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
   const nlohmann::json j = nlohmann::json::parse(readFile(path));  // replaced by valid settings
   EXPECT_EQ(j.value("theme", ""), "dark");
+  bool keptAside = false;  // ... and the unparsable one kept beside it
+  for (const auto& e : fs::directory_iterator(fs::path(path).parent_path()))
+    keptAside = keptAside || (e.path().filename().string().rfind("settings.json.corrupt-", 0) == 0 &&
+                              readFile(e.path().string()) == "{ this is not json");
+  EXPECT_TRUE(keptAside);
   auto r2 = runReducelab("--headless --frames 2 --settings " + path);
   EXPECT_TRUE(r2.err.empty()) << r2.err;  // reported once: the next start is quiet
 }

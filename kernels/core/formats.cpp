@@ -1,6 +1,10 @@
 #include "reducelab/formats.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
+#include <optional>
+#include <stdexcept>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -603,12 +607,22 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
 }
 
 namespace {
+
+// The value of the summary whose tag ends in `tagSuffix`, or nullptr; never reads past what the
+// file holds (a summary without "data", or with an empty one, counts as absent).
 const nlohmann::json* findSummary(const nlohmann::json& st, const std::string& tagSuffix) {
-  if (!st.contains("summaries") || !st["summaries"].is_array()) return nullptr;
-  for (const auto& s : st["summaries"]) {
-    const std::string tag = s.value("tag", "");
-    if (tag.size() >= tagSuffix.size() && tag.compare(tag.size() - tagSuffix.size(), tagSuffix.size(), tagSuffix) == 0)
-      return &s.at("data").at(0).at("value");
+  const auto sums = st.find("summaries");
+  if (sums == st.end() || !sums->is_array()) return nullptr;
+  for (const auto& s : *sums) {
+    if (!s.is_object()) continue;
+    const auto tagIt = s.find("tag");
+    if (tagIt == s.end() || !tagIt->is_string()) continue;
+    const std::string& tag = tagIt->get_ref<const std::string&>();
+    if (!tag.ends_with(tagSuffix)) continue;
+    const auto data = s.find("data");
+    if (data == s.end() || !data->is_array() || data->empty() || !(*data)[0].is_object()) return nullptr;
+    const auto value = (*data)[0].find("value");
+    return value == (*data)[0].end() ? nullptr : &*value;
   }
   return nullptr;
 }
@@ -619,15 +633,159 @@ const nlohmann::json* findList(const nlohmann::json& st, const char* key, const 
   return findSummary(st, oldTag);
 }
 
-// nvbench writes int64 as numbers or as decimal text; accept both.
-int64_t asInt64(const nlohmann::json& v) {
-  if (v.is_string()) return std::stoll(v.get<std::string>());
-  return v.get<int64_t>();
+// Whole decimal text of an unsigned number, nothing else ("-5" and "1e3" are refused).
+template <class Int>
+std::optional<Int> wholeNumber(const std::string& v) {
+  Int x{};
+  if (v.empty() || v[0] == '-' || v[0] == '+') return std::nullopt;
+  auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (r.ec != std::errc() || r.ptr != v.data() + v.size()) return std::nullopt;
+  return x;
 }
+
+// Measured quantities: finite, not negative, and far from overflowing when scaled and written back.
+double finiteNonNegative(const nlohmann::json& v, const char* what) {
+  if (!v.is_number()) throw std::invalid_argument(std::string(what) + " is not a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0 || x > 1e30)
+    throw std::invalid_argument(std::string(what) + " is negative, not finite or implausibly large");
+  return x;
+}
+
+// An integer field: a JSON integer within [lo, hi] (a float is not converted: that could overflow).
+int64_t integerIn(const nlohmann::json& v, int64_t lo, int64_t hi, const char* what) {
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string(what) + " is not an integer");
+  if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(hi))
+    throw std::invalid_argument(std::string(what) + " is out of range");
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) throw std::invalid_argument(std::string(what) + " is out of range");
+  return x;
+}
+
+std::vector<double> durations(const nlohmann::json& v, const char* what) {
+  std::vector<double> out;
+  for (const auto& x : v.get<std::vector<double>>()) out.push_back(finiteNonNegative(x, what));
+  return out;
+}
+
+// An int64 nvbench-style: a JSON integer, or its decimal text (nvbench writes int64 as text).
+int64_t int64In(const nlohmann::json& v, int64_t lo, int64_t hi, const char* what) {
+  if (v.is_string()) {
+    const std::string& t = v.get_ref<const std::string&>();
+    int64_t x = 0;
+    auto r = std::from_chars(t.data(), t.data() + t.size(), x);
+    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size())
+      throw std::invalid_argument(std::string(what) + " '" + t + "' is not an integer");
+    if (x < lo || x > hi) throw std::invalid_argument(std::string(what) + " is out of range");
+    return x;
+  }
+  return integerIn(v, lo, hi, what);
+}
+
+// One state of a session file, checked like command-line input; throws with the reason.
+Measurement measurementFromState(const nlohmann::json& st) {
+  Measurement m;
+  auto bad = [](const std::string& axis, const std::string& v, const std::string& why) {
+    return std::invalid_argument(axis + " '" + v + "' " + why);
+  };
+  for (const auto& a : st.at("axis_values")) {
+    const std::string n = a.at("name");
+    const auto& value = a.at("value");  // text, or an integer (nvbench's int64 axes)
+    if (!value.is_string() && !value.is_number_integer())
+      throw std::invalid_argument("axis " + n + " has a value that is neither text nor an integer");
+    const std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+    if (n == "Kernel") m.config.kernel = v;
+    else if (n == "T") {
+      if (auto t = parseElemType(v)) m.config.type = *t; else throw bad(n, v, "is not a type");
+    } else if (n == "Op") {
+      if (auto o = parseOp(v)) m.config.op = *o; else throw bad(n, v, "is not an operation");
+    } else if (n == "Elements") {
+      const auto c = wholeNumber<uint64_t>(v);
+      if (!c) throw bad(n, v, "is not a count");
+      if (*c < 1 || *c > (uint64_t(1) << 40)) throw bad(n, v, "is outside 1..2^40");
+      m.config.n = *c;
+    } else if (n == "Block") {
+      if (auto b = wholeNumber<int>(v)) m.config.block = *b; else throw bad(n, v, "is not a block size");
+    } else if (n == "Final") {
+      if (auto f = parseFinalStage(v)) m.config.final = *f; else throw bad(n, v, "is not a final stage");
+    } else if (n == "Data") {
+      if (auto d = parseDataPattern(v)) m.config.data = *d; else throw bad(n, v, "is not a data pattern");
+    } else if (n == "Seed") {
+      if (auto x = wholeNumber<uint64_t>(v)) m.config.seed = *x; else throw bad(n, v, "is not a seed");
+    } else if (n == "L2") {
+      if (v != "warm" && v != "cold") throw bad(n, v, "is not warm or cold");
+      m.config.warmL2 = v == "warm";
+    } else if (n == "Accumulator") {
+      const auto acc = parseElemType(v);
+      if (!acc) throw bad(n, v, "is not a type");
+      m.config.accumulate = *acc == m.config.type ? Accumulate::Same : Accumulate::Wide;
+    }
+  }
+  if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
+  const auto skipped = st.find("is_skipped");
+  m.ok = !(skipped != st.end() && skipped->get<bool>());
+  const auto reason = st.find("skip_reason");
+  if (reason != st.end()) m.error = reason->get<std::string>();
+  if (m.ok) {
+    auto doubles = [](const nlohmann::json& v, const char* what) {
+      if (!v.is_array()) throw std::invalid_argument(std::string(what) + " is not a list");
+      return durations(v, what);
+    };
+    if (auto* v = findList(st, "gpu_time_ms", "reducelab/samples/gpu_time")) m.kernelMs = doubles(*v, "a GPU time");
+    if (auto* v = findList(st, "end_to_end_ms", "reducelab/samples/end_to_end_time")) m.endToEndMs = doubles(*v, "an end-to-end time");
+    if (auto* v = findList(st, "distinct_results", "reducelab/distinct_results")) {
+      if (!v->is_array()) throw std::invalid_argument("the distinct results are not a list");
+      for (const auto& r : *v) {
+        if (!r.is_string()) throw std::invalid_argument("a distinct result is not text");
+        m.distinctResults.push_back(r.get<std::string>());
+      }
+    }
+    if (auto* v = findList(st, "grid_per_pass", "reducelab/launch/grid")) {
+      if (!v->is_array()) throw std::invalid_argument("the grid is not a list");
+      for (const auto& g : *v) m.geometry.passGrids.push_back(uint64_t(int64In(g, 0, INT64_MAX, "a grid size")));
+    }
+    m.kernel = Stats::of(m.kernelMs);
+    m.endToEnd = Stats::of(m.endToEndMs);
+    if (auto* v = findSummary(st, "/bw/global/bytes_per_second")) m.bandwidthGBs = finiteNonNegative(*v, "the bandwidth") / 1e9;
+    if (auto* v = findSummary(st, "/bw/global/utilization")) m.pctTheoretical = finiteNonNegative(*v, "the utilization") * 100;
+    else if (auto* v1 = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = finiteNonNegative(*v1, "the peak fraction") * 100;
+    if (auto* v = findSummary(st, "reducelab/result")) {
+      if (!v->is_number() && !v->is_string()) throw std::invalid_argument("the result is not a number");
+      m.result.isInt = v->is_number_integer() || v->is_string();
+      if (m.result.isInt) m.result.i = int64In(*v, INT64_MIN, INT64_MAX, "the result");
+      else m.result.f = v->get<double>();
+    }
+    if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = int(int64In(*v, 0, 65536, "registers"));
+    if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = finiteNonNegative(*v, "the occupancy");
+    if (auto* v = findSummary(st, "reducelab/resources/limiter")) {
+      if (!v->is_string()) throw std::invalid_argument("the limiter is not text");
+      m.resources.limiter = v->get<std::string>();
+    }
+    if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(int64In(*v, 0, 65536, "active blocks"));
+    if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = finiteNonNegative(*v, "the waves");
+    if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = size_t(int64In(*v, 0, INT64_MAX, "shared memory"));
+    if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = finiteNonNegative(*v, "the read fraction") * 100;
+    if (auto* v = findSummary(st, "reducelab/check")) {
+      if (!v->is_string()) throw std::invalid_argument("the check is not text");
+      const std::string check = v->get<std::string>();
+      if (check != "pass" && check != "fail") throw bad("check", check, "is not pass or fail");
+      m.haveReference = true;
+      m.check.pass = check == "pass";
+    }
+    if (auto* v = findSummary(st, "reducelab/error/absolute"); v && !v->is_null()) m.check.absError = finiteNonNegative(*v, "the absolute error");
+    if (auto* v = findSummary(st, "reducelab/error/relative"); v && !v->is_null()) m.check.relError = finiteNonNegative(*v, "the relative error");
+    if (auto* v = findSummary(st, "reducelab/error/tolerance"); v && !v->is_null()) m.check.tolerance = finiteNonNegative(*v, "the tolerance");
+    m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
+    m.geometry.final = m.config.final;
+  }
+  return m;
+}
+
 }  // namespace
 
 std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::string* error) {
   std::vector<Measurement> out;
+  size_t index = 0;
   try {
     // A later layout may move or rename what this reader looks for: refuse it rather than misread it.
     if (j.contains("meta") && j["meta"].contains("version") && j["meta"]["version"].contains("json_schema") &&
@@ -638,93 +796,68 @@ std::vector<Measurement> measurementsFromJson(const nlohmann::json& j, std::stri
       return {};
     }
     for (const auto& st : j.at("benchmarks").at(0).at("states")) {
-      Measurement m;
-      for (const auto& a : st.at("axis_values")) {
-        const std::string n = a.at("name");
-        const std::string v = a.at("value").is_string() ? a.at("value").get<std::string>()
-                                                         : std::to_string(asInt64(a.at("value")));
-        if (n == "Kernel") m.config.kernel = v;
-        else if (n == "T") m.config.type = parseElemType(v).value_or(ElemType::Float32);
-        else if (n == "Op") m.config.op = parseOp(v).value_or(Op::Sum);
-        else if (n == "Elements") m.config.n = std::stoull(v);
-        else if (n == "Block") m.config.block = std::stoi(v);
-        else if (n == "Final") m.config.final = parseFinalStage(v).value_or(FinalStage::Default);
-        else if (n == "Data") m.config.data = parseDataPattern(v).value_or(DataPattern::Uniform);
-        else if (n == "Seed") m.config.seed = std::stoull(v);
-        else if (n == "L2") m.config.warmL2 = v == "warm";
-        else if (n == "Accumulator")
-          m.config.accumulate = parseElemType(v).value_or(m.config.type) == m.config.type
-                                    ? Accumulate::Same : Accumulate::Wide;
-      }
-      m.ok = !st.value("is_skipped", false);
-      m.error = st.value("skip_reason", "");
-      if (m.ok) {
-        if (auto* v = findList(st, "gpu_time_ms", "reducelab/samples/gpu_time")) m.kernelMs = v->get<std::vector<double>>();
-        if (auto* v = findList(st, "end_to_end_ms", "reducelab/samples/end_to_end_time")) m.endToEndMs = v->get<std::vector<double>>();
-        if (auto* v = findList(st, "distinct_results", "reducelab/distinct_results")) m.distinctResults = v->get<std::vector<std::string>>();
-        if (auto* v = findList(st, "grid_per_pass", "reducelab/launch/grid")) m.geometry.passGrids = v->get<std::vector<uint64_t>>();
-        m.kernel = Stats::of(m.kernelMs);
-        m.endToEnd = Stats::of(m.endToEndMs);
-        if (auto* v = findSummary(st, "/bw/global/bytes_per_second")) m.bandwidthGBs = v->get<double>() / 1e9;
-        if (auto* v = findSummary(st, "/bw/global/utilization")) m.pctTheoretical = v->get<double>() * 100;
-        else if (auto* v1 = findSummary(st, "/bw/global/peak_fraction")) m.pctTheoretical = v1->get<double>() * 100;
-        if (auto* v = findSummary(st, "reducelab/result")) {
-          m.result.isInt = v->is_number_integer() || v->is_string();
-          if (m.result.isInt) m.result.i = asInt64(*v);
-          else m.result.f = v->get<double>();
-        }
-        if (auto* v = findSummary(st, "reducelab/resources/registers")) m.resources.registers = int(asInt64(*v));
-        if (auto* v = findSummary(st, "reducelab/resources/occupancy")) m.resources.occupancy = v->get<double>();
-        if (auto* v = findSummary(st, "reducelab/resources/limiter")) m.resources.limiter = v->get<std::string>();
-        if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(asInt64(*v));
-        if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = v->get<double>();
-        if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = decltype(m.geometry.smemBytes)(asInt64(*v));
-        if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = v->get<double>() * 100;
-        if (auto* v = findSummary(st, "reducelab/check")) {
-          m.haveReference = true;
-          m.check.pass = v->get<std::string>() == "pass";
-        }
-        if (auto* v = findSummary(st, "reducelab/error/absolute")) m.check.absError = v->get<double>();
-        if (auto* v = findSummary(st, "reducelab/error/relative")) m.check.relError = v->get<double>();
-        if (auto* v = findSummary(st, "reducelab/error/tolerance")) m.check.tolerance = v->get<double>();
-        m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
-        m.geometry.final = m.config.final;
-      }
-      out.push_back(std::move(m));
+      out.push_back(measurementFromState(st));
+      ++index;
     }
+  } catch (const nlohmann::json::exception& e) {
+    if (error) *error = "not a ReduceLab session file (record " + std::to_string(index + 1) + "): " + e.what();
+    return {};
   } catch (const std::exception& e) {
-    if (error) *error = std::string("not a ReduceLab session file: ") + e.what();
+    if (error) *error = "record " + std::to_string(index + 1) + " is impossible: " + e.what();
     return {};
   }
   return out;
 }
 
+// Both read what a file offers and ignore the rest: a field of the wrong type counts as absent.
 DeviceInfo deviceFromJson(const nlohmann::json& j) {
   DeviceInfo d;
-  if (!j.contains("devices") || j["devices"].empty()) return d;
-  const auto& x = j["devices"][0];
-  d.name = x.value("name", "");
-  d.available = d.name.rfind("none", 0) != 0 && !d.name.empty();
-  d.smCount = x.value("number_of_sms", 0);
-  d.l2Bytes = x.value("l2_cache_size", int64_t(0));
-  d.totalMemBytes = x.value("global_memory_size", int64_t(0));
-  d.busWidthBits = x.value("global_memory_bus_width", 0);
-  d.memClockKHz = int(x.value("global_memory_bus_peak_clock_rate", int64_t(0)) / 1000);
-  const int sm = x.value("sm_version", 0);
-  d.ccMajor = sm / 100;
-  d.ccMinor = (sm % 100) / 10;
-  d.uuid = x.value("uuid", "");
+  if (!j.is_object()) return d;
+  const auto devs = j.find("devices");
+  if (devs == j.end() || !devs->is_array() || devs->empty() || !(*devs)[0].is_object()) return d;
+  const auto& x = (*devs)[0];
+  // An integer field within [0, hi], else 0 (a float is never converted: that could overflow).
+  auto integer = [&](const char* key, int64_t hi) -> int64_t {
+    const auto it = x.find(key);
+    if (it == x.end() || !it->is_number_integer()) return 0;
+    if (it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(hi)) return 0;
+    const int64_t v = it->get<int64_t>();
+    return v < 0 || v > hi ? 0 : v;
+  };
+  try {
+    d.name = x.value("name", "");
+    d.available = d.name.rfind("none", 0) != 0 && !d.name.empty();
+    d.smCount = int(integer("number_of_sms", 1 << 20));
+    d.l2Bytes = integer("l2_cache_size", int64_t(1) << 50);
+    d.totalMemBytes = integer("global_memory_size", int64_t(1) << 50);
+    d.busWidthBits = int(integer("global_memory_bus_width", 1 << 20));
+    d.memClockKHz = int(integer("global_memory_bus_peak_clock_rate", int64_t(1) << 40) / 1000);
+    const int sm = int(integer("sm_version", 10000));
+    d.ccMajor = sm / 100;
+    d.ccMinor = (sm % 100) / 10;
+    d.uuid = x.value("uuid", "");
+  } catch (const nlohmann::json::exception&) {
+    return DeviceInfo{};
+  }
   return d;
 }
 
 Peaks peaksFromJson(const nlohmann::json& j) {
   Peaks p;
-  if (!j.contains("meta") || !j["meta"].contains("peaks")) return p;
+  if (!j.is_object() || !j.contains("meta") || !j["meta"].is_object() || !j["meta"].contains("peaks") ||
+      !j["meta"]["peaks"].is_object())
+    return p;
   const auto& x = j["meta"]["peaks"];
-  p.theoreticalGBs = x.value("theoretical_gbs", 0.0);
-  p.readGBs = x.value("measured_read_gbs", 0.0);
-  p.copyGBs = x.value("measured_copy_gbs", 0.0);
-  p.source = x.value("source", std::string("from the session file"));
+  try {
+    p.theoreticalGBs = x.value("theoretical_gbs", 0.0);
+    p.readGBs = x.value("measured_read_gbs", 0.0);
+    p.copyGBs = x.value("measured_copy_gbs", 0.0);
+    p.source = x.value("source", std::string("from the session file"));
+  } catch (const nlohmann::json::exception&) {
+    return Peaks{};
+  }
+  for (double* v : {&p.theoreticalGBs, &p.readGBs, &p.copyGBs})
+    if (!std::isfinite(*v) || *v < 0) *v = 0;
   return p;
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "reducelab/atomic_file.hpp"
 #include "reducelab/embedded_text.hpp"
 
 namespace rl {
@@ -456,16 +457,19 @@ std::vector<std::string> shippedLessons() {
 std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* error) {
   const std::string_view shipped = findEmbedded(kLessonFiles, kLessonFiles_count, nameOrPath + ".lesson");
   if (!shipped.empty()) return parseLesson(std::string(shipped), "assets/lessons/" + nameOrPath + ".lesson", error);
-  std::ifstream in(nameOrPath);
-  if (!in) {
+  std::string text;
+  std::error_code ec;
+  if (!std::filesystem::exists(nameOrPath, ec)) {
     std::string known;
     for (const std::string& n : shippedLessons()) known += (known.empty() ? "" : ", ") + n;
     if (error) *error = "no lesson '" + nameOrPath + "' (shipped: " + known + "; or give a .lesson file)";
     return std::nullopt;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseLesson(ss.str(), nameOrPath, error);
+  if (std::string e = readTextFile(nameOrPath, &text, uint64_t(4) << 20); !e.empty()) {
+    if (error) *error = e;
+    return std::nullopt;
+  }
+  return parseLesson(text, nameOrPath, error);
 }
 
 }  // namespace rl

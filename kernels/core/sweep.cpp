@@ -107,7 +107,13 @@ std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& 
     const auto key = std::make_tuple(int(c.type), int(c.accumulate), int(c.op), c.n, int(c.data), c.seed,
                                      c.rangeLo, c.rangeHi);
     auto it = refs.find(key);
-    if (it == refs.end()) it = refs.emplace(key, computeReference(c)).first;
+    if (it == refs.end()) {
+      CpuWork work;
+      work.cancelled = [cancel] { return cancel && cancel->load(); };
+      Reference ref = computeReference(c, 0, work);
+      if (ref.cancelled) break;
+      it = refs.emplace(key, ref).first;
+    }
     MeasureOptions o;
     o.cpuBaseline = false;
     o.knownReference = &it->second;

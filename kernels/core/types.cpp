@@ -148,6 +148,54 @@ std::optional<uint64_t> parseCount(std::string_view text, std::string* error) {
   return value;
 }
 
+namespace {
+
+// A whole decimal number with an optional sign, nothing else (no spaces, no "0x", no "1e3").
+template <class Int>
+bool parseWhole(std::string_view s, Int* v) {
+  if (s.empty()) return false;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  if (*b == '+') {  // from_chars takes '-' but not '+'; one sign at most
+    ++b;
+    if (b == e || *b == '-') return false;
+  }
+  Int x{};
+  auto r = std::from_chars(b, e, x);
+  if (r.ec != std::errc() || r.ptr != e) return false;
+  *v = x;
+  return true;
+}
+
+}  // namespace
+
+std::string parseIntRange(std::string_view text, int64_t* lo, int64_t* hi) {
+  const std::string quoted = "'" + std::string(text) + "'";
+  const size_t comma = text.find(',');
+  int64_t a = 0, b = 0;
+  if (comma == std::string_view::npos || !parseWhole(text.substr(0, comma), &a) ||
+      !parseWhole(text.substr(comma + 1), &b))
+    return quoted + " is not of the form lo,hi (two 64-bit integers, e.g. -1000,1000)";
+  if (a > b) return quoted + " is empty (low > high)";
+  *lo = a;
+  *hi = b;
+  return {};
+}
+
+bool parseSize(std::string_view text, int* width, int* height) {
+  const size_t x = text.find('x');
+  int w = 0, h = 0;
+  if (x == std::string_view::npos || x == 0 || x > 5 || text.size() - x - 1 > 5 || text.size() - x - 1 == 0)
+    return false;
+  for (char c : text.substr(0, x)) if (c < '0' || c > '9') return false;
+  for (char c : text.substr(x + 1)) if (c < '0' || c > '9') return false;
+  if (!parseWhole(text.substr(0, x), &w) || !parseWhole(text.substr(x + 1), &h)) return false;
+  if (w < 64 || h < 64 || w > 16384 || h > 16384) return false;
+  *width = w;
+  *height = h;
+  return true;
+}
+
 std::string formatCount(uint64_t n) {
   if (n >= 1024 && (n & (n - 1)) == 0) {
     int e = 0;

@@ -35,8 +35,11 @@ RL_HD inline T generateElement(const DataSpec& d, uint64_t i) {
     case DataPattern::Ones:
       return T(1);
     case DataPattern::IntRange: {
-      const uint64_t span = uint64_t(d.hi - d.lo) + 1;
-      return T(d.lo + int64_t(span == 0 ? h : h % span));
+      // Unsigned (modular) arithmetic: lo..hi may span the whole int64 range, where hi - lo + 1
+      // overflows a signed integer (span 0 then means all 2^64 values).
+      const uint64_t span = uint64_t(d.hi) - uint64_t(d.lo) + 1;
+      const uint64_t offset = span == 0 ? h : h % span;
+      return T(int64_t(uint64_t(d.lo) + offset));
     }
     case DataPattern::IllConditioned: {
       const bool neg = (i & 1) != 0;

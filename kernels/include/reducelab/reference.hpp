@@ -30,12 +30,33 @@ struct Reference {
   Value expected;
   bool overflow = false;  // the exact integer sum does not fit the accumulator
   long double sumAbs = 0; // sum of |x|: scales the floating-point tolerance
+  bool cancelled = false; // stopped by CpuWork::cancelled: the other fields mean nothing
+};
+
+// Hooks of long CPU work (reference, baseline): `cancelled` is polled between chunks of about a
+// million elements (the CLI's Ctrl+C flag, the GUI's Cancel button); `progress` is told the
+// fraction done (0..1) a few times a second, always from the calling thread.
+struct CpuWork {
+  std::function<bool()> cancelled;
+  std::function<void(double fraction)> progress;
 };
 
 DataSpec dataSpecOf(const RunConfig& c);
 
 // Exact reference of the config's data, computed on `threads` CPU threads (0: all cores).
 Reference computeReference(const RunConfig& c, int threads = 0);
+// The same, stoppable and reporting progress. The reference streams: it holds no buffer.
+Reference computeReference(const RunConfig& c, int threads, const CpuWork& work);
+
+// Host memory the CPU side of a run holds: the CPU baseline keeps the N elements in a host
+// buffer; the reference needs none.
+uint64_t hostBytesNeeded(const RunConfig& c, bool cpuBaseline);
+std::string formatBytes(uint64_t bytes);  // "3.0 GiB"
+// MemAvailable of /proc/meminfo in bytes; 0 if it cannot be read.
+uint64_t hostMemoryAvailable();
+// "" if the run's host buffers fit in `availableBytes` (0: read /proc/meminfo), else one line
+// saying what it needs and what is free.
+std::string checkHostMemory(const RunConfig& c, bool cpuBaseline, uint64_t availableBytes = 0);
 
 struct Check {
   double absError = 0, relError = 0, tolerance = 0;
@@ -52,11 +73,15 @@ struct CpuBaseline {
   Stats ms;     // the sequential loop's time
   Value result; // what it computes (in the accumulator type)
   int reps = 0;
+  bool cancelled = false;
+  std::string error;  // not run: e.g. its host buffer does not fit in memory
 };
 
 // The seeds' loop `acc = acc op v[i]` over host data, timed `reps` times (fewer for very
-// large N: at most ~`budgetSeconds` of looping). `cancel` may stop it between repetitions.
+// large N: at most ~`budgetSeconds` of looping). `cancel` may stop it between chunks. An N whose
+// buffer does not fit in host memory is not run (CpuBaseline::error says why).
 CpuBaseline runCpuBaseline(const RunConfig& c, int reps, double budgetSeconds = 3.0,
                            const std::function<bool()>& cancel = {});
+CpuBaseline runCpuBaseline(const RunConfig& c, int reps, double budgetSeconds, const CpuWork& work);
 
 }  // namespace rl

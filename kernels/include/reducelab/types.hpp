@@ -35,6 +35,11 @@ ElemType accumulatorType(ElemType input, Accumulate a);
 // Parses N: "16777216", "16M" / "16Mi" (binary: K=2^10, M=2^20, G=2^30), "2^24", "1e6".
 // Returns nullopt and fills *error for anything else, zero, or above 2^40.
 std::optional<uint64_t> parseCount(std::string_view text, std::string* error);
+// Parses an integer range "lo,hi": two signed 64-bit integers, lo <= hi, nothing else.
+// "" or a one-line error quoting the text.
+std::string parseIntRange(std::string_view text, int64_t* lo, int64_t* hi);
+// Parses a window size "WIDTHxHEIGHT", each 64..16384.
+bool parseSize(std::string_view text, int* width, int* height);
 // "2^24" when N is a power of two, "16777216" otherwise; human form "16.8 M" for tables.
 std::string formatCount(uint64_t n);
 
