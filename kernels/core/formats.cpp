@@ -721,11 +721,17 @@ Measurement measurementFromState(const nlohmann::json& st) {
       m.config.accumulate = *acc == m.config.type ? Accumulate::Same : Accumulate::Wide;
     }
   }
-  if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
   const auto skipped = st.find("is_skipped");
+  if (skipped != st.end() && !skipped->is_boolean()) throw std::invalid_argument("is_skipped is not true or false");
   m.ok = !(skipped != st.end() && skipped->get<bool>());
   const auto reason = st.find("skip_reason");
-  if (reason != st.end()) m.error = reason->get<std::string>();
+  if (reason != st.end()) {
+    if (!reason->is_string()) throw std::invalid_argument("skip_reason is not text");
+    m.error = reason->get<std::string>();
+  }
+  // A measured record must be a configuration that can run; a skipped one records why it could not.
+  if (m.ok)
+    if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
   if (m.ok) {
     auto doubles = [](const nlohmann::json& v, const char* what) {
       if (!v.is_array()) throw std::invalid_argument(std::string(what) + " is not a list");
