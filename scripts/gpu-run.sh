@@ -4,12 +4,25 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 for f in .gpu-libs/*.deb; do dpkg -x "$f" / ; done; ldconfig
+# Libraries the GPU machine may lack (cairo and its dependencies, from .gpu-libs/extra): unpacked
+# aside, and only those the system does not have are put on the library path.
+if [ -d .gpu-libs/extra ]; then
+  rm -rf /tmp/rl-extra /tmp/rl-libs; mkdir -p /tmp/rl-extra /tmp/rl-libs
+  for f in .gpu-libs/extra/*.deb; do dpkg -x "$f" /tmp/rl-extra; done
+  for l in /tmp/rl-extra/usr/lib/x86_64-linux-gnu/*.so.*; do
+    ldconfig -p | grep -q "$(basename "$l") " || cp -P "$l" /tmp/rl-libs/
+  done
+  export LD_LIBRARY_PATH=/tmp/rl-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 if [ ! -d /usr/share/glvnd/egl_vendor.d ] && [ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
 [ -f .gpu-carry.txz ] && tar -xJf .gpu-carry.txz
 C=$PWD/.gpu-carry
 export REDUCELAB_SOURCE_DIR=$PWD REDUCELAB_BINARY=$C/reducelab REDUCELAB_FONT_DIR=$C/fonts PATH=$C:$PATH LD_LIBRARY_PATH=$C${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# cairo finds the carried DejaVu fonts through fontconfig (the machine has no font packages).
+printf '<?xml version="1.0"?><fontconfig><dir>%s</dir><cachedir>/tmp/rl-fc</cachedir></fontconfig>\n' "$C/fonts" > /tmp/rl-fonts.conf
+export FONTCONFIG_FILE=/tmp/rl-fonts.conf
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/shots
 log() { echo "=== $*"; }
 NCU_METRICS=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
