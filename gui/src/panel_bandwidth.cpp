@@ -27,7 +27,16 @@ void exportButtons(const Figure& fig, const Table* table, UiActions& actions) {
 // Draws a figure filling the rest of the panel; a click on a point selects its configuration.
 void plotFigure(Model& model, const Figure& fig, const char* id) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const PlotHit hit = drawPlot(id, fig.spec, ImVec2(avail.x, std::max(80.0f, avail.y)));
+  // A plot squeezed below a few lines of text is unreadable and runs past the panel: say so instead.
+  if (avail.y < 7 * ImGui::GetTextLineHeightWithSpacing()) {
+    if (avail.y >= 2 * ImGui::GetTextLineHeightWithSpacing()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("The plot needs more room: F2/F4 hide the side panels, Ctrl+- shrinks the UI.");
+      ImGui::PopStyleColor();
+    }
+    return;
+  }
+  const PlotHit hit = drawPlot(id, fig.spec, ImVec2(avail.x, avail.y));
   if (hit.clicked && hit.series >= 0 && size_t(hit.series) < fig.configs.size() && hit.point >= 0 &&
       size_t(hit.point) < fig.configs[size_t(hit.series)].size()) {
     const RunConfig& c = fig.configs[size_t(hit.series)][size_t(hit.point)];

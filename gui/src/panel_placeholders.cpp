@@ -25,7 +25,13 @@ float buttonWidth(const char* label, bool small) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2 * pad.x * (small ? 1.0f : 1.0f);
 }
 
+const std::string& labelThatFits(const std::string& full, const std::string& brief, float extra) {
+  const float width = ImGui::CalcTextSize(full.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x + extra;
+  return width <= ImGui::GetContentRegionAvail().x ? full : brief;
+}
+
 void helpMarker(const char* text) {
+  if (ImGui::GetContentRegionAvail().y < ImGui::GetTextLineHeight()) return;  // no room: keep it whole or out
   sameLineIfFits(ImGui::CalcTextSize("(?)").x);
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

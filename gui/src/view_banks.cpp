@@ -86,9 +86,11 @@ void drawBankConflicts(Model& model) {
     ImGui::TextWrapped("Step %d (%s) makes no shared-memory access.", t.step, stepLabel(h).c_str());
   } else {
     if (std::find(slots.begin(), slots.end(), t.slot) == slots.end()) t.slot = slots.front();
+    const float circle = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
     for (int k : slots) {
-      sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(slotName(h, k).c_str()).x);
-      if (ImGui::RadioButton(slotName(h, k).c_str(), t.slot == k)) t.slot = k;
+      sameLineIfFits(circle + ImGui::CalcTextSize(slotName(h, k).c_str()).x);
+      const std::string brief = std::to_string(k + 1) + "##slot";  // the slot number alone when narrow
+      if (ImGui::RadioButton(labelThatFits(slotName(h, k), brief, circle).c_str(), t.slot == k)) t.slot = k;
     }
   }
   // A short view keeps the warp's banks (the lesson's point) and leaves the per-step bars out.
@@ -106,16 +108,23 @@ void drawBankConflicts(Model& model) {
     const int wordsPerLane = a->bytes / 4;
     const int phaseLanes = std::max(1, 32 / wordsPerLane);
     const int phases = 32 / phaseLanes;
-    ImGui::PushTextWrapPos(0.0f);  // long sentences wrap at the view's edge instead of being cut
+    char sentence[160];
     if (a->degree > 1)
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.conflict),
-                         "%d-way bank conflict: %d wavefronts instead of %d (%d lanes in conflict)", a->degree,
-                         a->wavefronts, a->idealWavefronts, a->conflictLanes);
+      std::snprintf(sentence, sizeof sentence, "%d-way bank conflict: %d wavefronts instead of %d (%d lanes in conflict)",
+                    a->degree, a->wavefronts, a->idealWavefronts, a->conflictLanes);
     else
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.ok), "No bank conflict: %d wavefront%s for %d active lanes",
-                         a->wavefronts, a->wavefronts == 1 ? "" : "s", a->activeLanes);
-    ImGui::PopTextWrapPos();
-    if (phases > 1) {
+      std::snprintf(sentence, sizeof sentence, "No bank conflict: %d wavefront%s for %d active lanes", a->wavefronts,
+                    a->wavefronts == 1 ? "" : "s", a->activeLanes);
+    // Long sentences wrap at the view's edge; where even the wrapped sentence has no room (a tiny
+    // quarter of All four), the grid alone shows it.
+    const float wrapped = ImGui::CalcTextSize(sentence, nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const bool roomForText = ImGui::GetContentRegionAvail().y >= wrapped + ImGui::GetTextLineHeightWithSpacing();
+    if (roomForText) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(a->degree > 1 ? pal.conflict : pal.ok), "%s", sentence);
+      ImGui::PopTextWrapPos();
+    }
+    if (phases > 1 && roomForText) {
       helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
                  "one wavefront): conflicts only count within each half.");
     }
@@ -137,8 +146,14 @@ void drawBankConflicts(Model& model) {
     const char* legend = "Columns: banks. Each row: one wavefront. Cell: the lane(s) of that word (n+ = broadcast).";
     const float spacingY = ImGui::GetStyle().ItemSpacing.y;
     const float legendH = ImGui::CalcTextSize(legend, nullptr, false, ImGui::GetContentRegionAvail().x).y + spacingY;
-    const float perPhase = (phases > 1 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + 4 * s + spacingY;
-    const float room = ImGui::GetContentRegionAvail().y - float(phases) * perPhase;
+    // Phase captions ("lanes 0-15") give way first when even 4-pixel rows would not fit.
+    bool phaseText = phases > 1;
+    auto roomFor = [&](bool withText) {
+      const float perPhase = (withText ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + 4 * s + spacingY;
+      return ImGui::GetContentRegionAvail().y - float(phases) * perPhase;
+    };
+    if (phaseText && roomFor(true) < 4.0f * float(std::max(1, allRows))) phaseText = false;
+    const float room = roomFor(phaseText);
     const float rowsNeed = float(std::max(1, allRows)) * (ImGui::GetTextLineHeight() + 6 * s);
     const bool showLegend = room - legendH >= rowsNeed * 0.8f;  // the legend goes before the rows shrink much
     const float gridRoom = room - (showLegend ? legendH : 0.0f) - 2;
@@ -152,7 +167,8 @@ void drawBankConflicts(Model& model) {
       }
       int rows = 1;
       for (auto& [b, words] : banks) rows = std::max(rows, int(words.size()));
-      if (phases > 1) ImGui::Text("lanes %d-%d", p * phaseLanes, (p + 1) * phaseLanes - 1);
+      if (phaseText) ImGui::Text("lanes %d-%d", p * phaseLanes, (p + 1) * phaseLanes - 1);
+      else if (p > 0) ImGui::Dummy(ImVec2(0, 4 * s));  // the halves stay apart
       const ImVec2 o = ImGui::GetCursorScreenPos();
       // Bank numbers.
       for (int b = 0; b < 32; ++b) {

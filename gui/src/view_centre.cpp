@@ -96,20 +96,21 @@ void drawCentreViews(Model& model, UiActions&) {
     case CentreView::All: {  // the four views at once, 2 x 2
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const ImVec2 quarter(avail.x * 0.5f - 4, avail.y * 0.5f - 4);
-      ImGui::BeginChild("all-warps", quarter, true);
-      drawWarpActivity(model);
-      ImGui::EndChild();
-      ImGui::SameLine();
-      ImGui::BeginChild("all-banks", quarter, true);
-      drawBankConflicts(model);
-      ImGui::EndChild();
-      ImGui::BeginChild("all-tree", quarter, true);
-      drawReductionTree(model);
-      ImGui::EndChild();
-      ImGui::SameLine();
-      ImGui::BeginChild("all-coalescing", quarter, true);
-      drawCoalescing(model);
-      ImGui::EndChild();
+      // A quarter at a projector scale may be too short for its view's lines: its text shrinks
+      // (down to half) so every label stays whole instead of running past the quarter's edge.
+      const float lines = quarter.y / ImGui::GetTextLineHeightWithSpacing();
+      const float fontScale = std::clamp(lines / 18.0f, 0.5f, 1.0f);
+      auto quarterView = [&](const char* id, void (*draw)(Model&), bool sameLine) {
+        if (sameLine) ImGui::SameLine();
+        ImGui::BeginChild(id, quarter, true);
+        ImGui::SetWindowFontScale(fontScale);
+        draw(model);
+        ImGui::EndChild();
+      };
+      quarterView("all-warps", drawWarpActivity, false);
+      quarterView("all-banks", drawBankConflicts, true);
+      quarterView("all-tree", drawReductionTree, false);
+      quarterView("all-coalescing", drawCoalescing, true);
       break;
     }
   }

@@ -7,6 +7,7 @@
 #include "reducelab/gui/gl_view.hpp"
 #include "reducelab/gui/shader.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/gui/panels.hpp"
 #include "trace_views.hpp"
 
 namespace rl::gui {
@@ -43,7 +44,7 @@ void drawCoalescing(Model& model) {
     if (first >= 0) {
       char lab[64];
       std::snprintf(lab, sizeof lab, "Go to step %d (%s)", first, stepLabel(t.data.steps[size_t(first)]).c_str());
-      if (ImGui::Button(lab)) t.step = first;
+      if (ImGui::Button(labelThatFits(lab, "step " + std::to_string(first)).c_str())) t.step = first;
     }
     return;
   }

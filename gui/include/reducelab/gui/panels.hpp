@@ -1,4 +1,5 @@
 #pragma once
+#include <string>
 // One function per panel (split per feature, as Tracy's TracyView_*.cpp).
 #include "reducelab/gui/model.hpp"
 
@@ -19,5 +20,8 @@ void helpMarker(const char* text);  // "(?)" with a tooltip
 // else it starts a new line (a row cut at the panel's edge hid "Run sweep" at large UI scales).
 void sameLineIfFits(float nextWidth);
 float buttonWidth(const char* label, bool small = false);
+// `full` when a widget with this label (plus `extra` pixels: a radio's circle) fits the width
+// left in the window, else `brief`: narrow views (All four, projector scales) keep whole labels.
+const std::string& labelThatFits(const std::string& full, const std::string& brief, float extra = 0);
 
 }  // namespace rl::gui
