@@ -290,26 +290,28 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     if (timing.measured) when = ", " + microseconds(timing.seconds[size_t(s.step)]) + " (measured total, shared by the model)";
     else if (p2p > 0) when = ", ~" + microseconds(timing.seconds[size_t(s.step)]) + " (model at the measured peer copy rate)";
     else when = ", time not measured";
-    ImGui::Text("Step %d of %d: %s. Busiest GPU moves %s%s", s.step + 1, steps, st.phase.c_str(),
-                col::formatBytes(sched->busiestGpuBytes(s.step)).c_str(), when.c_str());
+    ImGui::TextWrapped("Step %d of %d: %s. Busiest GPU moves %s%s", s.step + 1, steps, st.phase.c_str(),
+                       col::formatBytes(sched->busiestGpuBytes(s.step)).c_str(), when.c_str());
   } else {
-    ImGui::Text("Done after %d steps: %s on %s.", steps,
+    ImGui::TextWrapped("Done after %d steps: %s on %s.", steps,
                 coll == col::Collective::AllReduce ? "every GPU holds the sum of every chunk" : "the root holds the sum",
                 coll == col::Collective::AllReduce ? "all GPUs" : "GPU 0");
   }
   const auto sent = sched->sentBytes();
   const uint64_t most = sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
-  ImGui::TextDisabled("Each GPU sends up to %s in all (%.3f x the buffer); %s over all links. %s",
-                      col::formatBytes(most).c_str(), double(most) / double(std::max<uint64_t>(1, sched->bytes())),
-                      col::formatBytes(sched->totalBytesMoved()).c_str(),
-                      s.haveMeasured ? "" : "Model only: load a measured run for times.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Each GPU sends up to %s in all (%.3f x the buffer); %s over all links. %s",
+                     col::formatBytes(most).c_str(), double(most) / double(std::max<uint64_t>(1, sched->bytes())),
+                     col::formatBytes(sched->totalBytesMoved()).c_str(),
+                     s.haveMeasured ? "" : "Model only (nothing measured): load a run for times.");
+  ImGui::PopStyleColor();
 
   // The canvas, and under it the chart.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float canvasH = std::max(160 * sc, avail.y * 0.55f);
+  const float canvasH = std::max(160 * sc, avail.y * (s.haveMeasured ? 0.55f : 1.0f) - ImGui::GetFrameHeightWithSpacing() * 3);
   drawSchedule(*sched, s.step, s.step < steps ? s.progress : 0, ImVec2(avail.x, canvasH));
 
-  ImGui::SetNextItemWidth(std::max(120 * sc, avail.x - 260 * sc));
+  ImGui::SetNextItemWidth(std::max(120 * sc, avail.x - 60 * sc));
   ImGui::InputTextWithHint("##load", "multi.json from reducelab multi --format json", s.loadPath, sizeof s.loadPath);
   ImGui::SameLine();
   if (ImGui::SmallButton("Load")) {
@@ -317,16 +319,19 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     if (s.loadError.empty()) model.addLog(LogLevel::Info, std::string("Loaded multi-GPU results from ") + s.loadPath);
     else model.addLog(LogLevel::Error, s.loadError);
   }
-  const Figure fig = multiFigure(s.haveMeasured ? s.measured : multi::Report{});
-  ImGui::SameLine();
+  if (!s.loadError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.loadError.c_str());
+  if (!s.haveMeasured) {
+    ImGui::TextWrapped("No measured run: `reducelab multi --format json --out multi.json` on a machine with GPUs, then Load it "
+                       "here for the algbw / busbw chart and measured step times.");
+    return;
+  }
+  const Figure fig = multiFigure(s.measured);
   if (ImGui::SmallButton("PNG")) actions.requestExportFigure(fig, true, false);
   ImGui::SameLine();
   if (ImGui::SmallButton("SVG")) actions.requestExportFigure(fig, false, true);
   ImGui::SameLine();
-  if (ImGui::SmallButton("Table") && s.haveMeasured) actions.requestExportTable(multi::vectorTable(s.measured), "multi-allreduce");
-  if (!s.loadError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.loadError.c_str());
-  if (s.haveMeasured)
-    for (const std::string& n : s.measured.notMeasured) ImGui::TextDisabled("not measured: %s", n.c_str());
+  if (ImGui::SmallButton("Table")) actions.requestExportTable(multi::vectorTable(s.measured), "multi-allreduce");
+  for (const std::string& n : s.measured.notMeasured) ImGui::TextDisabled("not measured: %s", n.c_str());
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   drawPlot("multi-plot", fig.spec, ImVec2(rest.x, std::max(80 * sc, rest.y)));
 }
