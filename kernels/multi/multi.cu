@@ -502,7 +502,8 @@ class Runner {
       return;
     }
     rep_->ncclVersion = api.versionText();
-    rep_->ncclLibrary = api.library;
+    rep_->ncclLibrary = api.library + ", loaded at run time; types from " REDUCELAB_NCCL_HEADER " (NCCL " +
+                        std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH) + ")";
     rep_->ncclAlgoNote =
         "NCCL_ALGO=Ring / Tree set before ncclCommInitAll, one communicator set per algorithm; "
         "NCCL_NVLS_ENABLE=0. Inside one node NCCL's tree is a chain (its trees span nodes).";
