@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "reducelab/atomic_file.hpp"
@@ -32,6 +33,7 @@ CLI::App* addMultiCommand(CLI::App& cli, MultiCommandOptions& o, int argc, char*
   c->add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
   c->add_option("--chart", o.chart, "Also write the algbw/busbw chart as SVG to this file");
   c->add_flag("--force", o.force, "Overwrite --out / --chart if they exist");
+  c->add_option("--from", o.from, "Re-render a saved `multi --format json` file (tables, --chart) without measuring");
   c->add_flag("--model", o.model, "Print the ring and tree schedules of the algorithm model (no GPU needed)");
   for (int i = 0; i < argc; ++i) o.argv.push_back(argv[i]);
   return c;
@@ -158,6 +160,7 @@ int runMultiCommand(const MultiCommandOptions& o) {
   if (format != "table" && format != "csv" && format != "json" && format != "md")
     return fail(2, "--format '" + format + "' is not one of: table, csv, json, md");
   if (!o.chart.empty() && o.model) return fail(2, "--chart draws measured figures; --model has none");
+  if (!o.from.empty() && o.model) return fail(2, "--from re-renders a measurement; --model measures nothing");
   for (const std::string* path : {&o.out, &o.chart})
     if (!path->empty() && std::filesystem::exists(*path) && !o.force)
       return fail(1, *path + " exists; add --force to overwrite it");
@@ -196,7 +199,18 @@ int runMultiCommand(const MultiCommandOptions& o) {
     return 0;
   }
 
-  multi::Report r = multi::measure(mo, o.argv);
+  multi::Report r;
+  if (!o.from.empty()) {
+    std::ifstream in(o.from);
+    if (!in) return fail(1, "cannot open " + o.from);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const nlohmann::json j = nlohmann::json::parse(buf.str(), nullptr, false);
+    if (j.is_discarded()) return fail(2, o.from + " is not JSON");
+    if (!multi::fromJson(j, &r, &err)) return fail(2, o.from + ": " + err);
+  } else {
+    r = multi::measure(mo, o.argv);
+  }
   if (!r.ok)
     return fail(1, "multi " + r.error + "; `reducelab multi --model --sizes 1G` shows the algorithm without them");
 

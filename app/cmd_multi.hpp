@@ -12,6 +12,7 @@ struct MultiCommandOptions {
   std::string op = "sum", type = "float32", n = "2^28", sizes = "1K..8G", algo = "ring,tree,hand";
   int reps = 20, warmup = 3;
   std::string format = "table", out, chart;
+  std::string from;    // re-render a saved --format json run instead of measuring
   bool force = false;
   bool model = false;  // print the CPU model's schedules instead of measuring
   std::vector<std::string> argv;

@@ -108,7 +108,7 @@ for step in "$@"; do
       # Reduction across every visible GPU (NCCL_NVLS_ENABLE=0 is set by the binary itself).
       log multi; G=$(nvidia-smi -L | wc -l); nvidia-smi topo -m | tee "$OUT/multi-topo-g$G.txt"
       reducelab multi --format json --out "$OUT/multi-g$G.json" --chart "$OUT/multi-g$G.svg" --force; echo "rc=$?"
-      reducelab multi --reps 10 --sizes 1K..8G > "$OUT/multi-g$G.txt" 2>&1; echo "rc=$?"; cat "$OUT/multi-g$G.txt"
+      reducelab multi --from "$OUT/multi-g$G.json" > "$OUT/multi-g$G.txt"; reducelab multi --from "$OUT/multi-g$G.json" --format md > "$OUT/multi-g$G.md"; cat "$OUT/multi-g$G.txt"
       reducelab multi --model --gpus "$G" --sizes 1G > "$OUT/multi-model-g$G.txt"
       timeout 550 reducelab_gpu_tests --gtest_filter='Multi*' 2>&1 | tee "$OUT/multi-tests-g$G.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|Failure" | head -40 ;;
     ladder)

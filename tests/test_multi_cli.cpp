@@ -212,3 +212,23 @@ TEST(MultiRecords, PanelLoadsASavedRunAndRefusesOtherFiles) {
   EXPECT_TRUE(s.haveMeasured);
   EXPECT_EQ(s.gpus, 2);  // the animation follows the measured machine
 }
+
+TEST(MultiCli, FromASavedRunWritesTablesAndTheChartWithoutAGpu) {
+  const std::string json = rl::test::tempPath("multi-saved.json"), svg = rl::test::tempPath("multi-saved.svg");
+  std::filesystem::remove(svg);
+  ASSERT_EQ(rl::writeTextAtomic(json, rl::multi::toJson(sampleReport()).dump()), "");
+  auto r = runReducelab("multi --from " + json + " --format md --chart " + svg);
+  EXPECT_EQ(r.exitCode, 3) << r.err;  // the saved run has a failed check: the exit code says so
+  EXPECT_NE(r.out.find("| 1 MiB"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL 3 of"), std::string::npos) << r.out;
+  EXPECT_NE(readFile(svg).find("<svg"), std::string::npos);
+  r = runReducelab("multi --from " + rl::test::tempPath("nothing.json"));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(countLines(r.err), 1) << r.err;
+  const std::string notMulti = rl::test::tempPath("not-multi.json");
+  ASSERT_EQ(rl::writeTextAtomic(notMulti, "{\"benchmark\": \"reduce\"}"), "");
+  r = runReducelab("multi --from " + notMulti);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("not a `reducelab multi"), std::string::npos) << r.err;
+  expectUsage("multi --model --sizes 1M --from " + json, "--from");
+}
