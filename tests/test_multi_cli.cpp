@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "reducelab/atomic_file.hpp"
@@ -231,4 +232,34 @@ TEST(MultiCli, FromASavedRunWritesTablesAndTheChartWithoutAGpu) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("not a `reducelab multi"), std::string::npos) << r.err;
   expectUsage("multi --model --sizes 1M --from " + json, "--from");
+}
+
+// The Multi-GPU tab on the CPU model, headless: a one-step lesson brings it to the front; the
+// canvas shows four GPUs with their chunk cells and step 1's transfers (orange: added in).
+TEST(MultiPanel, AnimatesTheRingFromTheCpuModelHeadless) {
+  const std::string lesson = rl::test::tempPath("panel-multi.lesson"), png = rl::test::tempPath("panel-multi.png"),
+                    layout = rl::test::tempPath("panel-multi.json");
+  ASSERT_EQ(rl::writeTextAtomic(lesson, "title: t\nstep: ring\npanel multi\ncaption: the ring\n"), "");
+  auto r = runReducelab("lesson " + lesson + " --headless --frames 3 --size 1600x900 --screenshot " + png +
+                        " --dump-layout " + layout);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(readFile(layout));
+  ASSERT_TRUE(j["panels"].contains("multi-canvas")) << j.dump();
+  const auto rect = j["panels"]["multi-canvas"];
+  const int x0 = int(rect[0].get<float>()), y0 = int(rect[1].get<float>());
+  const int w = int(rect[2].get<float>()), h = int(rect[3].get<float>());
+  EXPECT_GT(w, 200);
+  EXPECT_GT(h, 200);
+  const rl::test::Image img = rl::test::loadPng(png);
+  ASSERT_TRUE(img.ok());
+  int orange = 0;
+  std::set<uint32_t> hues;
+  for (int y = std::max(0, y0); y < std::min(img.height, y0 + h); ++y)
+    for (int x = std::max(0, x0); x < std::min(img.width, x0 + w); ++x) {
+      const uint8_t* p = img.at(x, y);
+      if (p[0] == 235 && p[1] == 140 && p[2] == 40) ++orange;  // a transfer being added in
+      hues.insert(uint32_t(p[0] >> 3) << 10 | uint32_t(p[1] >> 3) << 5 | uint32_t(p[2] >> 3));
+    }
+  EXPECT_GT(orange, 40);           // four arrows of the first reduce-scatter step
+  EXPECT_GT(hues.size(), 20u);     // chunk colours, boxes, labels
 }

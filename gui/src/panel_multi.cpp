@@ -309,6 +309,8 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
   // The canvas, and under it the chart.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float canvasH = std::max(160 * sc, avail.y * (s.haveMeasured ? 0.55f : 1.0f) - ImGui::GetFrameHeightWithSpacing() * 3);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  model.layout["multi-canvas"] = {at.x, at.y, avail.x, canvasH};
   drawSchedule(*sched, s.step, s.step < steps ? s.progress : 0, ImVec2(avail.x, canvasH));
 
   ImGui::SetNextItemWidth(std::max(120 * sc, avail.x - 60 * sc));
