@@ -187,7 +187,8 @@ void drawSchedule(const col::Schedule& s, int done, float progress, ImVec2 size)
       dl->AddRect(ImVec2(p.x - h, p.y - h), ImVec2(p.x + h, p.y + h), text);
       const std::string label = col::formatBytes(t.bytes);
       const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-      const ImVec2 mid((a.x + b.x) * 0.5f + ox * 1.6f - ts.x * 0.5f, (a.y + b.y) * 0.5f + oy * 1.6f - ts.y * 0.5f);
+      // The label near the sender, out of the moving chunk's way at the middle of the step.
+      const ImVec2 mid(a.x + (b.x - a.x) * 0.25f + ox * 1.6f - ts.x * 0.5f, a.y + (b.y - a.y) * 0.25f + oy * 1.6f - ts.y * 0.5f);
       dl->AddRectFilled(ImVec2(mid.x - 2, mid.y - 1), ImVec2(mid.x + ts.x + 2, mid.y + ts.y + 1), bg);
       dl->AddText(mid, text, label.c_str());
     }
