@@ -175,8 +175,21 @@ TEST(MultiRecords, TablesSayWhatFailedAndWhatWasNotMeasured) {
   EXPECT_NE(vec.find("FAIL 3 of"), std::string::npos) << vec;
   EXPECT_NE(vec.find("PASS"), std::string::npos) << vec;
   EXPECT_NE(vec.find("62.2"), std::string::npos) << vec;  // busbw 200 / peer copy 321.5
-  const std::string sc = rl::render(rl::multi::scalarTable(r), rl::TableFormat::Text);
+  rl::multi::Report withSpeedup = r;
+  for (const char* algo : {"single-gpu", "nccl-ring"}) {
+    rl::multi::Row w;
+    w.kind = "scalar";
+    w.collective = "allreduce";
+    w.algorithm = algo;
+    w.ok = true;
+    w.ms.count = 3;
+    w.ms.median = algo[0] == 's' ? 4.0 : 1.6;  // 2.5 times faster on the GPUs
+    withSpeedup.rows.push_back(w);
+  }
+  const std::string sc = rl::render(rl::multi::scalarTable(withSpeedup), rl::TableFormat::Text);
   EXPECT_NE(sc.find("not measured: peer access"), std::string::npos) << sc;
+  EXPECT_NE(sc.find("x2.50"), std::string::npos) << sc;
+  EXPECT_NE(sc.find("x1.00"), std::string::npos) << sc;
   const std::string d = rl::multi::describe(r);
   EXPECT_NE(d.find("not measured: something that could not be"), std::string::npos) << d;
   EXPECT_NE(d.find("nccl issue #1455"), std::string::npos) << d;

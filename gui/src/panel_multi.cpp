@@ -290,6 +290,9 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     std::string when;
     if (timing.measured) when = ", " + microseconds(timing.seconds[size_t(s.step)]) + " (measured total, shared by the model)";
     else if (p2p > 0) when = ", ~" + microseconds(timing.seconds[size_t(s.step)]) + " (model at the measured peer copy rate)";
+    else if (s.haveMeasured && s.measured.gpusUsed != s.gpus)
+      when = ", not measured with " + std::to_string(s.gpus) + " GPUs (the loaded run used " +
+             std::to_string(s.measured.gpusUsed) + ")";
     else when = ", time not measured";
     ImGui::TextWrapped("Step %d of %d: %s. Busiest GPU moves %s%s", s.step + 1, steps, st.phase.c_str(),
                        col::formatBytes(sched->busiestGpuBytes(s.step)).c_str(), when.c_str());

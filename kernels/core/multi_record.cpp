@@ -20,17 +20,21 @@ std::string checkText(const Row& w) {
 Table scalarTable(const Report& r) {
   Table t;
   t.caption = "Scalar reduction of N elements spread over the GPUs";
-  t.headers = {"collective", "algorithm", "GPUs", "N", "time ms", "GB/s", "result", "check"};
-  t.numeric = {false, false, true, true, true, true, true, false};
+  t.headers = {"collective", "algorithm", "GPUs", "N", "time ms", "GB/s", "vs 1 GPU", "result", "check"};
+  t.numeric = {false, false, true, true, true, true, true, true, false};
+  double oneGpuMs = 0;  // the single-GPU row: the speedup's reference
+  for (const Row& w : r.rows)
+    if (w.kind == "scalar" && w.algorithm == "single-gpu" && w.ok) oneGpuMs = w.ms.median;
   for (const Row& w : r.rows) {
     if (w.kind != "scalar") continue;
     if (!w.ok) {
-      t.rows.push_back({w.collective, w.algorithm, std::to_string(w.gpus), formatCount(w.count), "-", "-", "-",
+      t.rows.push_back({w.collective, w.algorithm, std::to_string(w.gpus), formatCount(w.count), "-", "-", "-", "-",
                         "not measured: " + w.error});
       continue;
     }
     t.rows.push_back({w.collective, w.algorithm, std::to_string(w.gpus), formatCount(w.count), fixed(w.ms.median, 4),
-                      gbs(w.algbwGBs), w.result, checkText(w)});
+                      gbs(w.algbwGBs), oneGpuMs > 0 ? "x" + fixed(oneGpuMs / w.ms.median, 2) : "-", w.result,
+                      checkText(w)});
   }
   return t;
 }
