@@ -220,6 +220,10 @@ class Group {
       if (g.mark) cudaEventDestroy(g.mark);
       if (g.stream) cudaStreamDestroy(g.stream);
     }
+    for (size_t g = 0; g < phase_.size(); ++g) {
+      cudaSetDevice(gpus[g].ordinal);
+      cudaEventDestroy(phase_[g]);
+    }
     if (gate) cudaFreeHost(gate);
   }
   std::string init(int count) {
@@ -273,9 +277,15 @@ class Group {
     if (std::string e = syncAll(); !e.empty()) return e;
     ms->clear();
     const auto begin = std::chrono::steady_clock::now();
+    // Opens the gate however this repetition ends, so no GPU waits on it after an error.
+    struct GateOpener {
+      int* flag;
+      ~GateOpener() { __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST); }
+    };
     for (int r = 0; r < warmup + reps; ++r) {
       gate[0] = 0;
       gate[1] = 0;
+      GateOpener opener{gate};
       for (Gpu& g : gpus) {
         RL_TRY(cudaSetDevice(g.ordinal));
         startGate<<<1, 1, 0, g.stream>>>(gate, 2000000000ull, gate + 1);
