@@ -221,10 +221,10 @@ int runMultiCommand(const MultiCommandOptions& o) {
     text = render(allRowsTable(r), TableFormat::Csv);
   } else {
     const TableFormat f = format == "md" ? TableFormat::Markdown : TableFormat::Text;
-    text = multi::describe(r) + "\n";
+    text = format == "md" ? "```\n" + multi::describe(r) + "```\n\n" : multi::describe(r) + "\n";
     const Table scalar = multi::scalarTable(r), vector = multi::vectorTable(r);
-    if (!scalar.rows.empty()) text += scalar.caption + "\n" + render(scalar, f) + "\n";
-    if (!vector.rows.empty()) text += vector.caption + "\n" + render(vector, f);
+    if (!scalar.rows.empty()) text += render(scalar, f) + "\n";  // each table carries its caption
+    if (!vector.rows.empty()) text += render(vector, f);
     if (r.gpusUsed >= 2) {
       text += "\nModel: a ring AllReduce sends 2(G-1)/G = " + fixed(col::busBandwidthFactor(col::Collective::AllReduce, r.gpusUsed), 3) +
               " x the buffer from each GPU in 2(G-1) = " + std::to_string(2 * (r.gpusUsed - 1)) +

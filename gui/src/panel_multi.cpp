@@ -268,8 +268,12 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90 * sc);
   ImGui::SliderFloat("s/step", &s.secondsPerStep, 0.2f, 4.0f, "%.1f");
-  if (s.playing && steps > 0) {
-    s.progress += ImGui::GetIO().DeltaTime / std::max(0.05f, s.secondsPerStep);
+  if (s.playing && steps > 0 && s.step < steps) {
+    // A step that moves twice the bytes (the tree's inner GPUs) takes twice as long on screen.
+    double mean = 0;
+    for (int k = 0; k < steps; ++k) mean += double(sched->busiestGpuBytes(k)) / steps;
+    const float weight = mean > 0 ? float(double(sched->busiestGpuBytes(s.step)) / mean) : 1.0f;
+    s.progress += ImGui::GetIO().DeltaTime / std::max(0.05f, s.secondsPerStep * std::max(0.1f, weight));
     if (s.progress >= 1) {
       s.progress = 0;
       if (++s.step >= steps) s.playing = false;
