@@ -34,6 +34,7 @@ CLI::App* addMultiCommand(CLI::App& cli, MultiCommandOptions& o, int argc, char*
   c->add_option("--chart", o.chart, "Also write the algbw/busbw chart as SVG to this file");
   c->add_flag("--force", o.force, "Overwrite --out / --chart if they exist");
   c->add_option("--from", o.from, "Re-render a saved `multi --format json` file (tables, --chart) without measuring");
+  c->add_option("--frames", o.frames, "With --model and one size: every step of the animation as SVG into this folder");
   c->add_flag("--model", o.model, "Print the ring and tree schedules of the algorithm model (no GPU needed)");
   for (int i = 0; i < argc; ++i) o.argv.push_back(argv[i]);
   return c;
@@ -119,6 +120,27 @@ Table allRowsTable(const multi::Report& r) {
   return t;
 }
 
+// Every step of each schedule as SVG: NAME-step-01.svg (step 1 in flight) ... the end state last.
+int writeFrames(const std::vector<col::Schedule>& list, const std::string& dir, bool force) {
+  std::vector<std::pair<std::string, std::string>> files;  // path, SVG
+  for (const col::Schedule& s : list)
+    for (int k = 0; k <= int(s.steps.size()); ++k) {
+      char name[128];
+      std::snprintf(name, sizeof name, "%s-%s-g%d-step-%02d.svg", std::string(col::name(s.algorithm)).c_str(),
+                    std::string(col::name(s.collective)).c_str(), s.gpus, k + 1);
+      files.emplace_back((std::filesystem::path(dir) / name).string(), gui::scheduleSvg(s, k));
+    }
+  for (const auto& f : files)  // nothing is written unless everything may be
+    if (std::filesystem::exists(f.first) && !force) return fail(1, f.first + " exists; add --force to overwrite it");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return fail(1, "cannot create " + dir + ": " + ec.message());
+  for (const auto& f : files)
+    if (std::string e = writeTextAtomic(f.first, f.second); !e.empty()) return fail(1, e);
+  std::printf("%zu frames written to %s\n", files.size(), dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int runMultiCommand(const MultiCommandOptions& o) {
@@ -161,6 +183,8 @@ int runMultiCommand(const MultiCommandOptions& o) {
     return fail(2, "--format '" + format + "' is not one of: table, csv, json, md");
   if (!o.chart.empty() && o.model) return fail(2, "--chart draws measured figures; --model has none");
   if (!o.from.empty() && o.model) return fail(2, "--from re-renders a measurement; --model measures nothing");
+  if (!o.frames.empty() && (!o.model || mo.vectorBytes.size() != 1))
+    return fail(2, "--frames needs --model and one size (e.g. --model --sizes 1G --frames DIR)");
   for (const std::string* path : {&o.out, &o.chart})
     if (!path->empty() && std::filesystem::exists(*path) && !o.force)
       return fail(1, *path + " exists; add --force to overwrite it");
@@ -181,6 +205,7 @@ int runMultiCommand(const MultiCommandOptions& o) {
         }
       }
     if (list.empty()) return fail(2, "--model shows ring and tree: --algo hand has no model");
+    if (!o.frames.empty()) return writeFrames(list, o.frames, o.force);
     std::string text;
     if (format == "json") {
       nlohmann::json j = nlohmann::json::array();

@@ -13,6 +13,7 @@ struct MultiCommandOptions {
   int reps = 20, warmup = 3;
   std::string format = "table", out, chart;
   std::string from;    // re-render a saved --format json run instead of measuring
+  std::string frames;  // --model: write every step of the animation as SVG into this folder
   bool force = false;
   bool model = false;  // print the CPU model's schedules instead of measuring
   std::vector<std::string> argv;

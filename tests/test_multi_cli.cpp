@@ -276,3 +276,28 @@ TEST(MultiPanel, AnimatesTheRingFromTheCpuModelHeadless) {
   EXPECT_GT(orange, 40);           // four arrows of the first reduce-scatter step
   EXPECT_GT(hues.size(), 20u);     // chunk colours, boxes, labels
 }
+
+TEST(MultiCli, FramesRecordEveryStepOfTheAnimationAsSvg) {
+  const std::string dir = rl::test::tempPath("multi-frames");
+  std::filesystem::remove_all(dir);
+  auto r = runReducelab("multi --model --gpus 4 --sizes 1G --algo ring --frames " + dir);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // Ring AllReduce: 6 steps + the end state; ring Reduce: 6 steps + the end state.
+  int count = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) count += e.path().extension() == ".svg";
+  EXPECT_EQ(count, 14);
+  const std::string first = readFile(dir + "/ring-allreduce-g4-step-01.svg");
+  EXPECT_NE(first.find("step 1 of 6: reduce-scatter"), std::string::npos) << first.substr(0, 600);
+  EXPECT_NE(first.find("256 MiB"), std::string::npos);
+  EXPECT_NE(first.find("#eb8c28"), std::string::npos);  // chunks being added in
+  const std::string gather = readFile(dir + "/ring-allreduce-g4-step-05.svg");
+  EXPECT_NE(gather.find("all-gather"), std::string::npos);
+  EXPECT_NE(gather.find("#468ceb"), std::string::npos);  // copied
+  EXPECT_NE(readFile(dir + "/ring-allreduce-g4-step-07.svg").find("done after 6 steps"), std::string::npos);
+  // Again without --force: refused, nothing rewritten.
+  r = runReducelab("multi --model --gpus 4 --sizes 1G --algo ring --frames " + dir);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
+  expectUsage("multi --model --sizes 1K,2K --frames " + dir, "--frames");
+  expectUsage("multi --frames " + dir, "--frames");
+}

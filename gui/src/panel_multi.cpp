@@ -109,12 +109,6 @@ uint32_t chunkColour(int chunk, int chunks, int alpha) {
   return IM_COL32(int(r * 255), int(g * 255), int(b * 255), alpha);
 }
 
-int popcount(uint64_t x) {
-  int n = 0;
-  for (; x; x &= x - 1) ++n;
-  return n;
-}
-
 std::string microseconds(double s) {
   char b[32];
   if (s >= 1e-3) std::snprintf(b, sizeof b, "%.2f ms", s * 1e3);
@@ -207,7 +201,7 @@ void drawSchedule(const col::Schedule& s, int done, float progress, ImVec2 size)
     const float cellsX = p0.x + 4 * sc, cellsW = box.x - 8 * sc, cellY0 = p0.y + 22 * sc, cellY1 = p1.y - 5 * sc;
     const float w = cellsW / float(chunks);
     for (int k = 0; k < chunks; ++k) {
-      const int have = popcount(state[size_t(g)][size_t(k)]);
+      const int have = col::popcountContributions(state[size_t(g)][size_t(k)]);
       const float x0 = cellsX + w * float(k), x1 = x0 + w - 1;
       dl->AddRectFilled(ImVec2(x0, cellY0), ImVec2(x1, cellY1), chunkColour(k, chunks, 50));
       const float fill = float(have) / float(s.gpus);
@@ -218,7 +212,94 @@ void drawSchedule(const col::Schedule& s, int done, float progress, ImVec2 size)
   ImGui::Dummy(size);
 }
 
+// "#rrggbb" of an IM_COL32 colour, mixed with `white` (0..1) of white: pale cells without
+// relying on opacity, which some SVG renderers ignore.
+std::string svgColour(uint32_t c, float white = 0) {
+  auto mix = [&](uint32_t v) { return int(float(v & 0xff) * (1 - white) + 255 * white + 0.5f); };
+  char b[16];
+  std::snprintf(b, sizeof b, "#%02x%02x%02x", mix(c), mix(c >> 8), mix(c >> 16));
+  return b;
+}
+
 }  // namespace
+
+std::string scheduleSvg(const col::Schedule& s, int done) {
+  const float W = 800, H = 600, top = 60;
+  const bool tree = s.algorithm == col::Algorithm::Tree;
+  const ImVec2 box(std::clamp(W / float(std::max(3, s.gpus)) * 0.8f, 90.0f, 150.0f), 60);
+  const int steps = int(s.steps.size());
+  done = std::clamp(done, 0, steps);
+  col::Contributions state = col::initialContributions(s);
+  for (int k = 0; k < done; ++k) col::applyStep(s, k, &state);
+  std::vector<ImVec2> centre;
+  for (int g = 0; g < s.gpus; ++g) centre.push_back(gpuCentre(g, s.gpus, tree, ImVec2(0, top), ImVec2(W, H - top - 30), box));
+  std::string o;
+  char b[512];
+  std::snprintf(b, sizeof b,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                "font-family=\"DejaVu Sans, sans-serif\" font-size=\"14\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+                W, H, W, H);
+  o += b;
+  const std::string what = std::string(col::name(s.algorithm)) + " " + std::string(col::name(s.collective)) + ", " +
+                           std::to_string(s.gpus) + " GPUs, " + col::formatBytes(s.bytes()) + " per GPU";
+  const std::string stepText = steps == 0 ? "one GPU: nothing moves"
+                               : done < steps ? "step " + std::to_string(done + 1) + " of " + std::to_string(steps) + ": " +
+                                                    s.steps[size_t(done)].phase + ", busiest GPU moves " +
+                                                    col::formatBytes(s.busiestGpuBytes(done))
+                                              : "done after " + std::to_string(steps) + " steps";
+  o += "<text x=\"16\" y=\"26\" font-size=\"18\" font-weight=\"bold\">" + what + "</text>\n";
+  o += "<text x=\"16\" y=\"48\">" + stepText + "</text>\n";
+  if (done < steps)
+    for (const col::Transfer& t : s.steps[size_t(done)].transfers) {
+      ImVec2 a = centre[size_t(t.from)], e = centre[size_t(t.to)];
+      const float dx = e.x - a.x, dy = e.y - a.y, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
+      const float ox = -dy / len * 8, oy = dx / len * 8, trim = std::min(len * 0.35f, std::max(box.x, box.y) * 0.55f);
+      a = ImVec2(a.x + dx / len * trim + ox, a.y + dy / len * trim + oy);
+      e = ImVec2(e.x - dx / len * trim + ox, e.y - dy / len * trim + oy);
+      const std::string c = t.kind == col::TransferKind::Reduce ? "#eb8c28" : "#468ceb";
+      const float ux = dx / len, uy = dy / len, hs = 12;
+      std::snprintf(b, sizeof b,
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n"
+                    "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
+                    a.x, a.y, e.x, e.y, c.c_str(), e.x, e.y, e.x - ux * hs - uy * hs * 0.6f, e.y - uy * hs + ux * hs * 0.6f,
+                    e.x - ux * hs + uy * hs * 0.6f, e.y - uy * hs - ux * hs * 0.6f, c.c_str());
+      o += b;
+      const ImVec2 m((a.x + e.x) * 0.5f, (a.y + e.y) * 0.5f);
+      std::snprintf(b, sizeof b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"%s\" stroke=\"#000000\"/>\n",
+                    m.x - 7, m.y - 7, svgColour(chunkColour(t.chunk, int(s.chunks.size()), 255)).c_str());
+      o += b;
+      const ImVec2 l(a.x + (e.x - a.x) * 0.25f + ox * 2.2f, a.y + (e.y - a.y) * 0.25f + oy * 2.2f);
+      std::snprintf(b, sizeof b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", l.x, l.y + 5,
+                    col::formatBytes(t.bytes).c_str());
+      o += b;
+    }
+  const int chunks = int(s.chunks.size());
+  for (int g = 0; g < s.gpus; ++g) {
+    const ImVec2 c = centre[size_t(g)];
+    const float x0 = c.x - box.x * 0.5f, y0 = c.y - box.y * 0.5f;
+    const bool root = g == s.root && s.collective == col::Collective::Reduce;
+    std::snprintf(b, sizeof b,
+                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"5\" fill=\"#f2f2f2\" stroke=\"%s\" "
+                  "stroke-width=\"1.5\"/>\n<text x=\"%.1f\" y=\"%.1f\">GPU %d</text>\n",
+                  x0, y0, box.x, box.y, root ? "#eb8c28" : "#000000", x0 + 5, y0 + 17, g);
+    o += b;
+    const float cw = (box.x - 10) / float(chunks), cy0 = y0 + 24, cy1 = y0 + box.y - 6;
+    for (int k = 0; k < chunks; ++k) {
+      const float fill = float(col::popcountContributions(state[size_t(g)][size_t(k)])) / float(s.gpus);
+      const float cx = x0 + 5 + cw * float(k);
+      const std::string colour = svgColour(chunkColour(k, chunks, 255)), pale = svgColour(chunkColour(k, chunks, 255), 0.8f);
+      std::snprintf(b, sizeof b,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n"
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s/>\n",
+                    cx, cy0, cw - 1, cy1 - cy0, pale.c_str(), cx, cy1 - (cy1 - cy0) * fill, cw - 1, (cy1 - cy0) * fill,
+                    colour.c_str(), fill >= 1 ? " stroke=\"#000000\"" : "");
+      o += b;
+    }
+  }
+  o += "<text x=\"16\" y=\"590\" fill=\"#555555\">cells: chunks, filled by how many GPUs are summed in; "
+       "orange: added in, blue: copied</text>\n</svg>\n";
+  return o;
+}
 
 void drawMultiGpuPanel(Model& model, UiActions& actions) {
   MultiPanelState& s = multiPanelState();

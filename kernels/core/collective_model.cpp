@@ -197,6 +197,12 @@ std::string applyStep(const Schedule& s, int step, Contributions* state) {
   return "";
 }
 
+int popcountContributions(uint64_t set) {
+  int n = 0;
+  for (; set; set &= set - 1) ++n;
+  return n;
+}
+
 std::string verifySchedule(const Schedule& s) {
   Contributions state = initialContributions(s);
   for (int k = 0; k < int(s.steps.size()); ++k)

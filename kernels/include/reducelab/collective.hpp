@@ -81,6 +81,8 @@ Contributions initialContributions(const Schedule& s);
 // Applies step `step` (all its transfers at once, as the hardware does) to `state`. Returns ""
 // or why the step is wrong (a chunk added twice: the same contribution counted twice).
 std::string applyStep(const Schedule& s, int step, Contributions* state);
+// How many GPUs' data a contribution set holds.
+int popcountContributions(uint64_t set);
 // Runs the schedule on the contribution sets and checks the end state: every GPU (AllReduce) or
 // the root (Reduce) holds every GPU's data once in every chunk. "" or what is wrong.
 std::string verifySchedule(const Schedule& s);

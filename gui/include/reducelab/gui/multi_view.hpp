@@ -39,6 +39,10 @@ Figure multiFigure(const multi::Report& r);
 double measuredSeconds(const multi::Report& r, collective::Algorithm a, collective::Collective c, uint64_t bytes,
                        int gpus);
 
+// One frame of the animation as a standalone SVG (white background, for slides): the state after
+// `done` steps with step `done` in flight half way (done == steps: the end state).
+std::string scheduleSvg(const collective::Schedule& s, int done);
+
 void drawMultiGpuPanel(Model& model, UiActions& actions);
 
 }  // namespace rl::gui
