@@ -12,12 +12,6 @@ namespace rl::collective {
 std::string_view name(Algorithm a) { return a == Algorithm::Ring ? "ring" : "tree"; }
 std::string_view name(Collective c) { return c == Collective::AllReduce ? "allreduce" : "reduce"; }
 
-std::optional<Algorithm> parseAlgorithm(std::string_view s) {
-  if (s == "ring") return Algorithm::Ring;
-  if (s == "tree") return Algorithm::Tree;
-  return std::nullopt;
-}
-
 namespace {
 
 // `parts` chunks of elements/parts each, the first elements%parts one larger.

@@ -26,7 +26,6 @@ enum class Collective { AllReduce, Reduce };
 
 std::string_view name(Algorithm a);
 std::string_view name(Collective c);
-std::optional<Algorithm> parseAlgorithm(std::string_view s);
 
 // A contiguous range of the buffer, in elements.
 struct Chunk {
