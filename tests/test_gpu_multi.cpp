@@ -79,7 +79,11 @@ INSTANTIATE_TEST_SUITE_P(Multi, MultiScalar,
                                            ScalarCase{ElemType::Float32, Op::Sum, (1u << 26) + 3},
                                            ScalarCase{ElemType::Float64, Op::Sum, 999999},
                                            ScalarCase{ElemType::Float32, Op::Max, 12345},
-                                           ScalarCase{ElemType::Int32, Op::Min, 5}));
+                                           ScalarCase{ElemType::Int32, Op::Min, 5}),
+                         [](const auto& info) {
+                           return std::string(name(info.param.type)) + "_" + std::string(name(info.param.op)) + "_" +
+                                  std::to_string(info.param.n);
+                         });
 
 TEST(MultiVector, EveryElementOnEveryGpuMatchesTheClosedForm) {
   REQUIRE_TWO_GPUS();
