@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "application.hpp"
+#include "cmd_multi.hpp"
 #include "commands.hpp"
 #include "reducelab/version.hpp"
 
@@ -101,6 +102,9 @@ int main(int argc, char** argv) {
   reportCmd->add_flag("--quick", rep.quick, "Fewer repetitions, N up to 2^26");
   reportCmd->add_flag("--cpu-model", rep.cpuModel, "Only the parts the CPU model gives, even with a GPU");
 
+  rl::app::MultiCommandOptions multi;
+  CLI::App* multiCmd = rl::app::addMultiCommand(cli, multi, argc, argv);
+
   CLI::App* lessonCmd = cli.add_subcommand("lesson", "Step through a lesson (upc, harris, max, beyond, or a .lesson file)");
   lessonCmd->add_option("name", gui.lesson, "Lesson name or file")->required();
   lessonCmd->add_option("--out", gui.lessonOut, "With --headless: render every step to PNG here, with the lesson's table");
@@ -132,6 +136,7 @@ int main(int argc, char** argv) {
   if (*traceCmd) return rl::app::runTrace(trace);
   if (*sweepCmd) return rl::app::runSweepCommand(sweep);
   if (*reportCmd) return rl::app::runReportCommand(rep);
+  if (*multiCmd) return rl::app::runMultiCommand(multi);
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;

@@ -131,6 +131,13 @@ for step in "$@"; do
         --screenshot "$OUT/gui-sweep-h200.png" | tee "$OUT/gui-stats.txt"
       reducelab --headless --frames 3 --kernel k1,k2,k3,k4,k5,k5s,k6,k7,k8,k9,k10,k11,k12,cub --run --block 512 \
         --view bank --step 2 --screenshot "$OUT/gui-h200.png" ;;
+    multi)
+      # Reduction across every visible GPU (NCCL_NVLS_ENABLE=0 is set by the binary itself).
+      log multi; G=$(nvidia-smi -L | wc -l); nvidia-smi topo -m | tee "$OUT/multi-topo-g$G.txt"
+      reducelab multi --format json --out "$OUT/multi-g$G.json" --chart "$OUT/multi-g$G.svg" --force; echo "rc=$?"
+      reducelab multi --from "$OUT/multi-g$G.json" > "$OUT/multi-g$G.txt"; reducelab multi --from "$OUT/multi-g$G.json" --format md > "$OUT/multi-g$G.md"; cat "$OUT/multi-g$G.txt"
+      reducelab multi --model --gpus "$G" --sizes 1G > "$OUT/multi-model-g$G.txt"
+      timeout 550 reducelab_gpu_tests --gtest_filter='Multi*' 2>&1 | tee "$OUT/multi-tests-g$G.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|Failure" | head -40 ;;
     ladder)
       reducelab --headless --frames 600 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
     *) "$@"; break ;;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "reducelab/gui/multi_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
@@ -251,6 +252,10 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
            });
   sweepTab("Types", fTypes, "type", typeKernels, sizeof typeKernels, 0,
            [&](const auto& rows) { return typeSweepFigure(rows, model.peaks); }, none);
+  if (ImGui::BeginTabItem("Multi-GPU", nullptr, flag("multi"))) {
+    drawMultiGpuPanel(model, actions);
+    ImGui::EndTabItem();
+  }
   ImGui::EndTabBar();
 }
 

@@ -419,10 +419,10 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (!bad.empty()) return fail("'view' options are key=value, got '" + bad + "'");
     } else if (word == "panel") {
       if (auto e = needStep(); !e.empty()) return fail(e);
-      static const char* panels[] = {"live", "ladder", "block", "n", "types", "results", "occupancy", "lesson"};
+      static const char* panels[] = {"live", "ladder", "block", "n", "types", "results", "occupancy", "lesson", "multi"};
       bool ok = false;
       for (const char* p : panels) ok = ok || rest == p;
-      if (!ok) return fail("panel '" + rest + "' is not one of: live, ladder, block, n, types, results, occupancy, lesson");
+      if (!ok) return fail("panel '" + rest + "' is not one of: live, ladder, block, n, types, results, occupancy, lesson, multi");
       step->panel = rest;
     } else {
       return fail("unknown directive '" + word +

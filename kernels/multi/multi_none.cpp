@@ -1,0 +1,17 @@
+// `reducelab multi` in a build without CUDA: the algorithm model still animates (kernels/core),
+// nothing can be measured.
+#include "reducelab/multi.hpp"
+
+namespace rl::multi {
+
+bool builtWithNccl() { return false; }
+
+Report measure(const Options&, const std::vector<std::string>& argv) {
+  Report r;
+  r.argv = argv;
+  r.error = "this build of ReduceLab has no CUDA support (built without the CUDA Toolkit): multi-GPU "
+            "runs need it; the ring and tree model (--model) works without";
+  return r;
+}
+
+}  // namespace rl::multi
