@@ -259,7 +259,14 @@ int runMultiCommand(const MultiCommandOptions& o) {
   if (std::string e = emit(o.out, text); !e.empty()) return fail(1, e);
   if (!o.chart.empty()) {
     const gui::Figure fig = gui::multiFigure(r);
-    if (std::string e = writeTextAtomic(o.chart, gui::toSvg(fig.spec)); !e.empty()) return fail(1, e);
+    // The chart's format follows its extension: .pdf, .png, else SVG.
+    const std::string ext = std::filesystem::path(o.chart).extension().string();
+    const gui::FigureFormat format = ext == ".pdf" ? gui::FigureFormat::Pdf
+                                     : ext == ".png" ? gui::FigureFormat::Png : gui::FigureFormat::Svg;
+    std::string e;
+    const std::string bytes = gui::renderFigure(fig.spec, format, {}, &e);
+    if (e.empty()) e = writeTextAtomic(o.chart, bytes);
+    if (!e.empty()) return fail(1, e);
   }
   bool anyOk = false, allPass = true;
   for (const multi::Row& w : r.rows) {

@@ -204,9 +204,11 @@ TEST(MultiRecords, ChartHasBothBandwidthsAndTheRoofs) {
   for (const auto& l : f.spec.references) refs.push_back(l.value);
   EXPECT_NE(std::find(refs.begin(), refs.end(), 321.5), refs.end());  // measured peer copy
   EXPECT_NE(std::find(refs.begin(), refs.end(), 4000.0), refs.end());  // HBM read roof
-  const std::string svg = rl::gui::toSvg(f.spec);
-  EXPECT_NE(svg.find("busbw"), std::string::npos);
-  EXPECT_NE(svg.find("peer copy"), std::string::npos);
+  const std::string pdf = rl::test::tempPath("multi-chart.pdf");
+  ASSERT_EQ(rl::writeTextAtomic(pdf, rl::gui::renderFigure(f.spec, rl::gui::FigureFormat::Pdf)), "");
+  const std::string text = rl::test::pdfText(pdf);
+  EXPECT_NE(text.find("busbw"), std::string::npos) << text;
+  EXPECT_NE(text.find("peer copy"), std::string::npos) << text;
   // The measured time of a size the run has, none for one it lacks.
   EXPECT_GT(rl::gui::measuredSeconds(sampleReport(), rl::collective::Algorithm::Ring,
                                      rl::collective::Collective::AllReduce, uint64_t(1) << 20, 2), 0);
