@@ -252,10 +252,6 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
            });
   sweepTab("Types", fTypes, "type", typeKernels, sizeof typeKernels, 0,
            [&](const auto& rows) { return typeSweepFigure(rows, model.peaks); }, none);
-  if (ImGui::BeginTabItem("Multi-GPU", nullptr, flag("multi"))) {
-    drawMultiGpuPanel(model, actions);
-    ImGui::EndTabItem();
-  }
   ImGui::EndTabBar();
 }
 

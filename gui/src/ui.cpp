@@ -1,5 +1,6 @@
 // Window layout, fonts, theme and the menu bar. Panels live in panel_*.cpp / view_*.cpp.
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/gui/multi_view.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -135,6 +136,7 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::MenuItem("Right panel (bandwidth plots)", nullptr, &model.ui.showRight);
     ImGui::MenuItem("Bottom panel (results, occupancy, log)", nullptr, &model.ui.showBottom);
     if (ImGui::MenuItem("Presentation mode", "F11", model.presentation)) actions.requestTogglePresentation();
+    ImGui::MenuItem("Multi-GPU window (ring and tree AllReduce)", nullptr, &model.showMultiGpu);
     ImGui::Separator();
     bool dark = model.ui.theme == Theme::Dark;
     if (ImGui::MenuItem("Dark theme", nullptr, dark)) model.ui.theme = Theme::Dark;
@@ -264,6 +266,19 @@ void Ui::draw(Model& model, UiActions& actions) {
   handleShortcuts(model, actions);  // before the panels: keys work whichever panels are shown
   drawMenuBar(model, actions);
   drawPanels(model, actions);
+  // The multi-GPU animation has its own window (View menu, or a lesson's `panel multi`): the
+  // bandwidth panel's tabs already fill a narrow panel at projector scales.
+  if (model.focusPanel == "multi") {
+    model.showMultiGpu = true;
+    model.focusPanel.clear();
+  }
+  if (model.showMultiGpu) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(display.x * 0.7f, display.y * 0.7f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.15f, display.y * 0.15f), ImGuiCond_Appearing);
+    if (ImGui::Begin("Multi-GPU: reduction across GPUs", &model.showMultiGpu)) drawMultiGpuPanel(model, actions);
+    ImGui::End();
+  }
 }
 
 }  // namespace rl::gui

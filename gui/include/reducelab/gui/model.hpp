@@ -127,6 +127,7 @@ struct Model {
   LessonState lesson;
   std::string focusPanel;           // a tab to bring to front once (lessons): live, ladder, n, ...
   bool presentation = false;        // large fonts, light theme, keyboard navigation
+  bool showMultiGpu = false;        // the multi-GPU animation window
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
