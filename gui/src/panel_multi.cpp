@@ -57,8 +57,10 @@ Figure multiFigure(const multi::Report& r) {
                (r.ncclVersion.empty() ? "" : ", NCCL " + r.ncclVersion) + "; busbw = algbw x 2(G-1)/G";
   p.x.label = "bytes per GPU";
   p.x.scale = AxisScale::Log2;
-  p.y.label = "GB/s";
-  p.y.includeZero = true;
+  // Log scale: the links (~400 GB/s) and the HBM roof (~4.6 TB/s) differ tenfold, and small
+  // messages reach well under 1 GB/s; on a linear axis every curve would sit on the floor.
+  p.y.label = "GB/s (log scale)";
+  p.y.scale = AxisScale::Log10;
   p.emptyMessage = "no measured vector AllReduce (reducelab multi --format json)";
   int colourIndex = 0;
   for (const char* algo : {"nccl-ring", "nccl-tree", "hand"}) {
