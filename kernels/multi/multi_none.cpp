@@ -9,8 +9,8 @@ bool builtWithNccl() { return false; }
 Report measure(const Options&, const std::vector<std::string>& argv) {
   Report r;
   r.argv = argv;
-  r.error = "this build of ReduceLab has no CUDA support (built without the CUDA Toolkit): multi-GPU "
-            "runs need it; the ring and tree model (--model) works without";
+  r.error = "measuring across GPUs needs NVIDIA GPUs and a build with CUDA (this one was built without the CUDA "
+            "Toolkit); the ring and tree model (--model) works without";
   return r;
 }
 
