@@ -489,7 +489,8 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     m.haveReference = true;
     m.check = checkResult(c, m.result, m.reference, sequentialChainBound(*k, m.geometry, c.n));
   } else if (o.reference) {
-    m.reference = computeReference(c);
+    m.reference = computeReference(c, 0, CpuWork{o.cancel, {}});  // cancellable: quitting stops it
+    if (m.reference.cancelled) return fail("cancelled");
     m.haveReference = true;
     m.check = checkResult(c, m.result, m.reference, sequentialChainBound(*k, m.geometry, c.n));
   }
