@@ -339,6 +339,9 @@ double frameMedianMs(int rows) {
 }
 
 TEST(ResultsPanel, FrameCostDoesNotGrowWithTheNumberOfResults) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "frame times under AddressSanitizer say nothing about the panel";
+#endif
   double small = 1e9, large = 1e9;  // the best of two runs each, interleaved (the machine is shared)
   for (int i = 0; i < 2; ++i) {
     small = std::min(small, frameMedianMs(1000));
