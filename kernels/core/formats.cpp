@@ -729,9 +729,14 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (!reason->is_string()) throw std::invalid_argument("skip_reason is not text");
     m.error = reason->get<std::string>();
   }
-  // A measured record must be a configuration that can run; a skipped one records why it could not.
-  if (m.ok)
+  // A measured record must be a configuration that can run; a skipped one records why it could not
+  // (k5 at 32 threads, say), but still names a known kernel and a block size a GPU can have.
+  if (m.ok) {
     if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
+  } else if (!findKernel(m.config.kernel) || m.config.block < 1 || m.config.block > 1024) {
+    throw std::invalid_argument("a skipped record names kernel '" + m.config.kernel + "' with block " +
+                                std::to_string(m.config.block));
+  }
   if (m.ok) {
     auto doubles = [](const nlohmann::json& v, const char* what) {
       if (!v.is_array()) throw std::invalid_argument(std::string(what) + " is not a list");
