@@ -57,6 +57,7 @@ class Application final : public gui::UiActions {
   void requestClearResults() override { controller_->clearResults(); }
   void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) override;
   void requestCancelSweep() override { controller_->cancelSweep(); }
+  void requestCancelRuns() override { controller_->cancelRuns(); }
   void requestExportFigure(const gui::Figure& figure, bool png, bool svg) override;
   void requestExportTable(const Table& table, const std::string& stem) override;
   void requestReport() override { reportRequested_ = true; }

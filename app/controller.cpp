@@ -82,6 +82,11 @@ void Controller::cancelSweep() {
   if (service_) service_->cancelSweep();
 }
 
+void Controller::cancelRuns() {
+  model_.continuous = false;
+  if (service_) service_->cancelRuns();
+}
+
 void Controller::remeasurePeaks() {
   if (service_) service_->queuePeaks(true);
 }
@@ -120,6 +125,7 @@ void Controller::apply(ServiceEvents& ev) {
       model_.resources = resourceUsage(model_.config, model_.device, nullptr);
   }
   for (TraceDone& t : ev.traces) takeTrace(t);
+  if (ev.progress) runProgress_ = ev.progress;
 }
 
 void Controller::update() {
@@ -141,7 +147,10 @@ void Controller::update() {
   }
   if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();
   model_.measuring = busy();
-  model_.measuringWhat = model_.measuring ? std::to_string(service_->pendingJobs()) + " run(s) in progress" : "";
+  if (!model_.measuring) runProgress_.reset();
+  model_.measuringWhat = !model_.measuring ? ""
+                         : runProgress_    ? runProgress_->what + " " + std::to_string(int(100 * runProgress_->fraction)) + "%"
+                                           : std::to_string(service_->pendingJobs()) + " run(s) in progress";
   // Continuous runs: a new measurement whenever the queue is idle (no CPU baseline, the
   // reference reused: the per-run cost stays that of the GPU run).
   if (model_.continuous && !model_.measuring && model_.configError.empty() && service_)

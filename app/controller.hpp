@@ -23,6 +23,7 @@ class Controller {
   void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
   void cancelSweep();
+  void cancelRuns();  // Cancel next to Run: continuous runs stop too
   void clearResults();
   bool busy() const;  // measurements queued or running
   // Start-up only: frames until the first trace has arrived (or `seconds` passed).
@@ -45,6 +46,7 @@ class Controller {
   int front_ = 0;
   bool gpuTraces_ = false;
   bool traceInFlight_ = false;
+  std::optional<RunProgress> runProgress_;  // long CPU work of the running measurement
   uint64_t traceJob_ = 0;
   RunConfig traced_;  // the last configuration asked for
   bool haveTraced_ = false;

@@ -521,3 +521,67 @@ TEST(FigureLayout, TypeSweepHasOneAxisAndNoLinesAcrossCategories) {
     EXPECT_EQ(s.pointLabels.size(), s.y.size()) << s.name << ": elements/s is written on every bar";
   }
 }
+
+namespace rl::gui {
+namespace {
+
+struct TextBox {
+  std::string text;
+  float x0, y0, x1, y1;
+};
+
+// Every text a plot layout places (title, axes, ticks, reference and shade labels, legend, the
+// empty-plot message, point labels), as rectangles.
+std::vector<TextBox> allTexts(const PlotLayout& L) {
+  std::vector<TextBox> out;
+  auto add = [&](const PlotText& t) {
+    if (t.empty()) return;
+    const float w = approxMeasure(t.text, t.px);
+    const float x0 = t.align == TextAlign::Left ? t.x : t.align == TextAlign::Center ? t.x - 0.5f * w : t.x - w;
+    out.push_back({t.text, x0, t.y, x0 + w, t.y + t.px});
+  };
+  for (const PlotText* t : {&L.title, &L.subtitle, &L.xLabel, &L.emptyMessage}) add(*t);
+  for (const AxisLayout* a : {&L.x, &L.y, &L.y2})
+    for (const PlotTick& t : a->ticks) add(t.label);
+  for (const PlotReferenceLayout& r : L.references) add(r.label);
+  for (const PlotShadeLayout& s : L.shades) add(s.label);
+  for (const PlotLegendEntry& e : L.legend.entries) add(e.text);
+  for (const PlotSeriesLayout& s : L.series)
+    for (const PlotPoint& p : s.points) add(p.label);
+  return out;
+}
+
+// The live plot before any run, on a GPU whose measured read peak is close to the theoretical
+// one (H200: 4814 and ~4500 GB/s): the two peak labels, the ticks and the "no runs yet" message
+// must not be drawn over each other at any panel size (they were on the H200 at 1600x900).
+TEST(PlotLayout, NoTextOverlapsAnotherInAnEmptyPlotWithClosePeakLines) {
+  const std::pair<double, double> peaks[] = {{4814, 4530}, {4814, 4790}, {4814, 4813}, {2039, 1870}, {900, 880}};
+  for (const auto& [theoretical, read] : peaks)
+    for (const auto& [w, h] : {std::pair{320.f, 180.f}, {480.f, 200.f}, {640.f, 360.f}, {960.f, 540.f}, {1600.f, 420.f}})
+      for (float font : {13.f, 20.f, 30.f}) {
+        PlotSpec spec;
+        spec.title = "Measured bandwidth";
+        spec.subtitle = "sum, float32, N = 2^24, block 512, cold L2";
+        spec.x.label = "run";
+        spec.y.label = "GB/s";
+        spec.y.includeZero = true;
+        spec.emptyMessage = "No runs yet: press Run (F5)";
+        char a[64], b[64];
+        std::snprintf(a, sizeof a, "theoretical peak %.0f GB/s", theoretical);
+        std::snprintf(b, sizeof b, "measured read %.0f GB/s", read);
+        spec.references.push_back({theoretical, a});
+        spec.references.push_back({read, b});
+        const PlotLayout L = computePlotLayout(spec, w, h, font, approxMeasure);
+        const std::vector<TextBox> t = allTexts(L);
+        for (size_t i = 0; i < t.size(); ++i)
+          for (size_t j = i + 1; j < t.size(); ++j) {
+            const bool overlap = t[i].x0 < t[j].x1 - 0.5f && t[j].x0 < t[i].x1 - 0.5f && t[i].y0 < t[j].y1 - 0.5f &&
+                                 t[j].y0 < t[i].y1 - 0.5f;
+            EXPECT_FALSE(overlap) << "'" << t[i].text << "' over '" << t[j].text << "' at " << w << "x" << h
+                                  << " font " << font << " peaks " << theoretical << "/" << read;
+          }
+      }
+}
+
+}  // namespace
+}  // namespace rl::gui

@@ -80,6 +80,7 @@ class FakeEngine final : public Engine {
       log_->add("timed-begin");
       std::this_thread::sleep_for(s_.repTime);
       log_->add("timed-end");
+      if (o.progress) o.progress("exact reference", double(r + 1) / c.reps);  // as the CPU work reports it
       if (o.betweenRepetitions && r + 1 < c.reps) o.betweenRepetitions();
     }
     log_->add("measure-end");
@@ -129,6 +130,8 @@ bool pollUntil(MeasurementService& s, ServiceEvents& all, F done, std::chrono::m
     if (e.sweep) all.sweep = e.sweep;
     if (e.resources) all.resources = e.resources;
     if (e.peaks) all.peaks = e.peaks;
+    if (e.progress) all.progress = e.progress;
+    for (auto& m : e.messages) all.messages.push_back(std::move(m));
     if (done()) return true;
     std::this_thread::sleep_for(1ms);
   }
@@ -258,6 +261,39 @@ TEST(MeasurementService, CancelReachesInsideTheRunningSweepPoint) {
   EXPECT_LT(all.sweep->done, all.sweep->total);
   EXPECT_TRUE(log->has("measure-cancelled"));
   EXPECT_FALSE(s.busy());
+}
+
+// The GUI's Cancel next to Run: the running measurement stops inside its repetitions (as the
+// exact reference stops between its chunks), the queued runs are dropped, nothing is appended as
+// a result, and the service takes new work afterwards.
+TEST(MeasurementService, CancelRunsStopsTheRunningMeasurementAndDropsTheQueue) {
+  auto log = std::make_shared<EventLog>();
+  FakeSettings fs;
+  fs.repTime = 50ms;
+  MeasurementService s(fakeFactory(log, fs));
+  s.queueRun(smallRun("k7", 40));
+  s.queueRun(smallRun("k8", 40));
+  s.queueRun(smallRun("k9", 40));
+  ServiceEvents all;
+  ASSERT_TRUE(pollUntil(s, all, [&] { return all.progress.has_value(); }));
+  EXPECT_EQ(all.progress->what, "exact reference");
+  EXPECT_GT(all.progress->fraction, 0.0);
+  const auto t0 = Clock::now();
+  s.cancelRuns();
+  ASSERT_TRUE(pollUntil(s, all, [&] { return !s.busy(); }, 2s));
+  EXPECT_LT(Clock::now() - t0, 1s);
+  EXPECT_TRUE(log->has("measure-cancelled"));
+  EXPECT_FALSE(log->has("measure-begin k8 n=4096"));
+  EXPECT_TRUE(all.measurements.empty());
+  const auto said = [&](const std::string& m) {
+    return std::find(all.messages.begin(), all.messages.end(), m) != all.messages.end();
+  };
+  EXPECT_TRUE(said("2 queued run(s) cancelled"));
+  EXPECT_TRUE(said("Run of k7 cancelled"));
+  s.queueRun(smallRun("k10", 2));  // a later run is not cancelled by the earlier Cancel
+  ASSERT_TRUE(pollUntil(s, all, [&] { return !all.measurements.empty(); }));
+  EXPECT_TRUE(all.measurements.front().ok);
+  EXPECT_EQ(all.measurements.front().config.kernel, "k10");
 }
 
 TEST(MeasurementService, QuittingDuringThePeaksMeasurementReturnsWithinASecond) {

@@ -109,6 +109,8 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   if (ImGui::Button("Clear results")) actions.requestClearResults();
   if (model.measuring) {
     ImGui::SameLine();
+    if (ImGui::Button("Cancel")) actions.requestCancelRuns();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop the running measurement and drop the queued ones");
     ImGui::TextDisabled("%s", model.measuringWhat.c_str());
   }
   if (!model.configError.empty()) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", model.configError.c_str());

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 namespace rl::gui {
 namespace {
@@ -531,18 +532,34 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     L.series.push_back(std::move(S));
   }
 
-  // --- Reference lines (label at the right end, above the line) and shaded x ranges.
+  // --- Reference lines: the label at the line's right end, just above the line, else just below
+  // it, else the nearest free row away from it (close peaks: 4814 and 4790 GB/s); never over another
+  // reference label, and dropped only when the plot has no free row at all.
+  const float refRow = smallPx * 1.1f;
+  std::vector<std::pair<float, float>> refRows;  // vertical extents of the labels placed so far
+  auto refRowFree = [&](float y) {
+    if (y < r.y0 || y + refRow > r.y1) return false;
+    for (const auto& [a, b] : refRows)
+      if (y < b && a < y + refRow) return false;
+    return true;
+  };
   for (const ReferenceLine& ref : spec.references) {
     PlotReferenceLayout R;
     R.visible = L.y.accepts(ref.value) && ref.value >= L.y.lo && ref.value <= L.y.hi;
     if (R.visible) {
       R.py = L.y.map(ref.value);
-      float y = R.py - smallPx * 1.2f;
-      if (y < r.y0) y = R.py + 0.2f * smallPx;
-      // Two close lines: the second label goes under its line, so both stay readable.
-      for (const PlotReferenceLayout& prev : L.references)
-        if (!prev.label.empty() && std::abs(prev.label.y - y) < smallPx * 1.1f) y = R.py + 0.2f * smallPx;
-      if (!ref.label.empty()) R.label = {ref.label, r.x1 - 0.4f * fontPx, y, smallPx, TextAlign::Right};
+      const float above = R.py - smallPx * 1.2f, below = R.py + 0.2f * smallPx;
+      std::optional<float> y;
+      for (int k = 0; !y && (above - float(k) * refRow >= r.y0 || below + float(k) * refRow <= r.y1); ++k)
+        for (float candidate : {above - float(k) * refRow, below + float(k) * refRow})
+          if (refRowFree(candidate)) {
+            y = candidate;
+            break;
+          }
+      if (!ref.label.empty() && y) {
+        R.label = {ref.label, r.x1 - 0.4f * fontPx, *y, smallPx, TextAlign::Right};
+        refRows.push_back({*y, *y + refRow});
+      }
     }
     L.references.push_back(std::move(R));
   }
@@ -660,6 +677,32 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     if (L.emptyMessage.empty()) L.emptyMessage = {"no data yet", (r.x0 + r.x1) * 0.5f, (r.y0 + r.y1 - fontPx) * 0.5f,
                                                   fontPx, TextAlign::Center};
     fitTextInto(L.emptyMessage, pad, width - pad, measure);
+    // The message keeps clear of the peak labels: the free row nearest the centre.
+    PlotText& m = L.emptyMessage;
+    const float mw = measure(m.text, m.px), mx0 = m.x - 0.5f * mw, mx1 = m.x + 0.5f * mw;
+    auto clear = [&](float y) {
+      if (y < r.y0 || y + m.px > r.y1) return false;
+      for (const PlotReferenceLayout& R : L.references) {
+        if (R.label.empty()) continue;
+        const float w = measure(R.label.text, R.label.px);
+        if (mx0 < R.label.x && R.label.x - w < mx1 && y < R.label.y + R.label.px && R.label.y < y + m.px) return false;
+      }
+      return true;
+    };
+    const float centre = m.y, step = 0.25f * m.px;
+    bool placed = false;
+    for (int k = 0; !placed && (centre - float(k) * step >= r.y0 || centre + float(k) * step <= r.y1); ++k)
+      for (float y : {centre + float(k) * step, centre - float(k) * step})
+        if (!placed && clear(y)) {
+          m.y = y;
+          placed = true;
+        }
+    if (!placed)  // a plot too small for both: the message says what to do, the lines stay unlabelled
+      for (PlotReferenceLayout& R : L.references) {
+        if (R.label.empty()) continue;
+        const float w = measure(R.label.text, R.label.px);
+        if (mx0 < R.label.x && R.label.x - w < mx1 && m.y < R.label.y + R.label.px && R.label.y < m.y + m.px) R.label = {};
+      }
   }
   return L;
 }

@@ -97,12 +97,12 @@ uint32_t kernelColor(const std::string& kernel) {
 Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks) {
   Figure f;
   f.fileStem = "live-bandwidth";
-  f.spec.title = "Measured bandwidth, run by run";
+  f.spec.title = "Bandwidth of each run";
   f.spec.x.label = "run";
   f.spec.x.tickFormat = "%.0f";
   f.spec.y.label = "GB/s";
   f.spec.y.includeZero = true;
-  f.spec.emptyMessage = "press Run (F5): each run adds a point";
+  f.spec.emptyMessage = "Run (F5) adds a point";
   f.spec.legendMaxEntries = 5;
   std::map<std::string, size_t> index;
   double cub = 0;

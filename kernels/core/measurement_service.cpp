@@ -60,6 +60,18 @@ void MeasurementService::cancelSweep() {
     it = it->kind == Job::Sweep ? jobs_.erase(it) : it + 1;
 }
 
+void MeasurementService::cancelRuns() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cancelSweep_ = true;
+  cancelRun_ = true;
+  size_t dropped = 0;
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    if (it->kind == Job::Run) ++dropped;
+    it = jobs_.erase(it);
+  }
+  if (dropped > 0) pending_.messages.push_back(std::to_string(dropped) + " queued run(s) cancelled");
+}
+
 uint64_t MeasurementService::queueTrace(const RunConfig& c, void* deviceBuffer, size_t bytes) {
   uint64_t id;
   {
@@ -167,7 +179,13 @@ void MeasurementService::serviceSmallJobs(const RunConfig* duringMeasurementOf) 
 
 MeasureOptions MeasurementService::optionsFor(const RunConfig& c, std::atomic<bool>* extraCancel) {
   MeasureOptions o;
-  o.cancel = [this, extraCancel] { return stopping() || (extraCancel && extraCancel->load()); };
+  o.cancel = [this, extraCancel] {
+    return stopping() || cancelRun_.load() || (extraCancel && extraCancel->load());
+  };
+  o.progress = [this](const std::string& what, double fraction) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.progress = RunProgress{what, fraction};
+  };
   o.betweenRepetitions = [this, c] { serviceSmallJobs(&c); };
   return o;
 }
@@ -261,13 +279,20 @@ void MeasurementService::workerLoop() {
       job = std::move(jobs_.front());
       jobs_.pop_front();
       ++runningJobs_;
+      cancelRun_ = false;  // a Cancel reaches the jobs queued when it was pressed, not later ones
     }
     if (job.kind == Job::Sweep) {
       runSweepJob(job.spec);
     } else {
       Measurement m = runOne(job.run, job.label, job.runKind);
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!stop_) pending_.measurements.push_back(std::move(m));
+      pending_.progress.reset();
+      if (stop_) {
+      } else if (!m.ok && cancelRun_) {  // cancelled by the user: said, not a result row
+        pending_.messages.push_back("Run of " + job.run.kernel + " cancelled");
+      } else {
+        pending_.measurements.push_back(std::move(m));
+      }
     }
     std::lock_guard<std::mutex> lock(mutex_);
     --runningJobs_;

@@ -489,7 +489,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     m.haveReference = true;
     m.check = checkResult(c, m.result, m.reference, sequentialChainBound(*k, m.geometry, c.n));
   } else if (o.reference) {
-    m.reference = computeReference(c, 0, CpuWork{o.cancel, {}});  // cancellable: quitting stops it
+    m.reference = computeReference(c, 0, cpuWorkOf(o, "exact reference"));  // cancellable: quitting stops it
     if (m.reference.cancelled) return fail("cancelled");
     m.haveReference = true;
     m.check = checkResult(c, m.result, m.reference, sequentialChainBound(*k, m.geometry, c.n));
@@ -499,7 +499,8 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     m.haveCpu = m.cpu.reps > 0;
     m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? m.cpu.ms.median / m.endToEnd.median : 0;
   } else if (o.cpuBaseline) {
-    m.cpu = runCpuBaseline(c, c.reps, 3.0, o.cancel);
+    m.cpu = runCpuBaseline(c, c.reps, 3.0, cpuWorkOf(o, "CPU baseline"));
+    if (o.cancel && o.cancel()) return fail("cancelled");
     m.haveCpu = m.cpu.reps > 0;
     m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? m.cpu.ms.median / m.endToEnd.median : 0;
   }

@@ -5,6 +5,7 @@
 #  - presentation mode on and off: the window comes back where it was, inside the screen
 #  - the window's geometry is saved in settings.json and restored (clamped) on the next start
 #  - idle CPU: near zero over 10 s (the loop waits for events)
+#  - two F12 presses in one second: two screenshots in the export folder, neither overwritten
 # Screenshots land in $OUT (default: a temp folder). Usage: tests/xvfb/real_window.sh BINARY [WxH]
 set -u
 BIN=${1:?usage: real_window.sh path/to/reducelab [WxH]}
@@ -53,6 +54,7 @@ quit_app() {  # Ctrl+Q; the settings are written on the way out
 }
 
 : >"$OUT/actions.log"
+mkdir -p "$OUT/cwd"; cd "$OUT/cwd" || exit 1  # the export folder's default is relative to it
 start_app
 # Six quick taps.
 xdotool key --delay 20 space space space space space space
@@ -81,6 +83,12 @@ HZ=$(getconf CLK_TCK)
 IDLE=$(awk -v a="$T0" -v b="$T1" -v hz="$HZ" 'BEGIN {printf "%.1f", 100 * (b - a) / hz / 10}')
 echo "idle CPU over 10 s: $IDLE %"
 check "idle CPU below 5 % (got $IDLE %)" "awk -v c=$IDLE 'BEGIN {exit !(c < 5)}'"
+# Two F12 presses within one second: two files in the export folder, none in the working directory.
+xdotool key --delay 100 F12 F12
+for _ in $(seq 50); do [ "$(ls "$OUT/cwd/reducelab-export"/reducelab-*.png 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.2; done
+SHOTS=$(ls "$OUT/cwd/reducelab-export"/reducelab-*.png 2>/dev/null | wc -l)
+check "two F12 presses in one second give two screenshots in the export folder (got $SHOTS)" '[ "$SHOTS" = 2 ]'
+check "no screenshot in the working directory" '[ -z "$(ls "$OUT/cwd"/*.png 2>/dev/null)" ]'
 # Playing: frames keep coming (smooth), CPU higher than idle is expected.
 xdotool key space; sleep 1
 quit_app

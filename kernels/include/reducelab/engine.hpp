@@ -18,10 +18,20 @@ struct MeasureOptions {
   const CpuBaseline* knownCpu = nullptr;
   // Checked before each warm-up and each repetition (and by the CPU baseline).
   std::function<bool()> cancel;
+  // Told what long CPU work (the exact reference, the CPU baseline) is doing and how far it is
+  // (0..1), a few times a second, from the measuring thread.
+  std::function<void(const std::string& what, double fraction)> progress;
   // Called after each timed repetition has completed, outside the timed region, with the
   // input still in place: the measurement service runs trace jobs of the same input here.
   std::function<void()> betweenRepetitions;
 };
+
+// The options' cancel and progress hooks as the hooks of one piece of long CPU work.
+inline CpuWork cpuWorkOf(const MeasureOptions& o, const std::string& what) {
+  CpuWork w{o.cancel, {}};
+  if (o.progress) w.progress = [progress = o.progress, what](double fraction) { progress(what, fraction); };
+  return w;
+}
 
 struct TraceRun {
   bool ok = false;

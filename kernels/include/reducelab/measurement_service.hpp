@@ -45,6 +45,12 @@ struct SweepProgress {
   bool finished = false; // the sweep ended (completed or cancelled)
 };
 
+// Long CPU work inside the running measurement (exact reference, CPU baseline).
+struct RunProgress {
+  std::string what;       // "exact reference"
+  double fraction = 0;    // 0..1
+};
+
 // Everything that happened since the last poll, in order within each kind.
 struct ServiceEvents {
   std::vector<Measurement> measurements;                          // single runs
@@ -54,6 +60,7 @@ struct ServiceEvents {
   std::vector<TraceDone> traces;
   std::optional<ResourcesDone> resources;                         // the latest asked for
   std::optional<Peaks> peaks;
+  std::optional<RunProgress> progress;                            // the latest
 };
 
 enum class RunKind {
@@ -74,6 +81,9 @@ class MeasurementService {
   void queueRun(const RunConfig& c, const std::string& label = "", RunKind kind = RunKind::Single);
   void queueSweep(const SweepSpec& s);
   void cancelSweep();
+  // Cancel in the GUI: the running measurement stops at its next check (between repetitions,
+  // inside the exact reference and the CPU baseline), queued runs and sweeps are dropped.
+  void cancelRuns();
   // `deviceBuffer` (e.g. a mapped GL buffer) must stay valid until the TraceDone with the
   // returned id has been polled.
   uint64_t queueTrace(const RunConfig& c, void* deviceBuffer, size_t bytes);
@@ -128,6 +138,7 @@ class MeasurementService {
   ServiceEvents pending_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> cancelSweep_{false};
+  std::atomic<bool> cancelRun_{false};  // the running single measurement
   // Continuous runs reuse the exact reference of the same data.
   std::optional<RunConfig> referenceOf_;
   Reference reference_;

@@ -145,6 +145,7 @@ class UiActions {
   virtual void requestClearResults() = 0;
   virtual void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) = 0;
   virtual void requestCancelSweep() = 0;
+  virtual void requestCancelRuns() {}  // the running measurement and the queued ones (and continuous runs)
   // Exports into model.exportDir (never over an existing file); the result goes to the log.
   virtual void requestExportFigure(const Figure& figure, bool png, bool svg) = 0;
   virtual void requestExportTable(const Table& table, const std::string& stem) = 0;
