@@ -74,6 +74,7 @@ class Application final : public gui::UiActions {
   void setRecordText(bool on) { recordText_ = on; }
   double drawFrame();  // milliseconds
   const std::vector<gui::TextRun>& textRuns() const { return textRuns_; }
+  std::string saveScreenshot(const std::string& path);  // the last frame drawn, as PNG ("" or why not)
 
  private:
   void initInterop();
@@ -83,7 +84,6 @@ class Application final : public gui::UiActions {
   void keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore, int stepBefore);
   void restoreWindowGeometry(int x, int y, int w, int h);
   void rememberWindowGeometry();
-  std::string saveScreenshot(const std::string& path);
   void printStats() const;
 
   GlContext& ctx_;

@@ -102,6 +102,28 @@ for step in "$@"; do
       # grid, differ from Nsight Compute's for k1-k4 and k8, int32 and float64 (scripts/ncu_check.py).
       log "ncu-check: trace model shared-memory wavefronts against Nsight Compute"
       python3 scripts/ncu_check.py --out "$OUT/ncu-check.txt" || exit 1 ;;
+    k8-probe)
+      # Where k8 int32's extra shared-store wavefronts come from: its SASS stores and Nsight
+      # Compute's store instructions, wavefronts and bank conflicts over block sizes and N.
+      log "k8 int32 probe"
+      cuobjdump -sass "$C/reducelab" > /tmp/sass.txt 2>&1
+      awk '/Function : .*k8WarpShuffleINS0_5SumOpEiiNS0_6TracerILb0E/ {on=1; print; next} /Function : / {on=0} on && /STS|REDUX|SHFL|BAR/' /tmp/sass.txt | tee "$OUT/k8-sass.txt"
+      M=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__ctas_launched.sum
+      for t in int32 float64 int64; do for b in 32 256 1024; do for n in 2^20 2^24; do
+        echo "--- k8 $t block $b N $n"
+        ncu --clock-control none --metrics $M -k regex:k8WarpShuffle --launch-count 1 --csv reducelab bench --kernel k8 --block $b --type $t --n $n \
+          --reps 1 --warmup 0 --warm-l2 --final cpu --no-cpu --format csv 2>/dev/null | grep -E '^"' | awk -F'","' '{print $(NF-2), $NF}' | grep -v "Metric Name"
+      done; done; done 2>&1 | tee "$OUT/k8-probe.txt" ;;
+    layout-full)
+      # The whole layout matrix (every view x block x scale x size x mode) on the CPU model (CUDA
+      # hidden), 16 processes sharing it; each prints its cases and failures.
+      log "layout matrix, full"
+      for i in $(seq 0 15); do
+        (cd /tmp && CUDA_VISIBLE_DEVICES= REDUCELAB_LAYOUT_MATRIX=full REDUCELAB_LAYOUT_SHARD=$i/16 timeout 500 \
+          reducelab_tests --gtest_filter='LayoutMatrix.*' > "/tmp/layout-$i.log" 2>&1; echo "shard $i rc=$?" >> /tmp/layout-rc.txt) &
+      done; wait
+      cat /tmp/layout-rc.txt; cat /tmp/layout-*.log > "$OUT/layout-full.log"
+      grep -hE "cases|slowest|FAILED|Failure" /tmp/layout-*.log | head -60 ;;
     sanitize)
       # QUICK=1: N {1, 33, 4099, 2^20+1}, blocks {32, 256, 1024}, every op and type pair. Racecheck runs k5 apart with
       # every hazard printed, so the summary of the others shows nothing is hidden behind the print limit.

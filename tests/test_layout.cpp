@@ -7,12 +7,17 @@
 //   REDUCELAB_LAYOUT_MATRIX=full build-ci/tests/reducelab_tests --gtest_filter='LayoutMatrix.*'
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <cstdio>
+
 #include <cstdlib>
 #include <sstream>
 
 #include "application.hpp"
 #include "gl_context.hpp"
 #include "input_queue.hpp"
+#include "imgui.h"
+#include "reducelab/gui/ui.hpp"
 #include "reducelab/lesson.hpp"
 
 namespace {
@@ -50,7 +55,17 @@ std::vector<LayoutCase> fullMatrix() {
 std::vector<LayoutCase> casesToRun() {
   std::vector<LayoutCase> all = fullMatrix();
   const char* env = std::getenv("REDUCELAB_LAYOUT_MATRIX");
-  if (env && std::string(env) == "full") return all;
+  if (env && std::string(env) == "full") {
+    // REDUCELAB_LAYOUT_SHARD=i/n: the cases i, i + n, i + 2n... (n processes share the full matrix).
+    unsigned shard = 0, shards = 1;
+    if (const char* s = std::getenv("REDUCELAB_LAYOUT_SHARD"); s && std::sscanf(s, "%u/%u", &shard, &shards) == 2 &&
+                                                              shards > 0 && shard < shards) {
+      std::vector<LayoutCase> mine;
+      for (size_t i = shard; i < all.size(); i += shards) mine.push_back(all[i]);
+      return mine;
+    }
+    return all;
+  }
   std::vector<LayoutCase> sample;
   for (size_t i = 0; i < all.size(); i += 23) sample.push_back(all[i]);
   return sample;
@@ -79,10 +94,20 @@ void setUp(rl::app::Application& app, const LayoutCase& c) {
   app.setDisplaySize(c.width, c.height);
 }
 
-// One GL context and one Application for the process (the views keep their GL programs).
+// One GL context and one Application for the process (the views keep their GL programs), ended
+// before the process exits: static destructors run after the GL driver's own (a crash at exit
+// with NVIDIA's EGL).
+std::unique_ptr<rl::app::GlContext> ctx;
+std::unique_ptr<rl::app::Application> app;
+struct SharedAppTeardown : ::testing::Environment {
+  void TearDown() override {
+    app.reset();
+    ctx.reset();
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kTeardown = ::testing::AddGlobalTestEnvironment(new SharedAppTeardown);
+
 rl::app::Application* sharedApp(std::string* error) {
-  static std::unique_ptr<rl::app::GlContext> ctx;
-  static std::unique_ptr<rl::app::Application> app;
   static std::string failure;
   if (!app && failure.empty()) {
     ctx = rl::app::createHeadlessContext(3840, 2160, &failure);
@@ -128,6 +153,21 @@ TEST(LayoutMatrix, NoKeyViewTextIsCutOrOverlappedAndFramesFinish) {
       ++failures;
       std::string list;
       for (size_t i = 0; i < problems.size() && i < 6; ++i) list += "\n    " + problems[i];
+      if (failures == 1) {  // where the panels were, once: enough to tell a layout from a driver problem
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        list += "\n    display " + std::to_string(int(d.x)) + "x" + std::to_string(int(d.y)) + ", applied scale " +
+                std::to_string(rl::gui::uiScale());
+        for (const auto& [name, r] : app.model().layout)
+          list += "\n    panel " + name + " at " + std::to_string(int(r.x)) + "," + std::to_string(int(r.y)) + " " +
+                  std::to_string(int(r.w)) + "x" + std::to_string(int(r.h));
+      }
+      // REDUCELAB_LAYOUT_SHOTS=DIR: a screenshot of each failing case, to look at.
+      if (const char* dir = std::getenv("REDUCELAB_LAYOUT_SHOTS")) {
+        std::string file = c.name();
+        for (char& ch : file)
+          if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '-';
+        app.saveScreenshot(std::string(dir) + "/" + file + ".png");
+      }
       ADD_FAILURE() << c.name() << ": " << problems.size() << " text problem(s)" << list;
     }
   }

@@ -103,7 +103,11 @@ void Ui::applyPendingSettings(Model& model) {
   // views keep room for their text. The status bar says so; the user's setting is kept.
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float fits = d.x > 0 && d.y > 0 ? std::max(0.5f, std::min(d.x / 900.0f, d.y / 500.0f)) : 3.0f;
-  const float wanted = contentScale_ * model.ui.uiScale;
+  // Presentation is sized for the room, not the monitor: on a display larger than 1920 x 1080 that
+  // reports no content scale of its own (a 4K projector), the text grows with it.
+  const float roomFactor =
+      model.presentation && d.x > 0 && d.y > 0 ? std::max(1.0f, std::min(d.x / 1920.0f, d.y / 1080.0f) / contentScale_) : 1.0f;
+  const float wanted = contentScale_ * model.ui.uiScale * roomFactor;
   const float scale = std::round(std::min(wanted, fits) * 20.0f) / 20.0f;  // steps of 0.05: fewer font rebuilds
   model.ui.scaleLimited = scale < wanted - 0.01f;
   if (scale != appliedScale_ || model.ui.theme != appliedTheme_) {

@@ -76,9 +76,15 @@ void drawBankConflicts(Model& model) {
   const float s = uiScale();
   const trace::StepHeader& h = t.data.steps[size_t(t.step)];
   // Warp and access selectors.
-  ImGui::SetNextItemWidth(160 * s);
+  // The slider shrinks before its label is cut (a quarter of All four at a large scale); where even
+  // a short slider leaves no room, the label goes and the tooltip names it.
+  const float labelW = ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("warp").x;
+  const float availX = ImGui::GetContentRegionAvail().x;
+  const bool labelled = availX - labelW >= 60 * s;
+  ImGui::SetNextItemWidth(labelled ? std::min(160 * s, availX - labelW) : availX);
   int warp = t.warp;
-  if (ImGui::SliderInt("warp", &warp, 0, t.data.numWarps() - 1)) t.warp = warp;
+  if (ImGui::SliderInt(labelled ? "warp" : "##warp", &warp, 0, t.data.numWarps() - 1)) t.warp = warp;
+  if (!labelled && ImGui::IsItemHovered()) ImGui::SetTooltip("warp");
   std::vector<int> slots;
   for (int k = 0; k < trace::kMaxSlots; ++k)
     if (h.slots[k].space == trace::kSpaceShared) slots.push_back(k);
@@ -170,12 +176,14 @@ void drawBankConflicts(Model& model) {
       if (phaseText) ImGui::Text("lanes %d-%d", p * phaseLanes, (p + 1) * phaseLanes - 1);
       else if (p > 0) ImGui::Dummy(ImVec2(0, 4 * s));  // the halves stay apart
       const ImVec2 o = ImGui::GetCursorScreenPos();
-      // Bank numbers.
-      for (int b = 0; b < 32; ++b) {
+      // Bank numbers: every bank where two digits and a gap fit in a cell, else every 2nd or 4th
+      // (touching numbers read as one: "1011121314").
+      const float numW = ImGui::CalcTextSize("31").x * 1.3f;
+      const int every = cellW > numW ? 1 : 2 * cellW > numW ? 2 : 4 * cellW > numW ? 4 : 0;
+      for (int b = 0; rowText && every > 0 && b < 32; b += every) {
         char num[8];
         std::snprintf(num, sizeof num, "%d", b);
-        if (rowText && (cellW > ImGui::CalcTextSize("31").x || (b % 4 == 0 && cellW * 4 > ImGui::CalcTextSize("31").x)))
-          centeredText(dl, ImVec2(o.x + (float(b) + 0.5f) * cellW, o.y + rowH * 0.5f), pal.dim, num);
+        centeredText(dl, ImVec2(o.x + (float(b) + 0.5f) * cellW, o.y + rowH * 0.5f), pal.dim, num);
       }
       for (int r = 0; r < rows; ++r)
         for (int b = 0; b < 32; ++b) {

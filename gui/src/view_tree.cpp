@@ -68,9 +68,9 @@ void drawReductionTree(Model& model) {
   shownVersion_ = t.version;
   ImGui::TextUnformatted("Elements shown:");
   for (int c : {16, 32, 64}) {
-    ImGui::SameLine();
     char lab[16];
     std::snprintf(lab, sizeof lab, "%d", c);
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(lab).x);
     if (ImGui::RadioButton(lab, columnsChoice == c)) columnsChoice = c;
   }
   const char* columnsNote = registers ? "columns: threads (registers and shuffles)" : "columns: sdata[] positions";

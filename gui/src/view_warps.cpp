@@ -1,7 +1,9 @@
 // Warp activity: warps x steps, the 32 lanes of each cell lit where the lane worked (a shader
 // reading the trace buffer), with the seed-000 table computed from the same trace beside it.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "reducelab/gui/gl_view.hpp"
 #include "reducelab/gui/shader.hpp"
@@ -20,35 +22,53 @@ GLuint warpGridProgram(std::string* error) {
   return program;
 }
 
-// The seed table's columns, and the width they need to show every cell whole.
+// The seed table's cells as text, and each column's width measured from its header and cells:
+// the table is set with exactly these widths, so whether it fits is known before it is drawn
+// (ImGui's auto-fit measured the previous frame and cut "32" to "3" at some scales).
 struct SeedColumns {
   const char* headers[3];
-  float width;
+  float columnW[3];
+  float width;  // the whole table: columns, cell padding, borders, scrollbar
 };
 
-SeedColumns seedColumns(const TraceState& t, float room) {
+std::string lanesCell(const StepSummary& s) {
+  int lo = 33, hi = 0;
+  for (int a : s.activeLanes)
+    if (a) lo = std::min(lo, a), hi = std::max(hi, a);
+  if (hi == 0) return "-";
+  return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+}
+
+SeedColumns measureSeedColumns(const TraceState& t, const char* lanesHeader) {
   const ImGuiStyle& st = ImGui::GetStyle();
-  float stepW = 0;
-  for (const StepSummary& s : t.summary.steps) stepW = std::max(stepW, ImGui::CalcTextSize(s.label.c_str()).x);
-  const float cells = ImGui::CalcTextSize("32-32").x;
-  auto need = [&](const char* a, const char* b, const char* c) {
-    return std::max(stepW, ImGui::CalcTextSize(a).x) + std::max(ImGui::CalcTextSize("9999").x, ImGui::CalcTextSize(b).x) +
-           std::max(cells, ImGui::CalcTextSize(c).x) + 6 * st.CellPadding.x + 4 + st.ScrollbarSize + 2 * st.ItemSpacing.x;
-  };
-  SeedColumns full{{"step", "warps", "useful threads/warp"}, need("step", "warps", "useful threads/warp")};
+  SeedColumns c{{"step", "warps", lanesHeader}, {0, 0, 0}, 0};
+  for (int k = 0; k < 3; ++k) c.columnW[k] = ImGui::CalcTextSize(c.headers[k]).x;
+  for (const StepSummary& s : t.summary.steps) {
+    c.columnW[0] = std::max(c.columnW[0], ImGui::CalcTextSize(s.label.c_str()).x);
+    c.columnW[1] = std::max(c.columnW[1], ImGui::CalcTextSize(std::to_string(s.warpsWithWork).c_str()).x);
+    c.columnW[2] = std::max(c.columnW[2], ImGui::CalcTextSize(lanesCell(s).c_str()).x);
+  }
+  for (float& w : c.columnW) w = std::ceil(w) + 1;
+  c.width = c.columnW[0] + c.columnW[1] + c.columnW[2] + 6 * st.CellPadding.x + 4 /* borders */ + st.ScrollbarSize + 2;
+  return c;
+}
+
+SeedColumns seedColumns(const TraceState& t, float room) {
+  SeedColumns full = measureSeedColumns(t, "useful threads/warp");
   if (full.width <= room) return full;
-  return {{"step", "warps", "lanes"}, need("step", "warps", "lanes")};
+  return measureSeedColumns(t, "lanes");
 }
 
 void drawSeedTable(const TraceState& t, float width) {
   ImGui::BeginChild("seed-table", ImVec2(width, 0), false);
   ImGui::TextWrapped("From the trace, as in seed 000's table:");
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  // No ScrollY: a scrolling table is a child window of its own, and ImGui 1.86 gives a child the
+  // font scale of its parent only (All four's shrunken quarter -> full-size text in the table).
+  // The seed-table child scrolls instead.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   const SeedColumns cols = seedColumns(t, width);
-  if (ImGui::BeginTable("seed", 3, flags)) {
-    for (const char* h : cols.headers) ImGui::TableSetupColumn(h);
-    ImGui::TableSetupScrollFreeze(0, 1);
+  if (ImGui::BeginTable("seed", 3, flags, ImVec2(std::min(width, cols.width), 0))) {
+    for (int k = 0; k < 3; ++k) ImGui::TableSetupColumn(cols.headers[k], ImGuiTableColumnFlags_WidthFixed, cols.columnW[k]);
     ImGui::TableHeadersRow();
     for (const StepSummary& s : t.summary.steps) {
       ImGui::TableNextRow();
@@ -59,12 +79,7 @@ void drawSeedTable(const TraceState& t, float width) {
       ImGui::TableNextColumn();
       ImGui::Text("%d", s.warpsWithWork);
       ImGui::TableNextColumn();
-      int lo = 33, hi = 0;
-      for (int a : s.activeLanes)
-        if (a) lo = std::min(lo, a), hi = std::max(hi, a);
-      if (hi == 0) ImGui::TextUnformatted("-");
-      else if (lo == hi) ImGui::Text("%d", lo);
-      else ImGui::Text("%d-%d", lo, hi);
+      ImGui::TextUnformatted(lanesCell(s).c_str());
     }
     ImGui::EndTable();
   }
@@ -186,7 +201,7 @@ void drawWarpActivity(Model& model) {
   }
   ImGui::EndChild();
   if (!showTable) return;
-  ImGui::SameLine();
+  ImGui::SameLine(0.0f, 8 * s);  // the gap the grid's width left (ItemSpacing is larger in presentation)
   drawSeedTable(t, tableW);
 }
 
