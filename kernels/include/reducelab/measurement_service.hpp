@@ -124,7 +124,6 @@ class MeasurementService {
   EngineFactory makeEngine_;
   std::unique_ptr<Engine> engine_;  // touched by the worker thread only
   std::string engineError_;
-  bool engineKnown_ = false;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
