@@ -114,6 +114,18 @@ for step in "$@"; do
         ncu --clock-control none --metrics $M -k regex:k8WarpShuffle --launch-count 1 --csv reducelab bench --kernel k8 --block $b --type $t --n $n \
           --reps 1 --warmup 0 --warm-l2 --final cpu --no-cpu --format csv 2>/dev/null | grep -E '^"' | awk -F'","' '{print $(NF-2), $NF}' | grep -v "Metric Name"
       done; done; done 2>&1 | tee "$OUT/k8-probe.txt" ;;
+    ncu-sass-probe)
+      # Instruction-level (SASS-patched) shared-memory wavefront metrics, which do not see other
+      # warps' timing: which exist, and their values for k8 int32 and k1 float64.
+      log "ncu instruction-level shared wavefront metrics"
+      ncu --query-metrics --chip gh100 2>/dev/null | grep -iE "^smsp__sass.*(shared|bank)" | tee "$OUT/ncu-sass-metrics.txt" | head -40
+      M=$(grep -ioE "^smsp__sass_[a-z0-9_]*(wavefronts|bank_conflicts)[a-z0-9_]*shared[a-z0-9_]*" "$OUT/ncu-sass-metrics.txt" | sort -u | sed 's/$/.sum/' | paste -sd, -)
+      echo "metrics: $M"
+      for c in "k8 int32 256 2^20" "k8 int32 256 2^24" "k8 int32 1024 2^20" "k1 float64 256 2^20" "k2 int32 256 2^20" "k3 int32 256 2^20"; do
+        set -- $c; echo "--- $c"
+        ncu --clock-control none --metrics "$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" -k regex:"$( [ $1 = k8 ] && echo k8WarpShuffle || ([ $1 = k1 ] && echo k1Interleaved) || ([ $1 = k2 ] && echo k2Interleaved) || echo k3Sequential)" --launch-count 1 --csv \
+          reducelab bench --kernel $1 --block $3 --type $2 --n $4 --reps 1 --warmup 0 --warm-l2 --final cpu --no-cpu --format csv 2>/dev/null | grep -E '^"' | awk -F'","' '{print $(NF-2), $NF}' | grep -v "Metric Name"
+      done 2>&1 | tee "$OUT/ncu-sass-probe.txt" ;;
     layout-full)
       # The whole layout matrix (every view x block x scale x size x mode) on the CPU model (CUDA
       # hidden), 16 processes sharing it; each prints its cases and failures.

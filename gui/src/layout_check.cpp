@@ -15,6 +15,8 @@ struct GlyphIndex {
   const ImFontAtlas* atlas = nullptr;
   int glyphs = -1;
   ImTextureID tex = nullptr;
+  float sizes = 0;
+  int texW = 0, texH = 0;
   std::unordered_map<uint64_t, const ImFontGlyph*> byUv;  // intact glyphs by their top-left UV
   std::vector<const ImFontGlyph*> all;
 };
@@ -31,8 +33,14 @@ const GlyphIndex& glyphIndex() {
   const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
   int count = 0;
   for (const ImFont* f : atlas->Fonts) count += f->Glyphs.Size;
-  if (index.atlas != atlas || index.glyphs != count || index.tex != atlas->TexID) {
-    index = GlyphIndex{atlas, count, atlas->TexID, {}, {}};
+  // Rebuilt whenever the atlas may have changed. The font sizes are part of the key: a rebuild at
+  // another scale keeps the atlas, the glyph count and (with NVIDIA's GL, which reuses texture
+  // names) the texture ID, while every glyph's UVs move.
+  float sizes = 0;
+  for (const ImFont* f : atlas->Fonts) sizes += f->FontSize;
+  if (index.atlas != atlas || index.glyphs != count || index.tex != atlas->TexID || index.sizes != sizes ||
+      index.texW != atlas->TexWidth || index.texH != atlas->TexHeight) {
+    index = GlyphIndex{atlas, count, atlas->TexID, sizes, atlas->TexWidth, atlas->TexHeight, {}, {}};
     for (const ImFont* f : atlas->Fonts)
       for (const ImFontGlyph& g : f->Glyphs) {
         if (!g.Visible) continue;
