@@ -57,6 +57,13 @@ std::vector<LayoutCase> casesToRun() {
   std::vector<LayoutCase> all = fullMatrix();
   const char* env = std::getenv("REDUCELAB_LAYOUT_MATRIX");
   if (env && std::string(env) == "full") {
+    // REDUCELAB_LAYOUT_VIEW=NAME: only that view's cases (to look at one view's problems).
+    if (const char* v = std::getenv("REDUCELAB_LAYOUT_VIEW")) {
+      std::vector<LayoutCase> mine;
+      for (const LayoutCase& c : all)
+        if (c.view == v) mine.push_back(c);
+      all = mine;
+    }
     // REDUCELAB_LAYOUT_SHARD=i/n: the cases i, i + n, i + 2n... (n processes share the full matrix).
     unsigned shard = 0, shards = 1;
     if (const char* s = std::getenv("REDUCELAB_LAYOUT_SHARD"); s && std::sscanf(s, "%u/%u", &shard, &shards) == 2 &&

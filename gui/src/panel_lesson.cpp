@@ -176,7 +176,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   return t;
 }
 
-float lessonBarHeight(const Model& model, float width) {
+float lessonBarHeight(const Model& model, float width, float maxHeight) {
   const LessonState& l = model.lesson;
   if (!l.active || l.lesson.steps.empty()) return 0;
   const LessonStep& st = l.lesson.steps[size_t(std::clamp(l.step, 0, int(l.lesson.steps.size()) - 1))];
@@ -186,8 +186,19 @@ float lessonBarHeight(const Model& model, float width) {
   const float h = ImGui::CalcTextSize((l.lesson.title + "  (step 10 of 10)").c_str(), nullptr, false, captionW).y +
                   ImGui::CalcTextSize(st.title.c_str(), nullptr, false, captionW).y +
                   ImGui::CalcTextSize(st.caption.c_str(), nullptr, false, captionW).y;
-  return h + 2 * spacing + 2 * ImGui::GetStyle().WindowPadding.y + 4 * s;
+  // A long caption at a projector scale would leave the views a sliver: the bar stops at
+  // maxHeight and its caption shrinks (drawLessonBar).
+  return std::min(h + 2 * spacing + 2 * ImGui::GetStyle().WindowPadding.y + 4 * s, std::max(maxHeight, 0.0f));
 }
+
+namespace {
+// The caption's font scale (1 down to 0.7) at which it fits `height` when wrapped at `width`.
+float captionScaleToFit(const std::string& caption, float width, float height) {
+  for (float f = 1.0f; f > 0.7f; f -= 0.05f)
+    if (ImGui::CalcTextSize(caption.c_str(), nullptr, false, width / f).y * f <= height) return f;
+  return 0.7f;  // and the caption scrolls
+}
+}  // namespace
 
 void drawLessonBar(Model& model, UiActions& actions) {
   LessonState& l = model.lesson;
@@ -201,8 +212,16 @@ void drawLessonBar(Model& model, UiActions& actions) {
   ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram), "%s  (step %d of %d)", l.lesson.title.c_str(),
                      l.step + 1, steps);
   ImGui::TextUnformatted(st.title.c_str());
+  ImGui::PopTextWrapPos();
+  // The caption takes what is left of the bar, in smaller type when the bar was capped.
+  const float captionH = std::max(ImGui::GetTextLineHeight(), ImGui::GetContentRegionAvail().y);
+  const float f = captionScaleToFit(st.caption, captionW, captionH);
+  ImGui::BeginChild("lesson-caption", ImVec2(captionW, captionH), false);
+  ImGui::SetWindowFontScale(f);
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(st.caption.c_str());
   ImGui::PopTextWrapPos();
+  ImGui::EndChild();
   ImGui::EndGroup();
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - 240 * s);
   ImGui::BeginGroup();

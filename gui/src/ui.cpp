@@ -225,7 +225,9 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
     model.layout.erase("banner");
   }
   if (model.lesson.active) {
-    const float barH = lessonBarHeight(model, d.x);
+    // At most 30 % of what the menu and banner leave: the views and the lesson's table keep room.
+    const float statusH = ImGui::GetFrameHeight() + 10 * s;
+    const float barH = lessonBarHeight(model, d.x, 0.30f * (d.y - statusH - top));
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(d.x, barH));
     ImGui::Begin("##lesson-bar", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
@@ -244,7 +246,8 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const float leftW = model.ui.showLeft ? std::min(std::clamp(d.x * 0.22f, 280 * s, 520 * s), d.x * 0.26f) : 0;
   const float rightW = model.ui.showRight ? std::min(std::clamp(d.x * 0.28f, 300 * s, 640 * s), d.x * 0.34f) : 0;
   const float centreW = std::max(100.0f, d.x - leftW - rightW);
-  const float bottomH = model.ui.showBottom ? std::clamp((bottom - top) * 0.30f, 120 * s, 420 * s) : 0;
+  const float bottomH =
+      model.ui.showBottom ? std::min(std::clamp((bottom - top) * 0.30f, 120 * s, 420 * s), (bottom - top) * 0.35f) : 0;
 
   auto panel = [&](const char* id, float x, float y, float w, float h, auto&& body) {
     if (w <= 0 || h <= 0) return;

@@ -7,7 +7,8 @@
 namespace rl::gui {
 
 // The bar's height for this width (the caption wraps).
-float lessonBarHeight(const Model& model, float width);
+// The bar's height for the current step's text, at most maxHeight (the caption shrinks to fit).
+float lessonBarHeight(const Model& model, float width, float maxHeight);
 void drawLessonBar(Model& model, UiActions& actions);
 void drawLessonTable(Model& model);
 Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu);
