@@ -147,7 +147,7 @@ Recording gpuLikeRecording() {
   r.device.memClockKHz = 3201000;
   r.device.busWidthBits = 6144;
   r.peaks.theoreticalGBs = 4915.0;
-  r.peaks.readGBs = 4500.5;
+  r.peaks.readGBs = 4500.25;
   r.peaks.copyGBs = 4100.25;
   r.peaks.source = "measured now";
   r.createdUtc = "2026-11-21T09:30:00Z";
@@ -216,7 +216,7 @@ TEST(Recording, GpuRecordRoundTripsSamplesPeaksAndBanner) {
   EXPECT_EQ(back.banner(), "Recorded on NVIDIA H200, driver 13.0, 2026-11-21 09:30 UTC");
   EXPECT_EQ(back.device.name, "NVIDIA H200");
   EXPECT_EQ(back.device.driverVersion, 13000);
-  EXPECT_EQ(back.peaks.readGBs, 4500.5);
+  EXPECT_EQ(back.peaks.readGBs, 4500.25);
   EXPECT_EQ(back.peaks.copyGBs, 4100.25);
   ASSERT_EQ(back.measurements.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
@@ -620,4 +620,27 @@ TEST(Recording, FuzzCorpusSeedsDecodeAndTheirCutsAreRefused) {
     ++seeds;
   }
   EXPECT_GE(seeds, 2);
+}
+
+// Exports from a recording name the GPU it was measured on and hold its runs, not this machine's.
+TEST(RecordingGui, ReportFromARecordingNamesItsGpu) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  const std::string file = rl::test::tempPath("gpu-like.reducelab");
+  ASSERT_EQ(writeRecording(file, gpuLikeRecording()), "");
+  gui::Model& m = h.app->model();
+  ASSERT_EQ(h.app->openRecording(file), "");
+  h.frames(5);
+  EXPECT_EQ(m.results.size(), 2u);
+  EXPECT_EQ(m.sweep.rows["block"].size(), 1u);
+  EXPECT_NE(m.trace.source.find("GPU (NVIDIA H200), recorded 2026-11-21"), std::string::npos) << m.trace.source;
+  m.exportDir = rl::test::tempPath("recording-export");
+  h.app->requestReport();
+  ASSERT_EQ(h.app->run(), 0);  // exports are written between the frames of the loop
+  std::string report;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(m.exportDir))
+    if (e.path().filename() == "report.md") report = bytesOf(e.path().string());
+  ASSERT_FALSE(report.empty());
+  EXPECT_NE(report.find("**Device:** NVIDIA H200"), std::string::npos);
+  EXPECT_NE(report.find("measured read 4500 GB/s"), std::string::npos);
 }
