@@ -123,6 +123,11 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .reducelab recording (reducelab record) or a session JSON; or drop it onto the window");
     if (ImGui::MenuItem("Save session as...")) actions.requestFileChoice(FileChoice::SaveSession);
     if (model.fileDialogOpen) ImGui::EndDisabled();
+    if (model.replay.active() && ImGui::MenuItem("Replay the recorded runs")) {  // the live plot fills again, run by run
+      model.results.clear();
+      for (LessonRow& row : model.lesson.rows) row.runs.clear();
+      model.replay.replayed = 0;
+    }
     if (ImGui::MenuItem("Save session (recording, in the export folder)")) actions.requestSaveSession();
     ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) actions.requestScreenshot();
