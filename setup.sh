@@ -8,6 +8,7 @@ packages=(
   libegl-dev libegl-mesa0 libgl1-mesa-dri
   libstb-dev libcli11-dev nlohmann-json3-dev libgtest-dev fonts-dejavu-core
   libcairo2-dev poppler-utils desktop-file-utils appstream
+  zlib1g-dev  # recordings (.reducelab) are zlib-compressed
   texlive-latex-base texlive-latex-recommended
   python3-venv
   xvfb xdotool imagemagick  # tests/xvfb: a real window driven by key presses
@@ -33,3 +34,6 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "setup: no CUDA Toolkit (nvcc): building the CPU-model app; install CUDA 13 from NVIDIA for the GPU kernels"
 fi
+# zenity is a run-time nicety, not a build or test need (the tests use a fake one): with it File > Open / Save and the
+# export folder use the desktop's file chooser, without it an in-app path field. The .deb recommends it.
+command -v zenity >/dev/null 2>&1 || echo "setup: optional: 'apt-get install zenity' for the desktop's file chooser"

@@ -4,6 +4,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <GLFW/glfw3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,8 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/gui/gl_view.hpp"
+#include "reducelab/recording.hpp"
+#include "reducelab/version.hpp"
 
 namespace rl::app {
 
@@ -70,6 +73,13 @@ void onCursorEnter(GLFWwindow* w, int e) { g_inputSeen = true, ImGui_ImplGlfw_Cu
 void onCursorPos(GLFWwindow*, double, double) { g_inputSeen = true; }  // ImGui reads the position itself
 void onWindowChange(GLFWwindow*, int, int) { g_inputSeen = true; }
 void onRefresh(GLFWwindow*) { g_inputSeen = true; }
+// Files dropped onto the window: opened by the frame loop (the last one, if several).
+std::vector<std::string> g_dropped;
+void onDrop(GLFWwindow*, int count, const char** paths) {
+  g_inputSeen = true;
+  for (int i = 0; i < count; ++i)
+    if (paths[i]) g_dropped.emplace_back(paths[i]);
+}
 
 void installInputCallbacks(GLFWwindow* w, KeyEventQueue* queue) {
   g_keyQueue = queue;
@@ -83,6 +93,7 @@ void installInputCallbacks(GLFWwindow* w, KeyEventQueue* queue) {
   glfwSetFramebufferSizeCallback(w, onWindowChange);
   glfwSetWindowPosCallback(w, onWindowChange);
   glfwSetWindowRefreshCallback(w, onRefresh);
+  glfwSetDropCallback(w, onDrop);
 }
 
 // The work area of the monitor that holds most of the rectangle (the primary one if none).
@@ -197,11 +208,12 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
       c.kernel = k;
       controller_->queueRun(c);
     }
-  if (!opt_.lesson.empty()) {
-    std::string err;
-    if (auto l = loadLesson(opt_.lesson, &err)) openLesson(*l);
-    else model_.addLog(gui::LogLevel::Error, err);
-  }
+  if (!opt_.lesson.empty()) requestOpenLesson(opt_.lesson);
+  if (!opt_.openFile.empty())
+    if (std::string e = openRecording(opt_.openFile); !e.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+      startupError_ = 1;  // headless: the exit code says so; a window stays open with the message
+    }
   if (!opt_.sweepAtStart.empty()) {
     std::string err;
     const uint64_t nMax = opt_.sweepNMax.empty() ? 0 : parseCount(opt_.sweepNMax, &err).value_or(0);
@@ -216,11 +228,12 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
   if (opt_.presentation) requestTogglePresentation();
 }
 
-void Application::openLesson(const Lesson& lesson) {
+void Application::openLesson(const Lesson& lesson, const std::string& source) {
   gui::LessonState& l = model_.lesson;
   l = gui::LessonState{};
   l.active = true;
   l.lesson = lesson;
+  l.source = source;
   for (const LessonStep& st : lesson.steps) {
     l.firstRowOfStep.push_back(int(l.rows.size()));
     for (const LessonRun& r : st.runs) l.rows.push_back({r.label, r.config, r.times, r.reference, {}, false});
@@ -303,8 +316,160 @@ void Application::rememberWindowGeometry() {
 
 void Application::requestOpenLesson(const std::string& name) {
   std::string err;
-  if (auto l = loadLesson(name, &err)) openLesson(*l);
+  const std::optional<std::string> text = lessonText(name, &err);
+  std::optional<Lesson> l;
+  if (text) l = loadLesson(name, &err);
+  if (l) openLesson(*l, *text);
   else model_.addLog(gui::LogLevel::Error, err);
+}
+
+std::string Application::openRecording(const std::string& path) {
+  auto rec = std::make_shared<Recording>();
+  std::string err = readRecording(path, rec.get());
+  std::optional<Lesson> lesson;
+  if (err.empty() && !rec->lessonName.empty()) {
+    lesson = parseLesson(rec->lessonText, rec->lessonName + ".lesson", &err);
+    if (!lesson) err = path + ": its lesson: " + err;
+  }
+  if (!err.empty()) {  // nothing changes: what was shown stays
+    model_.addLog(gui::LogLevel::Error, "Not opened: " + err);
+    return err;
+  }
+  controller_->cancelSweep();
+  model_.results.clear();
+  model_.sweep.rows = rec->sweeps;
+  if (rec->peaks.theoreticalGBs > 0 || !rec->device.available) model_.peaks = rec->peaks;
+  model_.replay.recording = rec;
+  model_.replay.path = path;
+  model_.replay.banner = rec->banner();
+  model_.replay.replayed = 0;
+  if (lesson) {
+    openLesson(*lesson, rec->lessonText);
+    // Its runs come from the recording: none is measured again, here or on a GPU.
+    for (gui::LessonRow& row : model_.lesson.rows) row.queued = true;
+    model_.lesson.sweepQueued.assign(model_.lesson.sweepQueued.size(), true);
+  } else {
+    if (model_.lesson.active) requestCloseLesson();
+    if (!rec->traces.empty()) model_.config = rec->traces.front().config;
+    else if (!rec->measurements.empty()) model_.config = rec->measurements.front().config;
+  }
+  if (!rec->sweeps.empty()) model_.focusPanel = rec->sweeps.begin()->first == "kernel" ? "ladder" : rec->sweeps.begin()->first == "type" ? "types" : rec->sweeps.begin()->first;
+  else if (!rec->measurements.empty() && !lesson) model_.focusPanel = "live";
+  controller_->retrace();
+  size_t sweepRows = 0;
+  for (const auto& [axis, rows] : rec->sweeps) sweepRows += rows.size();
+  model_.addLog(gui::LogLevel::Info, "Opened " + path + ": " + model_.replay.banner + "; " +
+                                         std::to_string(rec->measurements.size()) + " runs, " + std::to_string(sweepRows) +
+                                         " sweep points, " + std::to_string(rec->traces.size()) + " traces");
+  return {};
+}
+
+// One recorded run a frame into the results (and its lesson row): the live plot replays them.
+void Application::replayStep() {
+  gui::ReplayState& r = model_.replay;
+  if (!r.replaying()) return;
+  const Measurement& m = r.recording->measurements[r.replayed++];
+  if (m.label.rfind("lesson:", 0) == 0 && model_.lesson.active) {
+    const size_t row = std::stoul(m.label.substr(7));  // checked by the reader
+    if (row < model_.lesson.rows.size()) model_.lesson.rows[row].runs.push_back(m);
+  }
+  model_.results.append(Measurement(m));
+}
+
+const DeviceInfo& Application::measuredDevice() const {
+  return model_.replay.active() ? model_.replay.recording->device : model_.device;
+}
+
+Recording Application::sessionRecording() const {
+  Recording r;
+  const Recording* opened = model_.replay.recording.get();
+  r.device = opened ? opened->device : model_.device;
+  r.peaks = model_.peaks;
+  r.createdUtc = opened ? opened->createdUtc : utcNow();
+  r.host = opened ? opened->host : "";
+  if (!opened) {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0) r.host = host;
+  }
+  r.reducelabVersion = std::string(versionString()) + " (commit " + gitCommit() + ")";
+  r.argv = {"reducelab (GUI session)"};
+  if (model_.lesson.active && !model_.lesson.source.empty()) {
+    r.lessonName = model_.lesson.lesson.name;
+    r.lessonText = model_.lesson.source;
+  }
+  r.measurements.assign(model_.results.begin(), model_.results.end());
+  if (r.lessonName.empty())  // lesson rows need their lesson: without it they are plain runs
+    for (Measurement& m : r.measurements)
+      if (m.label.rfind("lesson:", 0) == 0) m.label.clear();
+  for (const auto& [axis, rows] : model_.sweep.rows)
+    if (!rows.empty()) r.sweeps[axis] = rows;
+  if (opened) r.traces = opened->traces;
+  const gui::TraceState& t = model_.trace;
+  if (t.valid && !r.findTrace(t.config) && t.data.numSteps() > 0)
+    r.traces.push_back({t.config, t.gpuWritten && r.device.available, t.data.toBuffer()});
+  return r;
+}
+
+std::string Application::saveSession(const std::string& path, bool overwrite) {
+  std::string e = checkOutputTarget(path, overwrite);
+  if (e.empty()) e = writeRecording(path, sessionRecording());
+  model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+  return e;
+}
+
+void Application::requestFileChoice(gui::FileChoice choice) {
+  if (fileDialog_.running()) return;
+  const FileDialogKind kind = choice == gui::FileChoice::OpenRecording ? FileDialogKind::Open
+                              : choice == gui::FileChoice::SaveSession ? FileDialogKind::Save
+                                                                       : FileDialogKind::Folder;
+  const char* title = choice == gui::FileChoice::OpenRecording ? "Open a ReduceLab recording or session"
+                      : choice == gui::FileChoice::SaveSession ? "Save the ReduceLab session"
+                                                               : "ReduceLab export folder";
+  namespace fs = std::filesystem;
+  const std::string start = choice == gui::FileChoice::SaveSession ? (fs::path(model_.exportDir) / "session.reducelab").string()
+                            : choice == gui::FileChoice::ExportFolder ? model_.exportDir + "/"
+                                                                      : "";
+  const std::string why = fileDialog_.start(kind, title, start, dialogProgram_);
+  if (why.empty()) {
+    dialogPurpose_ = choice;
+    model_.fileDialogOpen = true;
+    return;
+  }
+  model_.pathPrompt = {true, choice, choice == gui::FileChoice::ExportFolder ? model_.exportDir : "", why};
+}
+
+// Once a frame: the desktop's chooser answered? Its choice is used as if typed; a failure opens
+// the in-app path field. True when something came back.
+bool Application::pollFileDialog() {
+  const std::optional<FileDialogResult> r = fileDialog_.poll();
+  if (!r) return false;
+  model_.fileDialogOpen = false;
+  if (r->status == FileDialogResult::Chosen) {
+    if (dialogPurpose_ == gui::FileChoice::SaveSession) saveSession(r->path, true);  // the chooser asked before replacing
+    else requestPathChosen(dialogPurpose_, r->path);
+  } else if (r->status == FileDialogResult::Failed) {
+    model_.addLog(gui::LogLevel::Warn, r->error + ": type the path instead");
+    model_.pathPrompt = {true, dialogPurpose_, dialogPurpose_ == gui::FileChoice::ExportFolder ? model_.exportDir : "", r->error};
+  }
+  return true;
+}
+
+void Application::requestPathChosen(gui::FileChoice choice, const std::string& path) {
+  if (path.empty()) return;
+  switch (choice) {
+    case gui::FileChoice::OpenRecording:
+      openRecording(path);
+      break;
+    case gui::FileChoice::SaveSession: {  // typed: an existing file is not replaced
+      const std::string target = std::filesystem::path(path).has_extension() ? path : path + ".reducelab";
+      saveSession(target, false);
+      break;
+    }
+    case gui::FileChoice::ExportFolder:
+      model_.exportDir = path;
+      model_.addLog(gui::LogLevel::Info, "Export folder: " + path);
+      break;
+  }
 }
 
 void Application::requestTogglePresentation() {
@@ -350,7 +515,7 @@ void Application::waitForIdle() {
   do {
     renderFrame();
     if (controller_->busy() || !controller_->traceSettled()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while ((controller_->busy() || model_.sweep.running || !controller_->traceSettled()) &&
+  } while ((controller_->busy() || model_.sweep.running || model_.replay.replaying() || !controller_->traceSettled()) &&
            std::chrono::steady_clock::now() < deadline);
 }
 
@@ -388,18 +553,20 @@ int Application::exportLesson() {
     const LessonStep& st = l.lesson.steps[i];
     md << "## " << i + 1 << ". " << st.title << "\n\n" << st.caption << "\n\n![step " << i + 1 << "](" << n << ")\n\n";
   }
-  const Table t = gui::lessonTable(l, model_.peaks, model_.device.available);
+  const Table t = gui::lessonTable(l, model_.peaks, measuredDevice().available);
   md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";
   if (!l.lesson.notes.empty()) {  // seed figures above their GPU's peak (docs/lessons.md)
     md << "Seed figures that fail the check against their GPU's peak:\n\n";
     for (const std::string& note : l.lesson.notes) md << "- " << note << "\n";
     md << "\n";
   }
-  if (!model_.device.available)
+  if (model_.replay.active())
+    md << model_.replay.banner << " (" << model_.replay.path << ").\n";
+  else if (!model_.device.available)
     md << "Measurements need an NVIDIA GPU; this run used the CPU model (" << model_.device.unavailableReason << ").\n";
   std::vector<Measurement> all;
   for (const gui::LessonRow& r : l.rows) all.insert(all.end(), r.runs.begin(), r.runs.end());
-  SessionInfo info{model_.device, model_.peaks, {"reducelab", "lesson", l.lesson.name}, "lesson-" + l.lesson.name};
+  SessionInfo info{measuredDevice(), model_.peaks, {"reducelab", "lesson", l.lesson.name}, "lesson-" + l.lesson.name};
   for (auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
            {"lesson.csv", render(t, TableFormat::Csv)}, {"lesson.tex", render(t, TableFormat::Latex)},
            {"lesson.json", sessionJson(info, all).dump(2) + "\n"}, {"lesson.md", md.str()}}) {
@@ -455,12 +622,7 @@ void Application::requestSaveSession() {
     model_.addLog(gui::LogLevel::Error, e);
     return;
   }
-  std::vector<Measurement> all = model_.results;
-  for (const auto& [axis, rows] : model_.sweep.rows) all.insert(all.end(), rows.begin(), rows.end());
-  SessionInfo info{model_.device, model_.peaks, {"reducelab (GUI session)"}, "session"};
-  const std::string path = freePath("session", ".json");
-  const std::string e = writeTextAtomic(path, sessionJson(info, all).dump(2) + "\n");
-  model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+  saveSession(freePath("session", ".reducelab"), false);
 }
 
 void Application::processExports() {
@@ -499,7 +661,7 @@ void Application::processExports() {
     for (const auto& [axis, rows] : model_.sweep.rows) {
       if (rows.empty()) continue;
       all.insert(all.end(), rows.begin(), rows.end());
-      sections.push_back({"Sweep over " + axis, "", {gui::figureForSweep(axis, rows, model_.peaks, model_.device)},
+      sections.push_back({"Sweep over " + axis, "", {gui::figureForSweep(axis, rows, model_.peaks, measuredDevice())},
                           {{"sweep-" + axis, sweepTable(rows, model_.peaks)}}});
     }
     const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
@@ -511,7 +673,7 @@ void Application::processExports() {
       t.caption = "Trace of " + model_.trace.config.kernel + ", block " + std::to_string(model_.trace.config.block);
       sections.push_back({"Trace", "From the " + model_.trace.source + ".", {}, {{"trace", t}}});
     }
-    ExportResult r = writeReport(dir, "ReduceLab report", model_.device, model_.peaks, sections, all, false);
+    ExportResult r = writeReport(dir, "ReduceLab report", measuredDevice(), model_.peaks, sections, all, false);
     model_.addLog(r.error.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
                   r.error.empty() ? "Report written to " + dir + " (" + std::to_string(r.written.size()) + " files)" : r.error);
   }
@@ -588,6 +750,13 @@ void Application::renderFrame() {
   const int stepsBefore = t.valid ? t.data.numSteps() : 0, stepBefore = t.step;
   const trace::StepHeader before = stepsBefore > 0 ? t.data.steps[size_t(std::clamp(stepBefore, 0, stepsBefore - 1))]
                                                    : trace::StepHeader{};
+  pollFileDialog();
+  if (!g_dropped.empty()) {  // a drop opens the last file dropped
+    const std::string path = g_dropped.back();
+    g_dropped.clear();
+    openRecording(path);
+  }
+  replayStep();
   controller_->update();
   if (!selectionAsked) keepStepByMeaning(versionBefore, before, stepsBefore, stepBefore);
   ui_.draw(model_, *this);
@@ -636,7 +805,7 @@ void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHea
 
 // Frames are drawn back to back only while something moves; otherwise the loop waits for input.
 bool Application::animating() const {
-  return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() ||
+  return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() || model_.replay.replaying() ||
          !pendingFigures_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty();
 }
 
@@ -667,7 +836,8 @@ int Application::run() {
   // sweep: frames are rendered while it runs, to show the GUI stays responsive).
   if (ctx_.headless() && opt_.sweepAtStart.empty()) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
-    while (controller_->busy() && std::chrono::steady_clock::now() < deadline) {
+    if (startupError_) return startupError_;
+    while ((controller_->busy() || model_.replay.replaying()) && std::chrono::steady_clock::now() < deadline) {
       renderFrame();
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -682,6 +852,7 @@ int Application::run() {
     // (Events raised inside a frame - the resize of entering full screen - count too.)
     if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0 && !g_inputSeen) {
       ctx_.waitEvents(0.5);
+      if (pollFileDialog()) g_inputSeen = true;  // the chooser answered while the loop waited
       if (!g_inputSeen && !animating()) {  // nothing happened: nothing to draw
         --n;
         continue;
@@ -783,6 +954,14 @@ int runGui(const GuiOptions& options) {
       return 2;
     }
     for (const std::string& note : lesson->notes) std::fprintf(stderr, "reducelab: %s\n", note.c_str());
+  }
+  if (!options.openFile.empty()) {  // a mistyped name is a usage error, before any window opens
+    std::error_code ec;
+    if (!std::filesystem::exists(options.openFile, ec)) {
+      std::fprintf(stderr, "reducelab: error: no file '%s' to open (a .reducelab recording or a session JSON)\n",
+                   options.openFile.c_str());
+      return 2;
+    }
   }
   if (!options.lessonOut.empty() && !options.headless) {
     std::fprintf(stderr, "reducelab: error: --out renders the lesson offscreen: add --headless\n");

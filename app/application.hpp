@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "controller.hpp"
+#include "file_dialog.hpp"
 #include "gl_context.hpp"
 #include "input_queue.hpp"
 #include "interop.hpp"
@@ -41,6 +42,7 @@ struct GuiOptions {
   bool force = false;            // lesson export may overwrite files
   std::string sweepAtStart;      // block, n, type, kernel: start this sweep (frames go on meanwhile)
   std::string sweepNMax;
+  std::string openFile;          // a recording (.reducelab) or session JSON to open
   // Developer options (measuring the GUI itself; never used in normal runs).
   int devFillResults = 0;   // fill the results store with N synthetic records (frame cost at scale)
 };
@@ -66,6 +68,15 @@ class Application final : public gui::UiActions {
   void requestOpenLesson(const std::string& name) override;
   void requestTogglePresentation() override;
   void requestCloseLesson() override;
+  void requestFileChoice(gui::FileChoice choice) override;
+  void requestPathChosen(gui::FileChoice choice, const std::string& path) override;
+
+  // Opens a recording or session JSON: "" or the error (logged; what was shown stays).
+  std::string openRecording(const std::string& path);
+  // Writes the session (runs, sweeps, lesson, traces) as a recording; "" or the error (logged).
+  std::string saveSession(const std::string& path, bool overwrite);
+  // The file chooser's program (tests put a fake zenity first on PATH, or name another one).
+  void setFileDialogProgram(const std::string& program) { dialogProgram_ = program; }
 
   // For layout tests: the model, one frame drawn at a display size of the caller's choice (0 x 0:
   // the context's), and the text runs of the last frame (when recording is on).
@@ -103,7 +114,16 @@ class Application final : public gui::UiActions {
   };
   std::vector<PendingFigure> pendingFigures_;
   void processExports();
-  void openLesson(const Lesson& lesson);
+  void openLesson(const Lesson& lesson, const std::string& source);
+  void replayStep();
+  bool pollFileDialog();
+  Recording sessionRecording() const;
+  // The device the shown runs were measured on: an opened recording's, else this machine's.
+  const DeviceInfo& measuredDevice() const;
+  FileDialog fileDialog_;
+  gui::FileChoice dialogPurpose_ = gui::FileChoice::OpenRecording;
+  std::string dialogProgram_ = "zenity";
+  int startupError_ = 0;
   void enterLessonStep(int step);
   void waitForIdle();
   int exportLesson();

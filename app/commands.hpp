@@ -56,4 +56,16 @@ struct ReportOptions {
 };
 int runReportCommand(const ReportOptions& options);
 
+struct RecordOptions {
+  RunOptionText run;       // kernels (a comma list) and the configuration
+  std::string lesson;      // record this lesson (name or .lesson file) instead of a kernel list
+  std::string sweep;       // block, n, type, kernel: record a sweep over the kernel list
+  std::string nMax;        // largest N of an N sweep
+  std::string out;
+  bool force = false;
+  bool cpuModel = false;   // the CPU model even where a GPU exists
+  std::vector<std::string> argv;
+};
+int runRecordCommand(const RecordOptions& options);
+
 }  // namespace rl::app

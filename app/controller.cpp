@@ -8,11 +8,7 @@
 
 namespace rl::app {
 
-bool sameTrace(const RunConfig& a, const RunConfig& b) {
-  return a.kernel == b.kernel && a.op == b.op && a.type == b.type && a.accumulate == b.accumulate &&
-         a.n == b.n && a.block == b.block && a.data == b.data && a.seed == b.seed &&
-         a.rangeLo == b.rangeLo && a.rangeHi == b.rangeHi && a.tracedBlock == b.tracedBlock;
-}
+bool sameTrace(const RunConfig& a, const RunConfig& b) { return sameTraceConfig(a, b); }
 
 bool sameResources(const RunConfig& a, const RunConfig& b) {
   return a.kernel == b.kernel && a.block == b.block && a.type == b.type && a.accumulate == b.accumulate &&
@@ -196,6 +192,18 @@ void Controller::requestTrace() {
   if (!findKernel(traced_.kernel)->traceable)
     return refuse("CUB is a library: it has no traced twin, so there is nothing to animate. Its time "
                   "and bandwidth are in the results and plots.");
+  // An opened recording's trace of this configuration comes first: the GPU wrote it.
+  if (const Recording* rec = model_.replay.recording.get())
+    if (const RecordedTrace* r = rec->findTrace(traced_)) {
+      std::string err;
+      TraceData data = TraceData::fromBuffer(r->bytes.data(), r->bytes.size(), &err);
+      if (!data.valid()) return refuse(err);  // checked when the file was read: not expected
+      const std::string date = rec->createdUtc.substr(0, 10);
+      return showHostTrace(std::move(data),
+                           r->fromGpu ? "GPU (" + rec->device.name + "), recorded " + date + ": written by the traced kernel"
+                                      : "CPU model, recorded " + date,
+                           r->fromGpu);
+    }
   if (gpuTraces_) {
     // The views keep drawing the front buffer; the traced kernel writes the back one.
     const int back = 1 - front_;
@@ -210,6 +218,16 @@ void Controller::requestTrace() {
   const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
   TraceData data = modelTrace(traced_, assumedGeometry(traced_, d).grid(), d.ccMajor, &err);
   if (!data.valid()) return refuse(err.empty() ? "no trace recorded" : err);
+  showHostTrace(std::move(data),
+                model_.replay.active()     ? "CPU model: this configuration is not in the recording"
+                : model_.device.available ? "CPU model (the trace buffer could not be shared with CUDA)"
+                                          : "CPU model (no NVIDIA GPU)",
+                false);
+}
+
+// A trace held on the host (the CPU model's, or a recording's) into the front buffer.
+void Controller::showHostTrace(TraceData data, const std::string& source, bool gpuWritten) {
+  gui::TraceState& t = model_.trace;
   const std::vector<uint8_t> bytes = data.toBuffer();
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffers_[size_t(front_)]);
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
@@ -217,8 +235,8 @@ void Controller::requestTrace() {
   t.config = traced_;
   t.error.clear();
   t.data = std::move(data);
-  t.source = model_.device.available ? "CPU model (the trace buffer could not be shared with CUDA)"
-                                     : "CPU model (no NVIDIA GPU)";
+  t.source = source;
+  t.gpuWritten = gpuWritten;
   t.summary = summarize(t.data);
   t.valid = true;
   ++t.version;
@@ -256,6 +274,7 @@ void Controller::takeTrace(TraceDone& done) {
   t.data = std::move(data);
   t.error.clear();
   t.source = "GPU (" + model_.device.name + "), written by the traced kernel through CUDA-GL interop";
+  t.gpuWritten = true;
   t.summary = summarize(t.data);
   t.valid = true;
   ++t.version;

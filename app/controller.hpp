@@ -31,9 +31,13 @@ class Controller {
   void remeasurePeaks();
   // The trace shown is that of the current configuration (nothing asked for or in flight).
   bool traceSettled() const;
+  // Asks for the current configuration's trace again (a recording was opened: its traces now
+  // come first).
+  void retrace() { haveTraced_ = false; }
 
  private:
   void requestTrace();
+  void showHostTrace(TraceData data, const std::string& source, bool gpuWritten);
   void takeTrace(TraceDone& done);
   void requestResources();
   void apply(ServiceEvents& ev);

@@ -105,6 +105,19 @@ int main(int argc, char** argv) {
   rl::app::MultiCommandOptions multi;
   CLI::App* multiCmd = rl::app::addMultiCommand(cli, multi, argc, argv);
 
+  rl::app::RecordOptions record;
+  CLI::App* recordCmd = cli.add_subcommand(
+      "record", "Measure a lesson, kernels or a sweep and write one recording the GUI opens anywhere (no GPU needed there)");
+  rl::app::addRunOptions(recordCmd, record.run, "Kernels to record (a comma list), or the sweep's series");
+  recordCmd->add_option("--lesson", record.lesson, "Record this lesson (upc, harris, max, beyond, or a .lesson file)");
+  recordCmd->add_option("--sweep", record.sweep, "Record a sweep over block, n, type or kernel");
+  recordCmd->add_option("--n-max", record.nMax, "Largest N of an N sweep");
+  recordCmd->add_option("--out", record.out, "The recording to write (FILE.reducelab)")->required();
+  recordCmd->add_flag("--force", record.force, "Overwrite --out if it exists");
+  recordCmd->add_flag("--cpu-model", record.cpuModel, "Record the CPU model even if a GPU is present");
+  recordCmd->get_option("--lesson")->excludes(recordCmd->get_option("--sweep"));
+  for (int i = 0; i < argc; ++i) record.argv.push_back(argv[i]);
+
   CLI::App* lessonCmd = cli.add_subcommand("lesson", "Step through a lesson (upc, harris, max, beyond, or a .lesson file)");
   lessonCmd->add_option("name", gui.lesson, "Lesson name or file")->required();
   lessonCmd->add_option("--out", gui.lessonOut, "With --headless: render every step to PNG here, with the lesson's table");
@@ -117,6 +130,7 @@ int main(int argc, char** argv) {
                  "and show it, to measure its frame cost with --stats")
       ->check(CLI::Range(1, 1000000))
       ->group("Developer");
+  cli.add_option("file", gui.openFile, "A recording (FILE.reducelab, from `reducelab record` or File > Save session) or a session JSON to open");
   cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
   cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
 
@@ -137,6 +151,7 @@ int main(int argc, char** argv) {
   if (*sweepCmd) return rl::app::runSweepCommand(sweep);
   if (*reportCmd) return rl::app::runReportCommand(rep);
   if (*multiCmd) return rl::app::runMultiCommand(multi);
+  if (*recordCmd) return rl::app::runRecordCommand(record);
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;

@@ -52,6 +52,14 @@ for step in "$@"; do
       reducelab sweep --axis block --kernel k3,k7,k10 --type float32 --n 2^24 --out /tmp/sweeps/block 2>&1 | tail -4
       reducelab sweep --axis type --kernel k7,k10,cub --n 2^26 --out /tmp/sweeps/type 2>&1 | tail -3
       tar czf "$OUT/sweeps.tgz" -C /tmp/sweeps . ;;
+    recording)
+      # The shipped recording (assets/recordings/upc.reducelab) made on the GPU, checked by reading it back and by
+      # opening it headless (the banner, the lesson's measured table, the recorded GPU trace): copy
+      # $OUT/upc.reducelab to assets/recordings/ and look at $OUT/recording-upc.png.
+      log recording; rm -f "$OUT/upc.reducelab"
+      reducelab record --lesson upc --out "$OUT/upc.reducelab" 2>&1 | tail -3
+      reducelab --headless --frames 3 --size 1920x1080 --screenshot "$OUT/recording-upc.png" --dump-layout "$OUT/recording-upc.json" "$OUT/upc.reducelab"
+      timeout 300 reducelab_gpu_tests --gtest_filter='GpuRecording.*' 2>&1 | grep -E "^\[  (FAILED|PASSED|SKIPPED) |Failure" ;;
     lessons)
       log lessons; rm -rf /tmp/lessons; mkdir -p /tmp/lessons
       for l in upc tour; do reducelab lesson $l --headless --out /tmp/lessons/$l | tail -22; done

@@ -5,7 +5,9 @@
 
 #include "gpu_support.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/recording.hpp"
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -105,3 +107,42 @@ TEST(TracedTwin, SameResultAsTheUntracedKernel) {
 }
 
 }  // namespace
+
+// `reducelab record` on the GPU: one file with the GPU's measurements (their samples), the
+// device and driver in the banner, and the traces the traced kernels wrote (equal to the CPU
+// model's); the GUI opened on it draws the recorded GPU trace.
+TEST(GpuRecording, RecordWritesTheGpusRunsAndTracesAndTheGuiShowsThem) {
+  REQUIRE_GPU();
+  const DeviceInfo d = queryDevice(0);
+  const std::string path = rl::test::tempPath("gpu.reducelab");
+  const auto r = rl::test::runReducelab("record --kernel k3,k8,k10 --type int32 --n 2^22 --out " + path);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  Recording rec;
+  ASSERT_EQ(readRecording(path, &rec), "");
+  EXPECT_TRUE(rec.fromGpu());
+  EXPECT_EQ(rec.device.name, d.name);
+  EXPECT_EQ(rec.banner().rfind("Recorded on " + d.name + ", driver " + cudaVersionString(d.driverVersion), 0), 0u)
+      << rec.banner();
+  EXPECT_GT(rec.peaks.readGBs, 0);
+  ASSERT_EQ(rec.measurements.size(), 3u);
+  for (const Measurement& m : rec.measurements) {
+    EXPECT_TRUE(m.ok) << m.error;
+    EXPECT_EQ(int(m.kernelMs.size()), m.config.reps);
+    EXPECT_GT(m.bandwidthGBs, 0);
+    EXPECT_TRUE(m.check.pass);
+  }
+  ASSERT_EQ(rec.traces.size(), 3u);
+  for (const RecordedTrace& t : rec.traces) {
+    EXPECT_TRUE(t.fromGpu);
+    std::string err;
+    const TraceData gpu = TraceData::fromBuffer(t.bytes.data(), t.bytes.size(), &err);
+    ASSERT_TRUE(gpu.valid()) << err;
+    const TraceData model = modelTrace(t.config, gpu.header.gridSize, d.ccMajor, &err);
+    EXPECT_EQ(compareTraces(gpu, model, 0.0), "") << t.config.kernel;
+  }
+  const std::string layout = rl::test::tempPath("gpu-recording.json");
+  const auto g = rl::test::runReducelab("--headless --frames 3 --dump-layout " + layout + " " + path);
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  const std::string text = rl::test::readFile(layout);
+  EXPECT_NE(text.find("GPU (" + d.name + "), recorded"), std::string::npos);
+}

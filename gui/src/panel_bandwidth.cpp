@@ -145,7 +145,11 @@ void liveTab(Model& model, UiActions& actions) {
     ImGui::EndGroup();
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", model.cpuModel() ? "Live bandwidth needs an NVIDIA GPU." : "No run yet.");
+    ImGui::TextWrapped("%s", model.replay.active() && !model.replay.recording->fromGpu()
+                                 ? "The recording was made with the CPU model: it holds no GPU runs."
+                             : model.replay.replaying() ? "Replaying the recording's runs..."
+                             : model.cpuModel()         ? "Live bandwidth needs an NVIDIA GPU."
+                                                        : "No run yet.");
     ImGui::PopStyleColor();
   }
   ImGui::Checkbox("continuous", &model.continuous);
@@ -243,7 +247,10 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
   const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
   sweepTab("N", fN, "n", nKernels, sizeof nKernels, maxN[nMaxChoice],
            [&](const auto& rows) {
-             return nSweepFigure(rows, model.peaks, model.device.available ? model.device : assumedH200());
+             // The GPU the sweep ran on: a recording's, this machine's, else the assumed H200.
+             const bool recorded = model.replay.active() && model.replay.recording->fromGpu();
+             return nSweepFigure(rows, model.peaks,
+                                 recorded ? model.replay.recording->device : model.device.available ? model.device : assumedH200());
            },
            [&] {
              ImGui::SetNextItemWidth(150 * uiScale());

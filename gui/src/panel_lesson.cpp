@@ -152,7 +152,12 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       cell["result"] = result;
     } else {
       for (const char* k : {"time", "GB/s", "% of peak", "vs CPU"}) cell[k] = "-";
-      cell["result"] = !haveGpu ? "not measured: needs an NVIDIA GPU"
+      // Recorded without a GPU: what this machine measured (the seeds' CPU loop) is still shown.
+      const Measurement* cpuOnly = nullptr;
+      for (const Measurement* x : ours)
+        if (x->haveCpu) cpuOnly = x;
+      cell["result"] = cpuOnly ? "no GPU; CPU loop " + timeCell(cpuOnly->cpu.ms.median) + ", result " + cpuOnly->cpu.result.text()
+                       : !haveGpu ? "not measured: needs an NVIDIA GPU"
                        : !ours.empty() ? "not run: " + ours.back()->error
                        : row.queued ? "measuring..." : "not run yet";
     }
@@ -243,7 +248,9 @@ void drawLessonTable(Model& model) {
     ImGui::TextDisabled("No lesson open: Lessons menu, or `reducelab lesson upc`.");
     return;
   }
-  const Table t = lessonTable(model.lesson, model.peaks, !model.cpuModel());
+  // A GPU recording's rows were measured on a GPU, whatever this machine has.
+  const bool recordedOnGpu = model.replay.active() && model.replay.recording->fromGpu();
+  const Table t = lessonTable(model.lesson, model.peaks, !model.cpuModel() || recordedOnGpu);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("lesson-table", int(t.headers.size()), flags)) {

@@ -47,6 +47,14 @@ void drawStatusContents(Model& model) {
                 model.device.ccString().c_str(), model.device.smCount);
   else
     ImGui::TextUnformatted("GPU: none (CPU model)");
+  if (model.replay.active()) {
+    ImGui::SameLine(0, 30 * uiScale());
+    const size_t total = model.replay.recording->measurements.size();
+    if (model.replay.replaying())
+      ImGui::Text("Replaying %zu of %zu recorded runs", model.replay.replayed, total);
+    else
+      ImGui::Text("Recording: %s", model.replay.recording->fromGpu() ? model.replay.recording->device.name.c_str() : "CPU model");
+  }
   ImGui::SameLine(0, 30 * uiScale());
   ImGui::Text("GL: %s", model.glRenderer.c_str());
   ImGui::SameLine(0, 30 * uiScale());

@@ -42,6 +42,7 @@ const std::vector<Shortcut>& shortcuts() {
       {Minus, true, true, true, "Ctrl+-", "scale-down", "smaller UI"},
       {KeypadSubtract, true, true, true, "Ctrl+-", "scale-down", "smaller UI"},
       {F12, false, false, true, "F12", "screenshot", "screenshot"},
+      {O, true, false, true, "Ctrl+O", "open", "open a recording or session"},
       {Q, true, false, true, "Ctrl+Q", "quit", "quit"},
   };
   return table;
@@ -73,6 +74,9 @@ void runShortcut(const std::string& action, Model& model, UiActions& actions) {
   else if (action == "scale-down") model.ui.uiScale = std::max(model.ui.uiScale - 0.1f, 0.5f);
   else if (action == "screenshot") actions.requestScreenshot();
   else if (action == "quit") actions.requestQuit();
+  else if (action == "open") {
+    if (!model.fileDialogOpen) actions.requestFileChoice(FileChoice::OpenRecording);
+  }
   if (logActions())
     std::fprintf(stderr, "reducelab: action %s (playing=%d step=%d lesson_step=%d presentation=%d scale=%.2f)\n",
                  action.c_str(), int(t.playing), t.step, model.lesson.active ? model.lesson.step : -1,

@@ -122,14 +122,33 @@ void Ui::applyPendingSettings(Model& model) {
 void Ui::drawMenuBar(Model& model, UiActions& actions) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
+    if (model.fileDialogOpen) ImGui::BeginDisabled();
+    if (ImGui::MenuItem("Open recording or session...", "Ctrl+O")) actions.requestFileChoice(FileChoice::OpenRecording);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .reducelab recording (reducelab record) or a session JSON; or drop it onto the window");
+    if (ImGui::MenuItem("Save session as...")) actions.requestFileChoice(FileChoice::SaveSession);
+    if (model.fileDialogOpen) ImGui::EndDisabled();
+    if (model.replay.active() && ImGui::MenuItem("Replay the recorded runs")) {  // the live plot fills again, run by run
+      model.results.clear();
+      for (LessonRow& row : model.lesson.rows) row.runs.clear();
+      model.replay.replayed = 0;
+    }
+    if (ImGui::MenuItem("Save session (recording, in the export folder)")) actions.requestSaveSession();
+    ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) actions.requestScreenshot();
-    if (ImGui::MenuItem("Save session (JSON)")) actions.requestSaveSession();
     if (ImGui::MenuItem("Write report folder")) actions.requestReport();
     static char dir[256] = "";
-    if (dir[0] == 0) std::snprintf(dir, sizeof dir, "%s", model.exportDir.c_str());
+    static std::string shownDir;
+    if (shownDir != model.exportDir) {  // chosen elsewhere (the folder chooser): show it
+      shownDir = model.exportDir;
+      std::snprintf(dir, sizeof dir, "%s", model.exportDir.c_str());
+    }
     ImGui::SetNextItemWidth(220 * g_scale);
-    if (ImGui::InputText("export folder", dir, sizeof dir)) model.exportDir = dir;
+    if (ImGui::InputText("export folder", dir, sizeof dir)) model.exportDir = shownDir = dir;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Figures, tables, sessions and reports are written here (created if needed)");
+    ImGui::SameLine();
+    if (model.fileDialogOpen) ImGui::BeginDisabled();
+    if (ImGui::SmallButton("Choose...")) actions.requestFileChoice(FileChoice::ExportFolder);
+    if (model.fileDialogOpen) ImGui::EndDisabled();
     ImGui::MenuItem("Figures on white (print)", nullptr, &model.exportWhite);
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.requestQuit();
@@ -204,15 +223,22 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float s = g_scale;
   float top = model.layout["menu"].h;
-  if (model.cpuModel()) {
-    const std::string banner = "CPU model mode: " + model.device.unavailableReason +
-                               ". Traces come from the CPU model; measurements need an NVIDIA GPU.";
+  if (model.replay.active() || model.cpuModel()) {
+    // An opened recording says where its numbers come from instead of "CPU model".
+    const bool replay = model.replay.active();
+    const std::string banner =
+        replay ? model.replay.banner + " (" + model.replay.path + ")" +
+                     (model.replay.recording->fromGpu()
+                          ? ". Runs and traces come from the recording; configurations it lacks use the CPU model."
+                          : ". Traces come from the CPU model; the recording holds no GPU measurements.")
+               : "CPU model mode: " + model.device.unavailableReason +
+                     ". Traces come from the CPU model; measurements need an NVIDIA GPU.";
     const float wrapW = d.x - 2 * ImGui::GetStyle().WindowPadding.x;
     const float bannerH = ImGui::CalcTextSize(banner.c_str(), nullptr, false, wrapW).y +
                           2 * ImGui::GetStyle().WindowPadding.y + 2 * s;
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(d.x, bannerH));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(0.85f, 0.45f, 0.05f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, replay ? ImVec4(0.30f, 0.62f, 0.95f, 1.0f) : ImVec4(0.85f, 0.45f, 0.05f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 1));
     ImGui::Begin("##cpu-model-banner", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
                                                     ImGuiWindowFlags_NoScrollbar);
@@ -269,10 +295,42 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   panel("Bandwidth", leftW + centreW, top, rightW, mid, [&] { drawBandwidthPanel(model, actions); });
 }
 
+// The in-app path field: where no desktop file chooser runs (zenity missing or failing).
+void drawPathPrompt(Model& model, UiActions& actions) {
+  PathPrompt& p = model.pathPrompt;
+  if (!p.open) return;
+  const char* title = p.purpose == FileChoice::OpenRecording ? "Open a recording or session###path-prompt"
+                      : p.purpose == FileChoice::SaveSession ? "Save the session as###path-prompt"
+                                                             : "Export folder###path-prompt";
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.35f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(std::min(d.x * 0.9f, 640 * g_scale), 0), ImGuiCond_Appearing);
+  bool keep = true;
+  if (ImGui::Begin(title, &keep, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    if (!p.why.empty()) ImGui::TextWrapped("%s: type the path.", p.why.c_str());
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, "%s", p.text.c_str());
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+    p.text = buf;
+    const bool ok = ImGui::Button(p.purpose == FileChoice::SaveSession ? "Save" : p.purpose == FileChoice::ExportFolder ? "Use" : "Open");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) keep = false;
+    if ((enter || ok) && !p.text.empty()) {
+      p.open = false;
+      actions.requestPathChosen(p.purpose, p.text);
+    }
+  }
+  ImGui::End();
+  if (!keep) p.open = false;
+}
+
 void Ui::draw(Model& model, UiActions& actions) {
   handleShortcuts(model, actions);  // before the panels: keys work whichever panels are shown
   drawMenuBar(model, actions);
   drawPanels(model, actions);
+  drawPathPrompt(model, actions);
   // The multi-GPU animation has its own window (View menu, or a lesson's `panel multi`): the
   // bandwidth panel's tabs already fill a narrow panel at projector scales.
   if (model.focusPanel == "multi") {

@@ -538,9 +538,17 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
     st["device"] = d.ordinal;
     st["axis_values"] = axisValues;
     st["is_skipped"] = !m.ok;
+    // What a recording needs to give back the same record (nvbench's readers ignore extra keys).
+    json own = {{"label", m.label}, {"reps", c.reps}, {"warmup", c.warmup}, {"range_lo", c.rangeLo},
+                {"range_hi", c.rangeHi}, {"traced_block", c.tracedBlock}, {"enqueue_timeouts", m.enqueueTimeouts}};
+    if (m.haveCpu)
+      own["cpu"] = {{"median_ms", m.cpu.ms.median}, {"min_ms", m.cpu.ms.min}, {"max_ms", m.cpu.ms.max},
+                    {"mean_ms", m.cpu.ms.mean}, {"stddev_ms", m.cpu.ms.stddev}, {"reps", m.cpu.reps},
+                    {"result", m.cpu.result.isInt ? json(m.cpu.result.i) : json(m.cpu.result.f)}};
     if (!m.ok) {
       st["skip_reason"] = m.error;
       st["summaries"] = json::array();
+      st["reducelab"] = own;
       states.push_back(st);
       continue;
     }
@@ -594,10 +602,13 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
     sum.push_back(ownSummary("reducelab/resources/waves", "Waves", "", "float64", m.resources.waves));
     st["summaries"] = sum;
     // Lists have no place in nvbench's summaries (scalars only); its readers ignore extra state keys.
-    st["reducelab"] = {{"gpu_time_ms", m.kernelMs},
-                       {"end_to_end_ms", m.endToEndMs},
-                       {"distinct_results", m.distinctResults},
-                       {"grid_per_pass", m.geometry.passGrids}};
+    own["gpu_time_ms"] = m.kernelMs;
+    own["end_to_end_ms"] = m.endToEndMs;
+    own["distinct_results"] = m.distinctResults;
+    own["grid_per_pass"] = m.geometry.passGrids;
+    own["step_speedup"] = m.stepSpeedup;
+    own["cumulative_speedup"] = m.cumulativeSpeedup;
+    st["reducelab"] = own;
     states.push_back(st);
   }
   bench["axes"] = axes;
@@ -729,6 +740,50 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (!reason->is_string()) throw std::invalid_argument("skip_reason is not text");
     m.error = reason->get<std::string>();
   }
+  // ReduceLab's own fields (recordings; absent in older files): the label, the rest of the
+  // configuration, the CPU baseline.
+  if (const auto own = st.find("reducelab"); own != st.end()) {
+    if (!own->is_object()) throw std::invalid_argument("the reducelab object is not an object");
+    if (const auto v = own->find("label"); v != own->end()) {
+      if (!v->is_string() || v->get_ref<const std::string&>().size() > 256)
+        throw std::invalid_argument("the label is not text of at most 256 characters");
+      m.label = v->get<std::string>();
+      if (m.label.rfind("lesson:", 0) == 0 && !wholeNumber<uint32_t>(m.label.substr(7)))
+        throw bad("label", m.label, "does not name a lesson row");
+    }
+    if (const auto v = own->find("reps"); v != own->end()) m.config.reps = int(integerIn(*v, 1, 1000000, "reps"));
+    if (const auto v = own->find("warmup"); v != own->end()) m.config.warmup = int(integerIn(*v, 0, 1000000, "warm-up"));
+    if (const auto v = own->find("range_lo"); v != own->end()) m.config.rangeLo = integerIn(*v, INT64_MIN, INT64_MAX, "range_lo");
+    if (const auto v = own->find("range_hi"); v != own->end()) m.config.rangeHi = integerIn(*v, INT64_MIN, INT64_MAX, "range_hi");
+    if (m.config.rangeLo > m.config.rangeHi) throw std::invalid_argument("range_lo is above range_hi");
+    if (const auto v = own->find("traced_block"); v != own->end())
+      m.config.tracedBlock = uint64_t(integerIn(*v, 0, int64_t(1) << 40, "traced_block"));
+    if (const auto v = own->find("enqueue_timeouts"); v != own->end())
+      m.enqueueTimeouts = int(integerIn(*v, 0, 1000000, "enqueue_timeouts"));
+    if (const auto v = own->find("step_speedup"); v != own->end()) m.stepSpeedup = finiteNonNegative(*v, "the step speedup");
+    if (const auto v = own->find("cumulative_speedup"); v != own->end())
+      m.cumulativeSpeedup = finiteNonNegative(*v, "the cumulative speedup");
+    if (const auto cpu = own->find("cpu"); cpu != own->end()) {
+      if (!cpu->is_object()) throw std::invalid_argument("the CPU baseline is not an object");
+      m.haveCpu = true;
+      m.cpu.ms.median = finiteNonNegative(cpu->at("median_ms"), "a CPU time");
+      m.cpu.ms.min = finiteNonNegative(cpu->at("min_ms"), "a CPU time");
+      m.cpu.ms.max = finiteNonNegative(cpu->at("max_ms"), "a CPU time");
+      m.cpu.ms.mean = finiteNonNegative(cpu->at("mean_ms"), "a CPU time");
+      m.cpu.ms.stddev = finiteNonNegative(cpu->at("stddev_ms"), "a CPU time");
+      m.cpu.reps = int(integerIn(cpu->at("reps"), 0, 1000000000, "the CPU repetitions"));
+      m.cpu.ms.count = m.cpu.reps;
+      const auto& r = cpu->at("result");
+      if (r.is_number_integer()) {
+        m.cpu.result.isInt = true;
+        m.cpu.result.i = integerIn(r, INT64_MIN, INT64_MAX, "the CPU result");
+      } else if (r.is_number_float() && std::isfinite(r.get<double>())) {
+        m.cpu.result.f = r.get<double>();
+      } else {
+        throw std::invalid_argument("the CPU result is not a finite number");
+      }
+    }
+  }
   // A measured record must be a configuration that can run; a skipped one records why it could not
   // (k5 at 32 threads, say), but still names a known kernel and a block size a GPU can have.
   if (m.ok) {
@@ -775,6 +830,7 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(int64In(*v, 0, 65536, "active blocks"));
     if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = finiteNonNegative(*v, "the waves");
     if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = size_t(int64In(*v, 0, INT64_MAX, "shared memory"));
+    if (auto* v = findSummary(st, "reducelab/speedup/cpu"); v && m.haveCpu) m.speedupVsCpu = finiteNonNegative(*v, "the CPU speedup");
     if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = finiteNonNegative(*v, "the read fraction") * 100;
     if (auto* v = findSummary(st, "reducelab/check")) {
       if (!v->is_string()) throw std::invalid_argument("the check is not text");
@@ -787,6 +843,8 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/error/relative"); v && !v->is_null()) m.check.relError = finiteNonNegative(*v, "the relative error");
     if (auto* v = findSummary(st, "reducelab/error/tolerance"); v && !v->is_null()) m.check.tolerance = finiteNonNegative(*v, "the tolerance");
     m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
+    // Derived as the engine derives it (a session file does not store it).
+    m.endToEndGBs = m.endToEnd.median > 0 ? m.bytesRead / (m.endToEnd.median * 1e-3) / 1e9 : 0;
     m.geometry.final = m.config.final;
   }
   return m;
@@ -847,6 +905,16 @@ DeviceInfo deviceFromJson(const nlohmann::json& j) {
     d.ccMajor = sm / 100;
     d.ccMinor = (sm % 100) / 10;
     d.uuid = x.value("uuid", "");
+    d.smClockKHz = int(integer("sm_default_clock_rate", int64_t(1) << 40) / 1000);
+    d.maxThreadsPerSM = int(integer("max_threads_per_sm", 1 << 20));
+    d.maxThreadsPerBlock = int(integer("max_threads_per_block", 1 << 20));
+    d.maxBlocksPerSM = int(integer("max_blocks_per_sm", 1 << 20));
+    d.regsPerSM = int(integer("registers_per_sm", 1 << 24));
+    d.regsPerBlock = int(integer("registers_per_block", 1 << 24));
+    d.smemPerSM = integer("shared_memory_per_sm", int64_t(1) << 40);
+    d.smemPerBlock = integer("shared_memory_per_block", int64_t(1) << 40);
+    d.driverVersion = cudaVersionFromString(x.value("driver_version", ""));
+    d.runtimeVersion = cudaVersionFromString(x.value("runtime_version", ""));
   } catch (const nlohmann::json::exception&) {
     return DeviceInfo{};
   }

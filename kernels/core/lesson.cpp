@@ -454,9 +454,9 @@ std::vector<std::string> shippedLessons() {
   return out;
 }
 
-std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* error) {
+std::optional<std::string> lessonText(const std::string& nameOrPath, std::string* error) {
   const std::string_view shipped = findEmbedded(kLessonFiles, kLessonFiles_count, nameOrPath + ".lesson");
-  if (!shipped.empty()) return parseLesson(std::string(shipped), "assets/lessons/" + nameOrPath + ".lesson", error);
+  if (!shipped.empty()) return std::string(shipped);
   std::string text;
   std::error_code ec;
   if (!std::filesystem::exists(nameOrPath, ec)) {
@@ -465,11 +465,18 @@ std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* err
     if (error) *error = "no lesson '" + nameOrPath + "' (shipped: " + known + "; or give a .lesson file)";
     return std::nullopt;
   }
-  if (std::string e = readTextFile(nameOrPath, &text, uint64_t(4) << 20); !e.empty()) {
+  if (std::string e = readTextFile(nameOrPath, &text, kMaxLessonBytes); !e.empty()) {
     if (error) *error = e;
     return std::nullopt;
   }
-  return parseLesson(text, nameOrPath, error);
+  return text;
+}
+
+std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* error) {
+  const bool shipped = !findEmbedded(kLessonFiles, kLessonFiles_count, nameOrPath + ".lesson").empty();
+  const std::optional<std::string> text = lessonText(nameOrPath, error);
+  if (!text) return std::nullopt;
+  return parseLesson(*text, shipped ? "assets/lessons/" + nameOrPath + ".lesson" : nameOrPath, error);
 }
 
 }  // namespace rl

@@ -191,6 +191,51 @@ TraceSummary summarize(const TraceData& t) {
   return sum;
 }
 
+std::string checkTraceContent(const TraceData& t) {
+  const TraceHeader& h = t.header;
+  auto oneOf = [](uint32_t v, std::initializer_list<uint32_t> allowed) {
+    for (uint32_t a : allowed)
+      if (v == a) return true;
+    return false;
+  };
+  if (!t.valid()) return "not a trace";
+  if (h.numSteps == 0 || t.steps.size() != h.numSteps || t.lanes.size() != size_t(h.numSteps) * h.blockSize)
+    return "the trace holds no steps, or fewer than its header says";
+  if (!oneOf(h.elemBytes, {1, 2, 4, 8}) || !oneOf(h.accBytes, {1, 2, 4, 8})) return "the trace's element sizes are impossible";
+  if (h.n == 0 || h.n > (uint64_t(1) << 40) || h.gridSize == 0 || h.tracedBlock >= h.gridSize)
+    return "the trace's N, grid or traced block is impossible";
+  const int64_t inputBytes = int64_t(h.n) * int64_t(h.elemBytes);
+  if (h.globalBase < 0 || h.globalBase > inputBytes) return "the traced block starts outside the input";
+  // Shared memory of a block is at most 227 KiB on any GPU so far; global offsets stay far from
+  // int overflow when views add the access size.
+  constexpr int32_t kMaxShared = 256 * 1024, kMaxGlobalOffset = 1 << 30;
+  for (uint32_t si = 0; si < h.numSteps; ++si) {
+    const StepHeader& st = t.steps[si];
+    const std::string where = "step " + std::to_string(si);
+    if (st.kind < kStepLoad || st.kind > kStepBlockResult) return where + " has an unknown kind";
+    if (st.numSlots > uint32_t(kMaxSlots)) return where + " has too many access slots";
+    for (const SlotInfo& slot : st.slots)
+      if (slot.space > kSpaceShuffle || slot.access > kAtomic || !oneOf(slot.bytes, {0, 1, 2, 4, 8, 16}))
+        return where + " has an impossible access slot";
+    for (uint32_t th = 0; th < h.blockSize; ++th) {
+      const LaneRecord& r = t.lane(int(si), int(th));
+      for (int k = 0; k < kMaxSlots; ++k) {
+        if (!(r.flags & slotBit(k))) continue;
+        const int32_t a = r.addr[k];
+        const uint8_t space = st.slots[k].space;
+        const bool ok = space == kSpaceShared    ? a >= 0 && a <= kMaxShared
+                        : space == kSpaceShuffle ? a >= 0 && a < 32
+                        : space == kSpaceGlobal  ? a >= -kMaxGlobalOffset && a <= kMaxGlobalOffset
+                                                 : false;
+        if (!ok)
+          return where + ", thread " + std::to_string(th) + ": address " + std::to_string(a) + " is outside its " +
+                 (space == kSpaceShared ? "shared memory" : space == kSpaceShuffle ? "warp" : space == kSpaceGlobal ? "input" : "slot");
+      }
+    }
+  }
+  return {};
+}
+
 std::string compareTraces(const TraceData& a, const TraceData& b, double relTol) {
   char msg[256];
   const TraceHeader &x = a.header, &y = b.header;

@@ -42,5 +42,7 @@ struct DeviceInfo {
 
 // "13.0" from 13000.
 std::string cudaVersionString(int v);
+// 13000 from "13.0"; 0 for "none" or anything else that is not MAJOR.MINOR.
+int cudaVersionFromString(const std::string& s);
 
 }  // namespace rl

@@ -107,6 +107,9 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
 
 // The lessons shipped in assets/lessons (compiled into the binary), by name.
 std::vector<std::string> shippedLessons();
+// The text of a shipped lesson by name, or of a .lesson file (at most kMaxLessonBytes).
+constexpr uint64_t kMaxLessonBytes = uint64_t(4) << 20;
+std::optional<std::string> lessonText(const std::string& nameOrPath, std::string* error);
 // A shipped lesson by name, or a path to a .lesson file.
 std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* error);
 

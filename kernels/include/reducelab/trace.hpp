@@ -29,6 +29,12 @@ struct TraceData {
   std::vector<uint8_t> toBuffer() const;
 };
 
+// What views index with a trace's contents, checked before a trace from outside (a recording, a
+// remote GPU) is shown: header fields, step kinds and slots, and every address within what its
+// space allows (shared: the block's shared memory; global: the input; shuffle: a lane of the
+// warp). "" or the first problem.
+std::string checkTraceContent(const TraceData& t);
+
 // The CPU model of kernel c.kernel: the trace the traced kernel writes for block
 // c.tracedBlock, computed by a separate C++ implementation of each kernel's steps.
 // `grid` is the first pass's grid (the engine's, or planGeometry's); `ccMajor` decides whether

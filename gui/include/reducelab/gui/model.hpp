@@ -3,6 +3,7 @@
 // work through UiActions and draws whatever records come back.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
 #include "reducelab/record.hpp"
+#include "reducelab/recording.hpp"
 #include "reducelab/results_store.hpp"
 #include "reducelab/trace.hpp"
 
@@ -53,6 +55,7 @@ struct TraceState {
   bool valid = false;
   std::string error;
   std::string source;       // "GPU (NVIDIA H200), CUDA-GL interop" or "CPU model"
+  bool gpuWritten = false;  // the GPU's traced kernel wrote it (live or recorded)
   RunConfig config;         // what was traced
   TraceData data;
   TraceSummary summary;
@@ -83,6 +86,7 @@ struct LessonRow {
 struct LessonState {
   bool active = false;
   Lesson lesson;
+  std::string source;              // the lesson's text (a saved session carries it)
   int step = 0;
   int appliedStep = -1;            // the step whose settings are in effect
   std::vector<LessonRow> rows;     // every run of the lesson, in file order
@@ -97,6 +101,26 @@ struct SweepState {
   int done = 0, total = 0;
   std::string current;     // what is being measured now
   std::map<std::string, std::vector<Measurement>> rows;  // by axis: the latest sweep of each
+};
+
+// A recording (or a saved session) opened in the GUI: its runs are replayed into the results,
+// its traces replace the CPU model for the configurations it holds.
+struct ReplayState {
+  std::shared_ptr<const Recording> recording;  // null: nothing opened
+  std::string path;
+  std::string banner;           // "Recorded on NVIDIA H200, driver 13.0, 2026-11-21 09:30 UTC"
+  size_t replayed = 0;          // runs handed to the results so far (the live plot replays them)
+  bool active() const { return recording != nullptr; }
+  bool replaying() const { return recording && replayed < recording->measurements.size(); }
+};
+
+// What a file chooser is for, and the in-app path field used where no desktop chooser runs.
+enum class FileChoice { OpenRecording, SaveSession, ExportFolder };
+struct PathPrompt {
+  bool open = false;
+  FileChoice purpose = FileChoice::OpenRecording;
+  std::string text;             // the path typed so far
+  std::string why;              // why the desktop's chooser is not used ("zenity is not installed")
 };
 
 struct Model {
@@ -128,6 +152,9 @@ struct Model {
   std::string focusPanel;           // a tab to bring to front once (lessons): live, ladder, n, ...
   bool presentation = false;        // large fonts, light theme, keyboard navigation
   bool showMultiGpu = false;        // the multi-GPU animation window
+  ReplayState replay;
+  PathPrompt pathPrompt;
+  bool fileDialogOpen = false;      // the desktop's chooser is open (its result comes in a later frame)
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
@@ -155,6 +182,10 @@ class UiActions {
   virtual void requestOpenLesson(const std::string& name) = 0;
   virtual void requestTogglePresentation() = 0;
   virtual void requestCloseLesson() {}  // leave the lesson: its bar and table go, the configuration stays
+  // A file chooser (the desktop's, else the in-app path field) for opening a recording, saving
+  // the session or choosing the export folder; and what to do with a chosen path.
+  virtual void requestFileChoice(FileChoice) {}
+  virtual void requestPathChosen(FileChoice, const std::string&) {}
 };
 
 }  // namespace rl::gui

@@ -1,0 +1,246 @@
+// `reducelab record`: measures a lesson, a kernel list or a sweep and writes one recording
+// (docs/recording-format.md) that the GUI opens on any machine. Without a GPU it records what
+// the CPU model gives (the traces, the CPU loop and the exact reference) and the file says so.
+#include <unistd.h>
+
+#include <cstdio>
+#include <set>
+
+#include "commands.hpp"
+#include "interrupt.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/lesson.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/recording.hpp"
+#include "reducelab/sweep.hpp"
+#include "reducelab/version.hpp"
+
+namespace rl::app {
+
+namespace {
+
+// One thing to measure: a configuration and the label its record carries.
+struct PlannedRun {
+  RunConfig config;
+  std::string label;
+};
+
+std::string hostName() {
+  char b[256] = {};
+  if (gethostname(b, sizeof b - 1) != 0) return {};
+  return b;
+}
+
+}  // namespace
+
+int runRecordCommand(const RecordOptions& o) {
+  if (o.out.empty()) {
+    std::fprintf(stderr, "reducelab: error: record needs --out FILE (see reducelab record --help)\n");
+    return 2;
+  }
+  Recording rec;
+  rec.argv = o.argv;
+  std::vector<PlannedRun> runs;
+  std::vector<SweepSpec> sweeps;
+  std::vector<RunConfig> traced;  // the configurations whose traces are recorded, in order
+  auto addTrace = [&](const RunConfig& c) {
+    if (!validate(c, nullptr).empty() || !findKernel(c.kernel)->traceable) return;
+    for (const RunConfig& t : traced)
+      if (sameTraceConfig(t, c)) return;
+    traced.push_back(c);
+  };
+  RunConfig base;
+  if (std::string e = toRunConfig(o.run, &base); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 2;
+  }
+  if (!o.lesson.empty()) {
+    std::string err;
+    const std::optional<Lesson> lesson = loadLesson(o.lesson, &err);
+    if (!lesson) {
+      std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+      return 2;
+    }
+    rec.lessonName = lesson->name;
+    const std::optional<std::string> text = lessonText(o.lesson, &err);
+    if (text) rec.lessonText = *text;
+    if (!text) {
+      std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+      return 2;
+    }
+    int row = 0;
+    for (const LessonStep& st : lesson->steps) {
+      addTrace(st.config);
+      for (const LessonRun& r : st.runs) {
+        const std::string label = "lesson:" + std::to_string(row++);
+        for (int t = 0; t < r.times; ++t) runs.push_back({r.config, label});
+        if (r.seedMethodConfig) runs.push_back({*r.seedMethodConfig, label});
+        addTrace(r.config);
+      }
+      if (st.sweep) {
+        SweepSpec s;
+        s.axis = *parseSweepAxis(st.sweep->axis);
+        s.base = st.config;
+        s.kernels = st.sweep->kernels;
+        s.nMax = st.sweep->nMax;
+        sweeps.push_back(s);
+      }
+    }
+  } else {
+    std::string err;
+    const std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
+    if (ks.empty()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+      return 2;
+    }
+    std::vector<std::string> names;
+    for (const KernelInfo* k : ks) names.push_back(std::string(k->key));
+    if (o.sweep.empty()) {
+      for (const std::string& k : names) {
+        RunConfig c = base;
+        c.kernel = k;
+        if (std::string e = validate(c, nullptr); !e.empty()) {
+          std::fprintf(stderr, "reducelab: error: %s: %s\n", k.c_str(), e.c_str());
+          return 2;
+        }
+        runs.push_back({c, ""});
+        addTrace(c);
+      }
+    } else {
+      const std::optional<SweepAxis> axis = parseSweepAxis(o.sweep);
+      if (!axis) {
+        std::fprintf(stderr, "reducelab: error: --sweep '%s' is not one of: block, n, type, kernel\n", o.sweep.c_str());
+        return 2;
+      }
+      SweepSpec s;
+      s.axis = *axis;
+      s.base = base;
+      s.base.kernel = names.front();
+      s.kernels = names;
+      if (!o.nMax.empty()) {
+        const auto n = parseCount(o.nMax, &err);
+        if (!n) {
+          std::fprintf(stderr, "reducelab: error: --n-max: %s\n", err.c_str());
+          return 2;
+        }
+        s.nMax = *n;
+      }
+      sweeps.push_back(s);
+      RunConfig c = base;
+      c.kernel = names.front();
+      addTrace(c);
+    }
+  }
+  if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+
+  installInterruptHandler();
+  std::string engineError;
+  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &engineError);
+  rec.createdUtc = utcNow();
+  rec.host = hostName();
+  rec.reducelabVersion = std::string(versionString()) + " (commit " + gitCommit() + ")";
+  if (engine) {
+    rec.device = engine->device();
+    std::fprintf(stderr, "recording on %s: measuring the bandwidth peaks\n", rec.device.name.c_str());
+    rec.peaks = engine->peaks(false, [] { return interrupted(); });
+  } else {
+    rec.device = DeviceInfo{};
+    rec.device.unavailableReason = o.cpuModel ? "--cpu-model" : engineError;
+    std::fprintf(stderr, "recording with the CPU model (%s): traces, CPU loop and reference; no GPU measurements\n",
+                 rec.device.unavailableReason.c_str());
+  }
+  auto interruptedExit = [] {
+    std::fprintf(stderr, "reducelab: interrupted; nothing was written\n");
+    return kExitInterrupted;
+  };
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const PlannedRun& p = runs[i];
+    if (interrupted()) return interruptedExit();
+    std::fprintf(stderr, "[%zu/%zu] %s %s N=%s block %d%s\n", i + 1, runs.size(), p.config.kernel.c_str(),
+                 std::string(name(p.config.type)).c_str(), formatCount(p.config.n).c_str(), p.config.block,
+                 p.label.empty() ? "" : (" (" + p.label + ")").c_str());
+    Measurement m;
+    if (engine) {
+      MeasureOptions mo;
+      mo.cancel = [] { return interrupted(); };
+      m = engine->measure(p.config, mo);
+    } else {
+      m.config = p.config;
+      m.kernelName = p.config.kernel;
+      m.error = "not measured: recorded with the CPU model (no NVIDIA GPU)";
+      // What this machine can measure: the seeds' CPU loop (a few repetitions, about a second).
+      CpuBaseline cpu = runCpuBaseline(p.config, 5, 1.0, [] { return interrupted(); });
+      if (cpu.cancelled) return interruptedExit();
+      if (cpu.error.empty() && cpu.reps > 0) m.cpu = cpu, m.haveCpu = true;
+    }
+    if (interrupted()) return interruptedExit();
+    m.label = p.label;
+    rec.measurements.push_back(std::move(m));
+  }
+  for (const SweepSpec& s : sweeps) {
+    const std::string axis(name(s.axis));
+    if (!engine) {
+      std::fprintf(stderr, "sweep over %s: not recorded (sweeps measure kernels on a GPU)\n", axis.c_str());
+      continue;
+    }
+    std::string err;
+    std::vector<std::string> skipped;
+    const std::vector<RunConfig> configs = planSweep(s, engine->device(), &skipped, &err);
+    if (configs.empty()) {
+      std::fprintf(stderr, "reducelab: error: sweep over %s: %s\n", axis.c_str(), err.c_str());
+      return 1;
+    }
+    for (const std::string& k : skipped) std::fprintf(stderr, "sweep skipped %s\n", k.c_str());
+    rec.sweeps[axis] = runSweep(*engine, configs,
+                                [&](const Measurement&, int done, int total) {
+                                  std::fprintf(stderr, "sweep over %s: %d/%d\n", axis.c_str(), done, total);
+                                },
+                                interruptFlag());
+    if (interrupted()) return interruptedExit();
+  }
+  for (const RunConfig& c : traced) {
+    if (interrupted()) return interruptedExit();
+    RecordedTrace t;
+    t.config = c;
+    std::string err;
+    if (engine) {
+      const TraceRun run = engine->runTracedToHost(c, &t.bytes);
+      if (!run.ok) {
+        std::fprintf(stderr, "reducelab: error: trace of %s block %d: %s\n", c.kernel.c_str(), c.block, run.error.c_str());
+        return 1;
+      }
+      t.bytes.resize(trace::bufferBytes(unsigned(c.block)));
+      t.fromGpu = true;
+    } else {
+      const TraceData d = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), assumedH200().ccMajor, &err);
+      if (!d.valid()) {
+        std::fprintf(stderr, "reducelab: error: CPU model of %s: %s\n", c.kernel.c_str(), err.c_str());
+        return 1;
+      }
+      t.bytes = d.toBuffer();
+    }
+    // What the reader will check: a trace that fails here would make the file unreadable.
+    const TraceData back = TraceData::fromBuffer(t.bytes.data(), t.bytes.size(), &err);
+    if (!back.valid() || !checkTraceContent(back).empty()) {
+      std::fprintf(stderr, "reducelab: error: the trace of %s block %d is not valid: %s\n", c.kernel.c_str(), c.block,
+                   back.valid() ? checkTraceContent(back).c_str() : err.c_str());
+      return 1;
+    }
+    rec.traces.push_back(std::move(t));
+  }
+  if (std::string e = writeRecording(o.out, rec); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+  size_t sweepRows = 0;
+  for (const auto& [axis, rows] : rec.sweeps) sweepRows += rows.size();
+  std::printf("wrote %s: %zu runs, %zu sweep points, %zu traces; %s\n", o.out.c_str(), rec.measurements.size(),
+              sweepRows, rec.traces.size(), rec.banner().c_str());
+  return 0;
+}
+
+}  // namespace rl::app

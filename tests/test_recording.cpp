@@ -1,0 +1,646 @@
+// Recordings (docs/recording-format.md): `reducelab record` on the CPU model, read back to the
+// same records and the same trace bytes; strict refusal of newer versions, truncated, damaged
+// and hostile files; the GUI opening one (banner, lesson rows, recorded traces) and keeping what
+// it had when a bad one is opened; Save session in the same format; the file chooser through
+// zenity (a fake one on PATH) and its fallback.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "application.hpp"
+#include "file_dialog.hpp"
+#include "reducelab/lesson.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/recording.hpp"
+#include "test_support.hpp"
+
+using namespace rl;
+using rl::test::runReducelab;
+
+namespace {
+
+std::string sourceDir() {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  return env && *env ? env : REDUCELAB_SOURCE_DIR;
+}
+
+// The recording the project ships (made on the H200 with `reducelab record --lesson upc`; until
+// then one made here with the CPU model). The GUI test opens whatever file sits here.
+std::string shippedRecording() { return sourceDir() + "/assets/recordings/upc.reducelab"; }
+
+std::string bytesOf(const std::string& path) { return rl::test::readFile(path); }
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A small lesson (N = 2^16) so the CPU loop of each row takes milliseconds.
+std::string smallLesson() {
+  const std::string path = rl::test::tempPath("small.lesson");
+  std::ofstream(path) << "title: Small\ndescription: two steps\n\n"
+                         "step: first\nset kernel=k1 n=2^16 block=256 type=int32\nrun label=k1_int\nview warp step=1\n"
+                         "caption: k1\n\n"
+                         "step: second\nset kernel=k3\nrun label=k3_int\nrun label=k3_float type=float32\n"
+                         "view bank step=2\ncaption: k3\n";
+  return path;
+}
+
+// The container by hand (the layout docs/recording-format.md describes), for files the writer
+// would never produce: any header JSON and blob bytes, any version.
+std::string container(const std::string& header, const std::string& blobs, uint32_t version = kRecordingVersion) {
+  const std::string payload = header + blobs;
+  uLongf bound = compressBound(uLong(payload.size()));
+  std::string z(bound, '\0');
+  EXPECT_EQ(compress(reinterpret_cast<Bytef*>(z.data()), &bound, reinterpret_cast<const Bytef*>(payload.data()),
+                     uLong(payload.size())),
+            Z_OK);
+  z.resize(bound);
+  std::string out(kRecordingMagic, 8);
+  auto u32 = [&](uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(char(v >> (8 * i)));
+  };
+  auto u64 = [&](uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(char(v >> (8 * i)));
+  };
+  u32(version);
+  u32(0);
+  u64(header.size());
+  u64(blobs.size());
+  u64(z.size());
+  u32(uint32_t(crc32(0, reinterpret_cast<const Bytef*>(payload.data()), uInt(payload.size()))));
+  u32(0);
+  return out + z;
+}
+
+// Splits a recording into its header JSON and trace bytes (through the same zlib).
+void splitRecording(const std::string& file, nlohmann::json* header, std::string* blobs) {
+  ASSERT_GE(file.size(), kRecordingPreambleBytes);
+  uint64_t headerBytes = 0, traceBytes = 0;
+  for (int i = 7; i >= 0; --i) headerBytes = (headerBytes << 8) | uint8_t(file[16 + size_t(i)]);
+  for (int i = 7; i >= 0; --i) traceBytes = (traceBytes << 8) | uint8_t(file[24 + size_t(i)]);
+  std::string payload(headerBytes + traceBytes, '\0');
+  uLongf size = uLongf(payload.size());
+  ASSERT_EQ(uncompress(reinterpret_cast<Bytef*>(payload.data()), &size,
+                       reinterpret_cast<const Bytef*>(file.data() + kRecordingPreambleBytes),
+                       uLong(file.size() - kRecordingPreambleBytes)),
+            Z_OK);
+  *header = nlohmann::json::parse(payload.substr(0, headerBytes));
+  *blobs = payload.substr(headerBytes);
+}
+
+// A recording of the CPU model made by the CLI (once per process).
+const std::string& cpuRecording() {
+  static const std::string path = [] {
+    const std::string p = rl::test::tempPath("small.reducelab");
+    const auto r = runReducelab("record --cpu-model --lesson " + smallLesson() + " --out " + p);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return p;
+  }();
+  return path;
+}
+
+Measurement measuredRow(const std::string& kernel, double base, const std::string& label) {
+  Measurement m;
+  m.config.kernel = kernel;
+  m.config.n = uint64_t(1) << 20;
+  m.config.type = ElemType::Int32;
+  m.config.reps = 4;
+  m.kernelName = kernel;
+  m.label = label;
+  m.ok = true;
+  m.kernelMs = {base, base * 1.25, base * 0.75, base * 1.5};
+  m.endToEndMs = {base * 2, base * 2.5, base * 1.75, base * 3};
+  m.kernel = Stats::of(m.kernelMs);
+  m.endToEnd = Stats::of(m.endToEndMs);
+  m.bytesRead = double(m.config.n) * 4;
+  m.bandwidthGBs = m.bytesRead / (m.kernel.median * 1e-3) / 1e9;
+  m.result.isInt = true;
+  m.result.i = 123456;
+  m.distinctResults = {"123456"};
+  m.haveReference = true;
+  m.check.pass = true;
+  m.haveCpu = true;
+  m.cpu.ms = Stats::of({base * 40, base * 41, base * 39});
+  m.cpu.reps = 3;
+  m.cpu.result = m.result;
+  m.speedupVsCpu = m.cpu.ms.median / m.endToEnd.median;
+  m.geometry.final = FinalStage::Gpu;
+  m.geometry.passGrids = {2048, 4};
+  return m;
+}
+
+// A recording as a GPU machine writes one (device and samples made up by the test).
+Recording gpuLikeRecording() {
+  Recording r;
+  r.device.available = true;
+  r.device.name = "NVIDIA H200";
+  r.device.ccMajor = 9;
+  r.device.smCount = 132;
+  r.device.driverVersion = 13000;
+  r.device.runtimeVersion = 13000;
+  r.device.memClockKHz = 3201000;
+  r.device.busWidthBits = 6144;
+  r.peaks.theoreticalGBs = 4915.0;
+  r.peaks.readGBs = 4500.25;
+  r.peaks.copyGBs = 4100.25;
+  r.peaks.source = "measured now";
+  r.createdUtc = "2026-11-21T09:30:00Z";
+  r.host = "gpu-host";
+  r.reducelabVersion = "test";
+  r.argv = {"reducelab", "record"};
+  r.measurements = {measuredRow("k3", 0.05, ""), measuredRow("k7", 0.03, "")};
+  r.sweeps["block"] = {measuredRow("k7", 0.04, "")};
+  RunConfig c;
+  c.kernel = "k3";
+  c.n = uint64_t(1) << 20;
+  c.type = ElemType::Int32;
+  std::string err;
+  RecordedTrace t;
+  t.config = c;
+  t.fromGpu = true;
+  t.bytes = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), 9, &err).toBuffer();
+  r.traces.push_back(t);
+  return r;
+}
+
+std::string decodeError(const std::string& bytes) {
+  Recording r;
+  return decodeRecording(bytes.data(), bytes.size(), &r);
+}
+
+}  // namespace
+
+TEST(Recording, CpuModelRecordReadsBackToTheSameRowsAndTraceBytes) {
+  const std::string file = bytesOf(cpuRecording());
+  ASSERT_FALSE(file.empty());
+  Recording r;
+  ASSERT_EQ(decodeRecording(file.data(), file.size(), &r), "");
+  EXPECT_FALSE(r.fromGpu());
+  EXPECT_NE(r.banner().find("Recorded with the CPU model (no NVIDIA GPU)"), std::string::npos) << r.banner();
+  EXPECT_EQ(r.lessonName, "small");
+  // One record per lesson run, labelled with its row, with the CPU loop measured here.
+  ASSERT_EQ(r.measurements.size(), 3u);
+  for (size_t i = 0; i < r.measurements.size(); ++i) {
+    const Measurement& m = r.measurements[i];
+    EXPECT_EQ(m.label, "lesson:" + std::to_string(i));
+    EXPECT_FALSE(m.ok);
+    EXPECT_NE(m.error.find("CPU model"), std::string::npos);
+    EXPECT_TRUE(m.haveCpu);
+    EXPECT_GT(m.cpu.ms.median, 0);
+    EXPECT_EQ(m.config.n, uint64_t(1) << 16);
+  }
+  EXPECT_EQ(r.measurements[2].config.type, ElemType::Float32);
+  // The traces are the CPU model's bytes, as the GUI computes them without a recording.
+  ASSERT_EQ(r.traces.size(), 3u);  // k1 int32, k3 int32, k3 float32
+  for (const RecordedTrace& t : r.traces) {
+    std::string err;
+    const TraceData model = modelTrace(t.config, assumedGeometry(t.config, assumedH200()).grid(), 9, &err);
+    EXPECT_EQ(t.bytes, model.toBuffer()) << t.config.kernel;
+    EXPECT_FALSE(t.fromGpu);
+  }
+  // Everything read is what was written: writing it again gives the same bytes.
+  EXPECT_EQ(encodeRecording(r), file);
+}
+
+TEST(Recording, GpuRecordRoundTripsSamplesPeaksAndBanner) {
+  const Recording r = gpuLikeRecording();
+  const std::string bytes = encodeRecording(r);
+  Recording back;
+  ASSERT_EQ(decodeRecording(bytes.data(), bytes.size(), &back), "");
+  EXPECT_EQ(back.banner(), "Recorded on NVIDIA H200, driver 13.0, 2026-11-21 09:30 UTC");
+  EXPECT_EQ(back.device.name, "NVIDIA H200");
+  EXPECT_EQ(back.device.driverVersion, 13000);
+  EXPECT_EQ(back.peaks.readGBs, 4500.25);
+  EXPECT_EQ(back.peaks.copyGBs, 4100.25);
+  ASSERT_EQ(back.measurements.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const Measurement &a = r.measurements[i], &b = back.measurements[i];
+    EXPECT_EQ(b.kernelMs, a.kernelMs);
+    EXPECT_EQ(b.endToEndMs, a.endToEndMs);
+    EXPECT_EQ(b.config.reps, 4);
+    EXPECT_EQ(b.cpu.ms.median, a.cpu.ms.median);
+    EXPECT_EQ(b.speedupVsCpu, a.speedupVsCpu);
+    EXPECT_EQ(b.result.i, a.result.i);
+    EXPECT_DOUBLE_EQ(b.endToEndGBs, a.bytesRead / (a.endToEnd.median * 1e-3) / 1e9);
+  }
+  ASSERT_EQ(back.sweeps.count("block"), 1u);
+  ASSERT_EQ(back.traces.size(), 1u);
+  EXPECT_TRUE(back.traces[0].fromGpu);
+  EXPECT_EQ(back.traces[0].bytes, r.traces[0].bytes);
+  EXPECT_EQ(encodeRecording(back), bytes);
+}
+
+TEST(Recording, NewerOrUnknownVersionsAreRefused) {
+  std::string bytes = encodeRecording(gpuLikeRecording());
+  bytes[8] = char(kRecordingVersion + 1);
+  EXPECT_NE(decodeError(bytes).find("newer ReduceLab"), std::string::npos) << decodeError(bytes);
+  bytes[8] = 0;
+  EXPECT_NE(decodeError(bytes).find("version 0"), std::string::npos);
+  // The header's version must agree with the preamble's.
+  nlohmann::json h;
+  std::string blobs;
+  splitRecording(encodeRecording(gpuLikeRecording()), &h, &blobs);
+  h["version"] = 2;
+  EXPECT_NE(decodeError(container(h.dump(), blobs)).find("does not match its preamble"), std::string::npos);
+  // Unknown preamble flags are refused rather than ignored.
+  bytes = encodeRecording(gpuLikeRecording());
+  bytes[12] = 1;
+  EXPECT_NE(decodeError(bytes).find("flags"), std::string::npos);
+}
+
+TEST(Recording, TruncatedOrDamagedFilesAreRefused) {
+  const std::string bytes = encodeRecording(gpuLikeRecording());
+  for (size_t cut = 0; cut < bytes.size(); cut += cut < 64 ? 1 : 97) {
+    const std::string e = decodeError(bytes.substr(0, cut));
+    EXPECT_FALSE(e.empty()) << "cut at " << cut;
+    if (cut >= kRecordingPreambleBytes) EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  }
+  EXPECT_NE(decodeError(bytes + "x").find("after its end"), std::string::npos);
+  for (size_t at = kRecordingPreambleBytes; at < bytes.size(); at += 53) {  // any changed byte of the content
+    std::string damaged = bytes;
+    damaged[at] = char(damaged[at] ^ 0x5a);
+    EXPECT_NE(decodeError(damaged).find("damaged"), std::string::npos) << "byte " << at << ": " << decodeError(damaged);
+  }
+  EXPECT_NE(decodeError("{\"benchmarks\": []}").find("not a ReduceLab recording"), std::string::npos);
+}
+
+TEST(Recording, HostileContentIsRefusedBeforeUse) {
+  nlohmann::json h;
+  std::string blobs;
+  splitRecording(encodeRecording(gpuLikeRecording()), &h, &blobs);
+  ASSERT_EQ(decodeError(container(h.dump(), blobs)), "");  // the hand-made container itself is fine
+  auto refusedWith = [&](const nlohmann::json& header, const std::string& b, const std::string& what) {
+    const std::string e = decodeError(container(header.dump(), b));
+    EXPECT_NE(e.find(what), std::string::npos) << "expected '" << what << "', got '" << e << "'";
+  };
+  // A shared-memory address below 0 (a view would index a bank with it).
+  {
+    std::string b = blobs;
+    trace::LaneRecord lane;
+    const size_t at = trace::kLanesOffset + sizeof(trace::LaneRecord) * 5;  // step 0 (load), thread 5
+    std::memcpy(&lane, b.data() + at, sizeof lane);
+    lane.flags |= trace::slotBit(0);
+    lane.addr[0] = -4096;
+    std::memcpy(b.data() + at, &lane, sizeof lane);
+    trace::StepHeader st;
+    std::memcpy(&st, b.data() + trace::kStepsOffset, sizeof st);
+    st.slots[0].space = trace::kSpaceShared;
+    std::memcpy(b.data() + trace::kStepsOffset, &st, sizeof st);
+    refusedWith(h, b, "outside its shared memory");
+  }
+  // A trace header that is not the configuration's (block size, then zero accumulator bytes).
+  {
+    std::string b = blobs;
+    trace::TraceHeader th;
+    std::memcpy(&th, b.data(), sizeof th);
+    th.accBytes = 0;
+    std::memcpy(b.data(), &th, sizeof th);
+    refusedWith(h, b, "element sizes are impossible");
+    nlohmann::json other = h;
+    other["traces"][0]["config"]["block"] = 256;
+    refusedWith(other, blobs, "has " + std::to_string(blobs.size()) + " bytes");
+  }
+  // Sizes and offsets that do not add up, a trace too long for the blob bytes.
+  {
+    nlohmann::json x = h;
+    x["traces"][0]["offset"] = 8;
+    refusedWith(x, blobs, "outside the recording's trace bytes");
+    refusedWith(h, blobs + std::string(256, '\0'), "do not cover");
+  }
+  // A label naming a lesson row that does not exist; a measurement that cannot be a run.
+  {
+    nlohmann::json x = h;
+    x["session"]["benchmarks"][0]["states"][0]["reducelab"]["label"] = "lesson:7";
+    refusedWith(x, blobs, "lesson:7");
+    x["session"]["benchmarks"][0]["states"][0]["reducelab"]["label"] = "lesson:x";
+    refusedWith(x, blobs, "does not name a lesson row");
+    nlohmann::json y = h;
+    y["session"]["benchmarks"][0]["states"][0]["reducelab"]["gpu_time_ms"] = {1.0, -3.0};
+    refusedWith(y, blobs, "negative");
+  }
+  // A GPU trace in a CPU-model recording; a device that contradicts the source.
+  {
+    nlohmann::json x = h;
+    x["source"] = "cpu-model";
+    refusedWith(x, blobs, "its device is NVIDIA H200");
+  }
+  // A lesson that does not parse.
+  {
+    nlohmann::json x = h;
+    x["lesson"] = {{"name", "bad"}, {"text", "step: no title line\nset kernel=k99\n"}};
+    refusedWith(x, blobs, "lesson does not load");
+  }
+  // Sizes far beyond what the file holds are refused before anything is allocated.
+  {
+    std::string bytes = encodeRecording(gpuLikeRecording());
+    for (int i = 0; i < 8; ++i) bytes[16 + size_t(i)] = char(0xff);
+    EXPECT_NE(decodeError(bytes).find("header size"), std::string::npos);
+  }
+}
+
+TEST(TraceContent, EveryCpuModelTracePasses) {
+  int checked = 0;
+  for (const KernelInfo& k : catalogue()) {
+    if (!k.traceable) continue;
+    for (ElemType type : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
+      for (int block : {32, 64, 128, 256, 512, 1024}) {
+        RunConfig c;
+        c.kernel = std::string(k.key);
+        c.type = type;
+        c.block = block;
+        c.accumulate = block == 256 ? Accumulate::Wide : Accumulate::Same;  // int32 -> int64, float32 -> float64
+        c.op = block == 64 ? Op::Min : block == 128 ? Op::Max : Op::Sum;
+        c.n = (uint64_t(1) << 20) + 3;  // a tail block too
+        if (!validate(c, nullptr).empty()) continue;
+        for (uint64_t traced : {uint64_t(0), uint64_t(1)}) {
+          c.tracedBlock = traced;
+          std::string err;
+          const TraceData t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), 9, &err);
+          ASSERT_TRUE(t.valid()) << err;
+          EXPECT_EQ(checkTraceContent(t), "") << c.kernel << " block " << block << " " << name(type);
+          ++checked;
+        }
+      }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(Recording, OldSessionJsonStillOpens) {
+  Recording r;
+  ASSERT_EQ(readRecording(sourceDir() + "/docs/data/h200-bench-r3-a.json", &r), "");
+  EXPECT_TRUE(r.fromGpu());
+  EXPECT_NE(r.banner().find("Recorded on NVIDIA H200, driver 13."), std::string::npos) << r.banner();
+  EXPECT_FALSE(r.measurements.empty());
+  EXPECT_TRUE(r.traces.empty());
+}
+
+TEST(Recording, RecordCommandRefusesBadOutputsAndArguments) {
+  // Refused like every other output: a folder, a device, an existing file without --force.
+  for (const std::string& out : {std::string("/dev/null"), rl::test::tempPath("")}) {
+    const auto r = runReducelab("record --cpu-model --kernel k3 --n 2^12 --out " + out + " --force");
+    EXPECT_EQ(r.exitCode, 1) << out;
+    EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  }
+  const std::string existing = rl::test::tempPath("existing.reducelab");
+  writeBytes(existing, "keep me");
+  EXPECT_EQ(runReducelab("record --cpu-model --kernel k3 --n 2^12 --out " + existing).exitCode, 1);
+  EXPECT_EQ(bytesOf(existing), "keep me");
+  EXPECT_EQ(runReducelab("record --cpu-model --kernel k99 --out " + rl::test::tempPath("x.reducelab")).exitCode, 2);
+  EXPECT_EQ(runReducelab("record --cpu-model --lesson no-such-lesson --out " + rl::test::tempPath("x.reducelab")).exitCode, 2);
+  EXPECT_FALSE(std::filesystem::exists(rl::test::tempPath("x.reducelab")));
+}
+
+TEST(RecordingGui, OpensOnTheCommandLineWithBannerLessonAndRecordedTraces) {
+  const std::string png = rl::test::tempPath("open.png"), layout = rl::test::tempPath("open.json");
+  const auto r = runReducelab("--headless --frames 3 --screenshot " + png + " --dump-layout " + layout + " " + cpuRecording(),
+                              "timeout 120 ");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(bytesOf(layout));
+  EXPECT_TRUE(j["lesson_active"].get<bool>());
+  EXPECT_TRUE(j["panels"].contains("banner"));
+  EXPECT_NE(j["trace"]["source"].get<std::string>().find("recorded"), std::string::npos) << j["trace"];
+  std::string text;
+  for (const auto& t : j["text"]) text += t["text"].get<std::string>() + "\n";
+  for (const char* s : {"Recorded with the CPU model", "CPU loop"}) EXPECT_NE(text.find(s), std::string::npos) << s;
+  EXPECT_EQ(text.find("CPU model mode"), std::string::npos);  // the recording's banner replaces it
+}
+
+TEST(RecordingGui, BadFileOnTheCommandLineIsOneLine) {
+  const std::string bad = rl::test::tempPath("bad.reducelab");
+  const std::string good = bytesOf(cpuRecording());
+  writeBytes(bad, good.substr(0, good.size() / 2));
+  const auto r = runReducelab("--headless --frames 1 " + bad, "timeout 60 ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+  const auto missing = runReducelab("--headless --frames 1 " + rl::test::tempPath("no-such.reducelab"), "timeout 60 ");
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_EQ(rl::test::countLines(missing.err), 1) << missing.err;
+  EXPECT_NE(missing.err.find("no file"), std::string::npos) << missing.err;
+}
+
+// The shipped recording (the H200's once the coordinator adds it) opens and renders here.
+TEST(RecordingGui, ShippedRecordingOpensAndRenders) {
+  Recording rec;
+  ASSERT_EQ(readRecording(shippedRecording(), &rec), "");
+  EXPECT_EQ(rec.lessonName, "upc");
+  const std::string png = rl::test::tempPath("shipped.png"), layout = rl::test::tempPath("shipped.json");
+  const auto r = runReducelab("--headless --frames 3 --screenshot " + png + " --dump-layout " + layout + " " +
+                                  shippedRecording(),
+                              "timeout 120 ");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(bytesOf(layout));
+  std::string text;
+  for (const auto& t : j["text"]) text += t["text"].get<std::string>() + "\n";
+  // ImGui's text runs split words at punctuation: compare without spaces.
+  auto squash = [](std::string s) {
+    std::erase(s, ' ');
+    return s;
+  };
+  EXPECT_NE(squash(text).find(squash(rec.banner())), std::string::npos) << rec.banner();
+  EXPECT_TRUE(j["lesson_active"].get<bool>());
+  const std::string source = j["trace"]["source"];
+  if (rec.fromGpu()) {
+    EXPECT_NE(source.find("GPU (" + rec.device.name + "), recorded"), std::string::npos) << source;
+    EXPECT_NE(text.find("GB/s"), std::string::npos);
+  } else {
+    EXPECT_NE(source.find("CPU model, recorded"), std::string::npos) << source;
+  }
+  const rl::test::Image img = rl::test::loadPng(png);
+  ASSERT_TRUE(img.ok());
+  EXPECT_GT(rl::test::distinctColours(img), 20);
+}
+
+namespace {
+
+struct HeadlessApp {
+  std::unique_ptr<rl::app::GlContext> ctx;
+  std::unique_ptr<rl::app::Application> app;
+  std::string error;
+  HeadlessApp() {
+    ctx = rl::app::createHeadlessContext(1280, 720, &error);
+    if (!ctx) return;
+    rl::app::GuiOptions o;
+    o.headless = true;
+    o.width = 1280;
+    o.height = 720;
+    app = std::make_unique<rl::app::Application>(*ctx, o);
+  }
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) app->drawFrame();
+  }
+};
+
+// A fake zenity: waits a little (the UI must not wait with it), records its arguments, then
+// prints `answer` and exits with `code`.
+std::string fakeZenity(const std::string& dir, const std::string& answer, int code, double seconds = 0.3) {
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/zenity";
+  std::ofstream(path) << "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" << dir << "/args'\nsleep " << seconds << "\n"
+                      << "printf '%s\\n' '" << answer << "'\nexit " << code << "\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+}  // namespace
+
+TEST(RecordingGui, BadFileKeepsWhatWasOpenAndSaveSessionWritesARecording) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::Model& m = h.app->model();
+  ASSERT_EQ(h.app->openRecording(cpuRecording()), "");
+  h.frames(10);  // the runs are replayed one a frame
+  ASSERT_FALSE(m.replay.replaying());
+  EXPECT_EQ(m.results.size(), 3u);
+  const size_t rowsWithRuns = std::count_if(m.lesson.rows.begin(), m.lesson.rows.end(), [](const gui::LessonRow& r) { return !r.runs.empty(); });
+  EXPECT_EQ(rowsWithRuns, 3u);
+  // A damaged file: one message, and what was open stays open.
+  const std::string bad = rl::test::tempPath("damaged.reducelab");
+  std::string bytes = bytesOf(cpuRecording());
+  bytes[bytes.size() - 5] ^= 0x11;
+  writeBytes(bad, bytes);
+  const size_t logBefore = m.log.size();
+  EXPECT_NE(h.app->openRecording(bad), "");
+  EXPECT_EQ(m.log.size(), logBefore + 1);
+  EXPECT_EQ(m.log.back().level, gui::LogLevel::Error);
+  EXPECT_EQ(m.replay.path, cpuRecording());
+  EXPECT_EQ(m.results.size(), 3u);
+  EXPECT_TRUE(m.lesson.active);
+  h.frames(2);
+  // Save session: the same format, with the lesson, the runs and the traces shown.
+  const std::string saved = rl::test::tempPath("saved.reducelab");
+  ASSERT_EQ(h.app->saveSession(saved, false), "");
+  Recording back;
+  ASSERT_EQ(readRecording(saved, &back), "");
+  EXPECT_EQ(back.lessonName, "small");
+  EXPECT_EQ(back.measurements.size(), 3u);
+  EXPECT_EQ(back.measurements[0].label, "lesson:0");
+  Recording original;
+  ASSERT_EQ(readRecording(cpuRecording(), &original), "");
+  EXPECT_EQ(back.traces.size(), original.traces.size());
+  EXPECT_NE(h.app->saveSession(saved, false), "");  // typed path: an existing file is not replaced
+}
+
+TEST(FileDialog, ZenityRunsWithoutBlockingAndItsChoiceOpensTheRecording) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  const std::string dir = rl::test::tempPath("fake-zenity");
+  h.app->setFileDialogProgram(fakeZenity(dir, cpuRecording(), 0, 1.5));
+  gui::Model& m = h.app->model();
+  h.frames(3);  // the first frames compile shaders
+  const auto t0 = std::chrono::steady_clock::now();
+  h.app->requestFileChoice(gui::FileChoice::OpenRecording);
+  h.frames(1);
+  // The dialog answers after 1.5 s; the frame loop went on meanwhile.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1000));
+  EXPECT_TRUE(m.fileDialogOpen);
+  EXPECT_FALSE(m.replay.active());
+  for (int i = 0; i < 400 && !m.replay.active(); ++i) {
+    h.frames(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(m.replay.active());
+  EXPECT_FALSE(m.fileDialogOpen);
+  EXPECT_FALSE(m.pathPrompt.open);
+  const std::string args = bytesOf(dir + "/args");
+  EXPECT_NE(args.find("--file-selection"), std::string::npos);
+  EXPECT_NE(args.find("*.reducelab"), std::string::npos);
+}
+
+TEST(FileDialog, MissingOrFailingZenityFallsBackToThePathField) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::Model& m = h.app->model();
+  h.app->setFileDialogProgram(rl::test::tempPath("no-such-dir/zenity-absent"));
+  h.app->requestFileChoice(gui::FileChoice::OpenRecording);
+  EXPECT_TRUE(m.pathPrompt.open);
+  EXPECT_NE(m.pathPrompt.why.find("zenity-absent is not installed"), std::string::npos) << m.pathPrompt.why;
+  // The path typed there opens the recording.
+  h.app->requestPathChosen(m.pathPrompt.purpose, cpuRecording());
+  EXPECT_TRUE(m.replay.active());
+  // A zenity that fails (no display, say) also ends in the path field, for the export folder here.
+  m.pathPrompt = {};
+  h.app->setFileDialogProgram(fakeZenity(rl::test::tempPath("failing-zenity"), "", 5));
+  h.app->requestFileChoice(gui::FileChoice::ExportFolder);
+  for (int i = 0; i < 400 && !m.pathPrompt.open; ++i) {
+    h.frames(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(m.pathPrompt.open);
+  EXPECT_EQ(m.pathPrompt.purpose, gui::FileChoice::ExportFolder);
+  EXPECT_NE(m.pathPrompt.why.find("exit 5"), std::string::npos) << m.pathPrompt.why;
+}
+
+TEST(FileDialog, CancelChangesNothingAndPlainNamesAreLookedUpOnPath) {
+  const std::string dir = rl::test::tempPath("cancel-zenity");
+  fakeZenity(dir, "", 1);
+  rl::app::FileDialog d;
+  // "zenity" found through PATH, as the app starts it.
+  const std::string oldPath = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (dir + ":" + oldPath).c_str(), 1);
+  const std::string e = d.start(rl::app::FileDialogKind::Save, "Save", "/tmp/x.reducelab");
+  setenv("PATH", oldPath.c_str(), 1);
+  ASSERT_EQ(e, "");
+  std::optional<rl::app::FileDialogResult> r;
+  for (int i = 0; i < 400 && !r; ++i) {
+    r = d.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, rl::app::FileDialogResult::Cancelled);
+  const std::string args = bytesOf(dir + "/args");
+  for (const char* a : {"--save", "--confirm-overwrite", "--filename=/tmp/x.reducelab"})
+    EXPECT_NE(args.find(a), std::string::npos) << a;
+  rl::app::FileDialog absent;
+  EXPECT_NE(absent.start(rl::app::FileDialogKind::Open, "Open", "", "reducelab-no-such-program").find("not installed"),
+            std::string::npos);
+}
+
+// The fuzzer's seed recordings read back (they are what `reducelab record` writes), and every
+// cut of them is refused with one line.
+TEST(Recording, FuzzCorpusSeedsDecodeAndTheirCutsAreRefused) {
+  int seeds = 0;
+  for (const auto& e : std::filesystem::directory_iterator(sourceDir() + "/tests/fuzz/corpus/recording")) {
+    if (e.path().extension() != ".reducelab") continue;
+    const std::string bytes = bytesOf(e.path().string());
+    Recording r;
+    ASSERT_EQ(decodeRecording(bytes.data(), bytes.size(), &r), "") << e.path();
+    EXPECT_EQ(r.traces.size(), 1u);
+    for (size_t cut = 1; cut < bytes.size(); cut += 7) {
+      const std::string err = decodeError(bytes.substr(0, cut));
+      EXPECT_FALSE(err.empty());
+      EXPECT_EQ(err.find('\n'), std::string::npos);
+    }
+    ++seeds;
+  }
+  EXPECT_GE(seeds, 2);
+}
+
+// Exports from a recording name the GPU it was measured on and hold its runs, not this machine's.
+TEST(RecordingGui, ReportFromARecordingNamesItsGpu) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  const std::string file = rl::test::tempPath("gpu-like.reducelab");
+  ASSERT_EQ(writeRecording(file, gpuLikeRecording()), "");
+  gui::Model& m = h.app->model();
+  ASSERT_EQ(h.app->openRecording(file), "");
+  h.frames(5);
+  EXPECT_EQ(m.results.size(), 2u);
+  EXPECT_EQ(m.sweep.rows["block"].size(), 1u);
+  EXPECT_NE(m.trace.source.find("GPU (NVIDIA H200), recorded 2026-11-21"), std::string::npos) << m.trace.source;
+  m.exportDir = rl::test::tempPath("recording-export");
+  h.app->requestReport();
+  ASSERT_EQ(h.app->run(), 0);  // exports are written between the frames of the loop
+  std::string report;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(m.exportDir))
+    if (e.path().filename() == "report.md") report = bytesOf(e.path().string());
+  ASSERT_FALSE(report.empty());
+  EXPECT_NE(report.find("**Device:** NVIDIA H200"), std::string::npos);
+  EXPECT_NE(report.find("measured read 4500 GB/s"), std::string::npos);
+}
