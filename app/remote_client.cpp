@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include <cerrno>
 #include <chrono>
@@ -57,9 +58,19 @@ std::unique_ptr<RemoteClient> RemoteClient::start(const std::string& host, const
     c->target_ = host;
   } else {
     if (command.empty()) return *error = "--remote-command needs a command", nullptr;
-    args = {"/bin/sh", "-c", command};
     c->target_ = command;
-    c->ownGroup_ = true;  // a shell may start more processes: they end together
+    // A simple command (words, quotes, $VARIABLES) runs directly: the child is the server
+    // itself, reaped here. One with shell syntax (pipes, ;, &&, redirections) runs through
+    // /bin/sh in its own process group, which is ended as a whole.
+    wordexp_t words;
+    if (::wordexp(command.c_str(), &words, WRDE_NOCMD | WRDE_UNDEF) == 0) {
+      for (size_t i = 0; i < words.we_wordc; ++i) args.push_back(words.we_wordv[i]);
+      ::wordfree(&words);
+    }
+    if (args.empty()) {
+      args = {"/bin/sh", "-c", command};
+      c->ownGroup_ = true;
+    }
   }
   // A peer that went away shows as a failed write, not as a signal that ends the app.
   ::signal(SIGPIPE, SIG_IGN);

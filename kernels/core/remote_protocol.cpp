@@ -132,7 +132,8 @@ FrameReader::Status FrameReader::next(Frame* frame, std::string* error) {
     const size_t nl = avail.substr(0, kMaxHeaderLine).find('\n');
     if (nl == std::string_view::npos) {
       // The magic is checked as soon as its bytes are there: garbage is refused at once.
-      const size_t m = std::min(avail.size(), std::strlen(kFrameMagic));
+      // (Only "RLRP": another version of the protocol is named once its line is complete.)
+      const size_t m = std::min(avail.size(), size_t(4));
       if (avail.substr(0, m) != std::string_view(kFrameMagic).substr(0, m))
         return fail("not a ReduceLab remote stream (a frame must start with " + std::string(kFrameMagic) + ")", error);
       if (avail.size() >= kMaxHeaderLine) return fail("frame header line too long", error);
