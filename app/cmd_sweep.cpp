@@ -98,7 +98,7 @@ std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, std::ve
     }
     for (const std::string& m : ev.service.messages)
       if (m.rfind("sweep skipped ", 0) != 0) std::fprintf(stderr, "remote: %s\n", m.c_str());
-    if (ev.dropped) return *ev.dropped;
+    if (ev.dropped) return interrupted() ? "interrupted" : *ev.dropped;  // ssh ends on Ctrl+C too
     if (interrupted() && !cancelSent) {  // the server stops between repetitions
       client->cancelSweep();
       cancelSent = true;

@@ -121,7 +121,7 @@ int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::
       }
       return 0;
     }
-    if (ev.dropped) {
+    if (ev.dropped && !interrupted()) {
       std::fprintf(stderr, "reducelab: error: %s\n", ev.dropped->c_str());
       return 1;
     }

@@ -261,6 +261,9 @@ int runServe(const ServeOptions& o) {
     return 1;
   }
   ::signal(SIGPIPE, SIG_IGN);  // a client that left shows as a failed write
+  // Ctrl+C in the app's terminal reaches its whole process group, this server included: the app
+  // decides (it cancels the sweep); the server ends when its input does.
+  ::signal(SIGINT, SIG_IGN);
   const DeviceInfo device = queryDevice(0);
   const int ordinal = device.ordinal;
   return serveRemote(STDIN_FILENO, out, [ordinal](std::string* err) { return Engine::create(ordinal, err); }, device);

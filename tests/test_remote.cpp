@@ -441,6 +441,24 @@ TEST(RemoteEndToEnd, QuittingDuringASweepEndsTheServerPromptly) {
   EXPECT_TRUE(processGone(pid));  // ended and reaped, not left running
 }
 
+TEST(RemoteEndToEnd, CtrlCCancelsTheRemoteSweepAndWritesNothing) {
+  const std::string out = test::tempPath("remote-ctrlc"), pid = test::tempPath("ctrlc.pid");
+  // 50 ms per repetition, 20 per run, 6 runs: six seconds uncancelled.
+  const std::string cmd = std::string(REDUCELAB_BINARY) + " sweep --kernel k3 --axis block --out " + out +
+                          " --remote-command " + shellQuote(kTestServer + " --rep-ms 50 --pid-file " + pid);
+  const auto t0 = Clock::now();
+  const std::string result =
+      test::commandOutput("(" + cmd + " 2>" + out + ".err & p=$!; sleep 1.5; kill -INT $p; wait $p; echo rc=$?)");
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_NE(result.find("rc=130"), std::string::npos) << result << test::readFile(out + ".err");
+  EXPECT_NE(test::readFile(out + ".err").find("interrupted; nothing was written"), std::string::npos);
+  // Cancelled on the server (its service says so), not cut off.
+  EXPECT_NE(test::readFile(out + ".err").find("remote: Sweep cancelled"), std::string::npos);
+  EXPECT_EQ(test::commandOutput("ls " + out + " 2>/dev/null"), "");
+  EXPECT_LT(s, 5.0);  // cancelled between repetitions, not run to the end
+  EXPECT_TRUE(processGone(pid));
+}
+
 TEST(RemoteEndToEnd, OptionsAreChecked) {
   test::CommandResult r = test::runReducelab("trace --remote=-oProxyCommand=x");
   EXPECT_EQ(r.exitCode, 1);
