@@ -320,6 +320,27 @@ TEST(RemoteEndToEnd, TraceThroughThePipeEqualsTheLocalOne) {
   }
 }
 
+TEST(RemoteEndToEnd, TheGuiShowsRunsAndTracesFromTheServer) {
+  const std::string dump = test::tempPath("remote-gui.json");
+  test::CommandResult g = test::runReducelab("--headless --size 800x450 --frames 3 --kernel k3,k7 --run --dump-layout " +
+                                             dump + " --remote-command " + shellQuote(kTestServer));
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  nlohmann::json j = nlohmann::json::parse(test::readFile(dump));
+  EXPECT_EQ(j["remote"]["link"], "connected");
+  EXPECT_EQ(j["remote"]["device"], "test engine (made-up timings)");
+  EXPECT_EQ(j["results"], 2);  // both runs measured there
+  EXPECT_EQ(j["cpu_model"], false);
+  EXPECT_NE(j["trace"]["source"].get<std::string>().find("sent through the remote pipe"), std::string::npos);
+  // The real server on a machine without a GPU: its CPU model's trace, said so.
+  g = test::runReducelab("--headless --size 800x450 --frames 2 --kernel k2 --dump-layout " + dump +
+                         " --remote-command " + shellQuote(kServe));
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  j = nlohmann::json::parse(test::readFile(dump));
+  EXPECT_EQ(j["remote"]["link"], "connected");
+  EXPECT_EQ(j["trace"]["valid"], true);
+  EXPECT_NE(j["trace"]["source"].get<std::string>().find("CPU model on"), std::string::npos);
+}
+
 std::vector<Measurement> loggedRecords(const std::string& path) {
   std::vector<Measurement> out;
   std::istringstream in(test::readFile(path));
