@@ -150,6 +150,10 @@ void RemoteClient::cancelSweep() { send(remote::simpleMessage("cancel_sweep")); 
 
 uint64_t RemoteClient::queueTrace(const RunConfig& c) {
   const uint64_t id = nextTraceId_++;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tracesAsked_.insert(id);
+  }
   send(remote::traceRequest(id, c));
   return id;
 }
@@ -218,7 +222,10 @@ void RemoteClient::handleFrame(remote::Frame& f) {
   } else if (f.type == "measurement" || f.type == "sweep_row") {
     Measurement m;
     std::string axis;
-    if ((err = remote::decodeMeasurement(f, &m, &axis)).empty()) {
+    // Only what was asked for is taken: a server cannot fill the app with records of its own.
+    if (f.type == "measurement" && pendingRuns_ == 0) err = "a measurement nobody asked for";
+    else if (f.type == "sweep_row" && !sweepRunning_) err = "a sweep row while no sweep runs";
+    else if ((err = remote::decodeMeasurement(f, &m, &axis)).empty()) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (f.type == "measurement") {
         if (pendingRuns_ > 0) --pendingRuns_;
@@ -236,7 +243,8 @@ void RemoteClient::handleFrame(remote::Frame& f) {
     }
   } else if (f.type == "message") {
     std::string text;
-    if ((err = remote::decodeText(f, &text)).empty()) {
+    if (++messages_ > kMaxMessages) err = "more than " + std::to_string(kMaxMessages) + " messages";
+    else if ((err = remote::decodeText(f, &text)).empty()) {
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.service.messages.push_back(std::move(text));
     }
@@ -259,7 +267,8 @@ void RemoteClient::handleFrame(remote::Frame& f) {
     remote::TraceReply t;
     if ((err = remote::decodeTrace(f, &t)).empty()) {
       std::lock_guard<std::mutex> lock(mutex_);
-      pending_.traces.push_back(std::move(t));
+      if (tracesAsked_.erase(t.id) == 0) err = "a trace nobody asked for";
+      else pending_.traces.push_back(std::move(t));
     }
   } else {
     err = "a '" + f.type + "' request from the server";

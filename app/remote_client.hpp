@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,6 +89,9 @@ class RemoteClient {
   std::atomic<size_t> pendingRuns_{0};
   std::atomic<bool> sweepRunning_{false};
   uint64_t nextTraceId_ = 1;
+  std::set<uint64_t> tracesAsked_;  // ids without a reply yet
+  static constexpr size_t kMaxMessages = 100000;  // log lines a session may add
+  size_t messages_ = 0;
   std::thread reader_, writer_;
 };
 

@@ -91,6 +91,12 @@ class RequestReader {
         if (st == remote::FrameReader::Status::NeedMore) break;
         if (st == remote::FrameReader::Status::Error) return finish(err);
         std::lock_guard<std::mutex> lock(mutex_);
+        if (frames_.size() >= kMaxWaiting) {  // a client that only sends: bounded, refused
+          ended_ = true;
+          error_ = "more than " + std::to_string(kMaxWaiting) + " requests waiting";
+          cv_.notify_all();
+          return;
+        }
         frames_.push_back(std::move(f));
         cv_.notify_all();
       }
@@ -103,6 +109,7 @@ class RequestReader {
     cv_.notify_all();
   }
 
+  static constexpr size_t kMaxWaiting = 4096;
   int fd_;
   int wake_[2] = {-1, -1};
   std::mutex mutex_;
@@ -112,6 +119,8 @@ class RequestReader {
   std::string error_;
   std::thread thread_;
 };
+
+constexpr size_t kMaxQueuedJobs = 10000;
 
 std::string hostName() {
   char name[256] = {};
@@ -177,7 +186,10 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
         RunConfig c;
         std::string label;
         RunKind kind = RunKind::Single;
-        if ((err = remote::decodeRunRequest(f, &c, &label, &kind)).empty()) service.queueRun(c, label, kind);
+        if ((err = remote::decodeRunRequest(f, &c, &label, &kind)).empty()) {
+          if (service.pendingJobs() >= kMaxQueuedJobs) err = "more than " + std::to_string(kMaxQueuedJobs) + " runs queued";
+          else service.queueRun(c, label, kind);
+        }
       } else if (f.type == "sweep") {
         SweepSpec s;
         if ((err = remote::decodeSweepRequest(f, &s)).empty()) service.queueSweep(s);

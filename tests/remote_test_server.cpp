@@ -6,6 +6,7 @@
 //                      [--log FILE]
 // --die-after-runs: the process ends abruptly (_exit) when measurement K+1 starts.
 // --garbage: writes bytes that are not the protocol instead of a hello, then waits.
+// --unsolicited: a valid hello, then a measurement nobody asked for, then waits.
 // --log: every record the server measured, as session JSON, one line each (what the client
 //        must receive).
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/remote_protocol.hpp"
 #include "reducelab/trace.hpp"
 #include "remote_server.hpp"
 
@@ -110,7 +112,7 @@ class TestEngine final : public rl::Engine {
 
 int main(int argc, char** argv) {
   Settings s;
-  bool garbage = false;
+  bool garbage = false, unsolicited = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -120,6 +122,7 @@ int main(int argc, char** argv) {
     if (a == "--rep-ms") s.repMs = std::atoi(value().c_str());
     else if (a == "--die-after-runs") s.dieAfterRuns = std::atoi(value().c_str());
     else if (a == "--garbage") garbage = true;
+    else if (a == "--unsolicited") unsolicited = true;
     else if (a == "--log") s.log = value();
     else if (a == "--pid-file") std::ofstream(value()) << getpid() << "\n";
     else return 2;
@@ -128,6 +131,19 @@ int main(int argc, char** argv) {
     const char junk[] = "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n\x01\x02\x03";
     (void)!write(STDOUT_FILENO, junk, sizeof junk - 1);
     std::this_thread::sleep_for(std::chrono::seconds(60));  // the client must not wait for us
+    return 0;
+  }
+  if (unsolicited) {
+    rl::remote::Hello h;
+    h.device = testDevice();
+    rl::Measurement m;
+    m.config.kernel = "k3";
+    m.ok = true;
+    m.kernelMs = {1.0};
+    const std::string bytes = rl::remote::encodeFrame(rl::remote::helloJson(h)) +
+                              rl::remote::encodeFrame(rl::remote::measurementMessage(m, h.device, {}));
+    (void)!write(STDOUT_FILENO, bytes.data(), bytes.size());
+    std::this_thread::sleep_for(std::chrono::seconds(60));
     return 0;
   }
   signal(SIGPIPE, SIG_IGN);

@@ -446,6 +446,18 @@ TEST(RemoteEndToEnd, AServerThatWritesGarbageIsRefusedWithOneMessage) {
   EXPECT_NE(j["remote"]["detail"].get<std::string>().find("not a ReduceLab remote stream"), std::string::npos);
 }
 
+TEST(RemoteEndToEnd, RecordsNobodyAskedForAreRefused) {
+  // A server cannot fill the app's results with records of its own.
+  const std::string dump = test::tempPath("unsolicited.json");
+  const test::CommandResult g = test::runReducelab("--headless --size 800x450 --frames 2 --dump-layout " + dump +
+                                                   " --remote-command " + shellQuote(kTestServer + " --unsolicited"));
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  const nlohmann::json j = nlohmann::json::parse(test::readFile(dump));
+  EXPECT_EQ(j["remote"]["link"], "dropped");
+  EXPECT_NE(j["remote"]["detail"].get<std::string>().find("a measurement nobody asked for"), std::string::npos);
+  EXPECT_EQ(j["results"], 0);
+}
+
 TEST(RemoteEndToEnd, QuittingDuringASweepEndsTheServerPromptly) {
   const std::string pid = test::tempPath("quit.pid"), dump = test::tempPath("quit.json");
   test::CommandResult g;
