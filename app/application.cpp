@@ -179,7 +179,20 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     if (settings_.haveWindow && opt_.width == 1600 && opt_.height == 900)
       restoreWindowGeometry(settings_.windowX, settings_.windowY, settings_.windowW, settings_.windowH);
   }
-  controller_ = std::make_unique<Controller>(model_);
+  std::unique_ptr<RemoteClient> remote;
+  if (!opt_.remoteHost.empty() || !opt_.remoteCommand.empty()) {
+    std::string err;
+    remote = RemoteClient::start(opt_.remoteHost, opt_.remoteCommand, &err);
+    if (!remote) {  // said once; the app goes on with the CPU model
+      model_.addLog(gui::LogLevel::Error, "Remote: " + err);
+      std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+      model_.remote.active = true;
+      model_.remote.target = opt_.remoteHost.empty() ? opt_.remoteCommand : opt_.remoteHost;
+      model_.remote.link = gui::RemoteState::Link::Dropped;
+      model_.remote.detail = err;
+    }
+  }
+  controller_ = std::make_unique<Controller>(model_, std::move(remote));
   controller_->update();  // asks for the first trace
   controller_->waitForTrace(30.0);  // start-up only: the frame loop never waits
   if (model_.trace.valid) {
@@ -906,6 +919,17 @@ int Application::run() {
     for (const gui::LayoutIssue& i : gui::findLayoutIssues(textRuns_)) j["layout_issues"].push_back(i.describe());
     j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
     j["cpu_model"] = model_.cpuModel();
+    if (model_.remote.active) {
+      const char* link = model_.remote.link == gui::RemoteState::Link::Connected ? "connected"
+                         : model_.remote.link == gui::RemoteState::Link::Connecting ? "connecting" : "dropped";
+      j["remote"] = {{"target", model_.remote.target}, {"host", model_.remote.host}, {"link", link},
+                     {"detail", model_.remote.detail}, {"device", model_.device.name}};
+    }
+    nlohmann::json sweepRows = nlohmann::json::object();
+    for (const auto& [axis, rows] : model_.sweep.rows) sweepRows[axis] = rows.size();
+    j["sweep"] = {{"running", model_.sweep.running}, {"done", model_.sweep.done}, {"total", model_.sweep.total},
+                  {"rows", sweepRows}};
+    j["results"] = model_.results.size();
     j["trace"] = {{"valid", model_.trace.valid}, {"source", model_.trace.source}, {"kernel", model_.trace.config.kernel},
                   {"steps", model_.trace.data.numSteps()}, {"step", model_.trace.step}, {"error", model_.trace.error}};
     j["view"] = int(model_.view);

@@ -43,6 +43,7 @@ struct GuiOptions {
   std::string sweepAtStart;      // block, n, type, kernel: start this sweep (frames go on meanwhile)
   std::string sweepNMax;
   std::string openFile;          // a recording (.reducelab) or session JSON to open
+  std::string remoteHost, remoteCommand;  // drive a remote GPU (docs/remote.md)
   // Developer options (measuring the GUI itself; never used in normal runs).
   int devFillResults = 0;   // fill the results store with N synthetic records (frame cost at scale)
 };

@@ -17,6 +17,7 @@
 #include "reducelab/occupancy.hpp"
 #include "reducelab/sweep.hpp"
 #include "reducelab/trace.hpp"
+#include "remote_client.hpp"
 
 namespace rl::app {
 
@@ -63,6 +64,49 @@ std::string checkOutputFolder(const std::string& dir) {
 void report(const ExportResult& r) {
   for (const std::string& n : r.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   for (const std::string& w : r.written) std::printf("wrote %s\n", w.c_str());
+}
+
+// The sweep on a remote GPU (docs/remote.md): planned here against the server's device (the
+// same skipped lines as a local sweep), run there by its measurement service; rows arrive as
+// they are measured. "" when complete; else why not ("interrupted", or the connection's end:
+// *rows then holds what arrived).
+std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, std::vector<Measurement>* rows, Peaks* peaks,
+                           DeviceInfo* device) {
+  remote::Hello hello;
+  std::string err;
+  std::unique_ptr<RemoteClient> client = connectRemote(o.remoteHost, o.remoteCommand, &hello, &err);
+  if (!client) return interrupted() ? "interrupted" : err;
+  if (!hello.device.available)
+    return "a sweep measures kernels and needs an NVIDIA GPU; " + hello.host + " has none (" +
+           hello.device.unavailableReason + ")";
+  std::vector<std::string> skipped;
+  const std::vector<RunConfig> configs = planSweep(spec, hello.device, &skipped, &err);
+  if (configs.empty()) return err;
+  for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  if (std::string e = prepareFolder(o.out); !e.empty()) return e;
+  *peaks = hello.peaks;
+  *device = hello.device;
+  client->queueSweep(spec);
+  bool cancelSent = false;
+  for (;;) {
+    client->waitForEvents(0.1);
+    RemoteEvents ev = client->poll();
+    if (ev.service.peaks) *peaks = *ev.service.peaks;
+    for (auto& [axis, m] : ev.service.sweepRows) {
+      rows->push_back(std::move(m));
+      progressLine(rows->back(), int(rows->size()), int(configs.size()));
+    }
+    for (const std::string& m : ev.service.messages)
+      if (m.rfind("sweep skipped ", 0) != 0) std::fprintf(stderr, "remote: %s\n", m.c_str());
+    if (ev.dropped) return interrupted() ? "interrupted" : *ev.dropped;  // ssh ends on Ctrl+C too
+    if (interrupted() && !cancelSent) {  // the server stops between repetitions
+      client->cancelSweep();
+      cancelSent = true;
+    }
+    if (ev.service.sweep && ev.service.sweep->finished) break;
+  }
+  client->close();
+  return interrupted() ? "interrupted" : "";
 }
 
 }  // namespace
@@ -113,12 +157,19 @@ int runSweepCommand(const SweepOptions& o) {
   Peaks peaks;
   DeviceInfo device;
   std::unique_ptr<Engine> engine;
+  std::string remoteLost;
   if (!o.from.empty()) {  // a saved sweep: draw it again, no GPU needed
     rows = measurementsFromJson(saved, &err);
     if (rows.empty()) return fail(1, o.from + ": " + (err.empty() ? "no measurements" : err));
     peaks = peaksFromJson(saved);
     device = deviceFromJson(saved);
     if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
+  } else if (!o.remoteHost.empty() || !o.remoteCommand.empty()) {
+    if (std::string e = runRemoteSweep(o, spec, &rows, &peaks, &device); !e.empty()) {
+      if (e == "interrupted") return fail(kExitInterrupted, "interrupted; nothing was written");
+      if (rows.empty()) return fail(1, e + "; nothing was written");
+      remoteLost = e;  // the rows that arrived are written, and the exit code says it is partial
+    }
   } else {
     engine = Engine::create(0, &err);
     if (!engine)
@@ -151,6 +202,8 @@ int runSweepCommand(const SweepOptions& o) {
   }
   report(r);
   if (!r.error.empty()) return fail(1, r.error);
+  if (!remoteLost.empty())
+    return fail(1, remoteLost + "; the files hold the " + std::to_string(rows.size()) + " runs that arrived");
   for (const Measurement& m : rows)
     if (m.haveReference && !m.check.pass) return 3;
   return 0;

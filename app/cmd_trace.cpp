@@ -9,6 +9,8 @@
 #include "reducelab/formats.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
+#include "interrupt.hpp"
+#include "remote_client.hpp"
 
 namespace rl::app {
 
@@ -79,6 +81,57 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
             {"global_load_bytes", sum.totalLoadBytes}}}};
 }
 
+int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData& t, const std::string& source);
+
+// The trace from a remote server's GPU (or its CPU model when it has none): the bytes its
+// kernel wrote, checked on arrival. With --compare, against the CPU model computed here.
+int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::string* source) {
+  remote::Hello hello;
+  std::string err;
+  std::unique_ptr<RemoteClient> client = connectRemote(o.remoteHost, o.remoteCommand, &hello, &err);
+  if (!client) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+    return interrupted() ? kExitInterrupted : 1;
+  }
+  if (o.compare && !hello.device.available) {
+    std::fprintf(stderr, "reducelab: error: --compare needs a GPU trace; %s has no GPU (%s)\n", hello.host.c_str(),
+                 hello.device.unavailableReason.c_str());
+    return 1;
+  }
+  const uint64_t id = client->queueTrace(c);
+  for (;;) {
+    client->waitForEvents(0.1);
+    RemoteEvents ev = client->poll();
+    for (const std::string& m : ev.service.messages) std::fprintf(stderr, "remote: %s\n", m.c_str());
+    for (remote::TraceReply& r : ev.traces) {
+      if (r.id != id) continue;
+      client->close();
+      if (!r.ok) {
+        std::fprintf(stderr, "reducelab: error: %s\n", r.error.c_str());
+        return 1;
+      }
+      *t = std::move(r.data);
+      *source = r.source;
+      if (o.compare) {
+        TraceData model = modelTrace(c, t->header.gridSize, hello.device.ccMajor, &err);
+        const double tol = !isFloat(c.accType()) ? 0.0 : c.accType() == ElemType::Float64 ? 1e-12 : 1e-5;
+        const std::string diff = compareTraces(*t, model, tol);
+        std::fprintf(stderr, "GPU trace vs CPU model: %s\n", diff.empty() ? "identical" : diff.c_str());
+        if (!diff.empty()) return 3;
+      }
+      return 0;
+    }
+    if (ev.dropped && !interrupted()) {
+      std::fprintf(stderr, "reducelab: error: %s\n", ev.dropped->c_str());
+      return 1;
+    }
+    if (interrupted()) {
+      std::fprintf(stderr, "reducelab: error: interrupted\n");
+      return kExitInterrupted;
+    }
+  }
+}
+
 int runTrace(const TraceOptions& o) {
   RunConfig c;
   c.kernel = o.run.kernel;
@@ -104,8 +157,17 @@ int runTrace(const TraceOptions& o) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;
     }
+  const bool remoteTrace = !o.remoteHost.empty() || !o.remoteCommand.empty();
+  if (remoteTrace && o.cpuModel) {
+    std::fprintf(stderr, "reducelab: error: --cpu-model traces here; --remote traces on the remote machine: give one\n");
+    return 2;
+  }
   std::string err, source;
   TraceData t;
+  if (remoteTrace) {
+    if (int rc = remoteTraceOf(o, c, &t, &source); rc != 0) return rc;
+    return writeTraceOutput(o, c, t, source);
+  }
   std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
   const int cc = engine ? engine->device().ccMajor : 9;
   if (engine) {
@@ -134,6 +196,10 @@ int runTrace(const TraceOptions& o) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 1;
   }
+  return writeTraceOutput(o, c, t, source);
+}
+
+int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData& t, const std::string& source) {
   const TraceSummary sum = summarize(t);
   std::string text;
   if (o.format == "json") {

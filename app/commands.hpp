@@ -32,6 +32,7 @@ struct TraceOptions {
   bool force = false;
   bool cpuModel = false;  // the CPU model even where a GPU exists
   bool compare = false;   // also compare the GPU trace with the CPU model
+  std::string remoteHost, remoteCommand;  // trace on a remote GPU (docs/remote.md)
 };
 int runTrace(const TraceOptions& options);
 
@@ -45,6 +46,7 @@ struct SweepOptions {
   bool force = false;
   bool dark = false;  // figures on a dark background (default: white, for print)
   std::vector<std::string> argv;
+  std::string remoteHost, remoteCommand;  // measure on a remote GPU (docs/remote.md)
 };
 int runSweepCommand(const SweepOptions& options);
 

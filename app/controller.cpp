@@ -1,6 +1,8 @@
 #include "controller.hpp"
 
+#include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "reducelab/occupancy.hpp"
@@ -15,7 +17,8 @@ bool sameResources(const RunConfig& a, const RunConfig& b) {
          a.op == b.op && a.n == b.n;
 }
 
-Controller::Controller(gui::Model& model) : model_(model) {
+Controller::Controller(gui::Model& model, std::unique_ptr<RemoteClient> remote)
+    : model_(model), remote_(std::move(remote)) {
   const size_t bytes = trace::bufferBytes(trace::kMaxBlock);  // the largest block
   glGenBuffers(2, traceBuffers_.data());
   for (GLuint b : traceBuffers_) {
@@ -24,6 +27,15 @@ Controller::Controller(gui::Model& model) : model_(model) {
   }
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   model_.trace.buffer = traceBuffers_[size_t(front_)];
+  if (remote_) {  // the GPU is the server's: its device replaces ours when its hello arrives
+    model_.remote.active = true;
+    model_.remote.target = remote_->target();
+    model_.remote.link = gui::RemoteState::Link::Connecting;
+    model_.device = DeviceInfo{};
+    model_.device.unavailableReason = "connecting to " + remote_->target();
+    model_.peaks = {};
+    return;
+  }
   if (!model_.device.available) return;
   gpuTraces_ = true;
   for (size_t i = 0; i < 2 && gpuTraces_; ++i)
@@ -38,13 +50,34 @@ Controller::Controller(gui::Model& model) : model_(model) {
 
 Controller::~Controller() {
   service_.reset();  // cancels and joins: nothing writes the trace buffers after this
+  remote_.reset();   // bye; the server cancels what runs and exits (or is ended), and is reaped
   for (CudaGlBuffer& b : traceInterop_) b.detach();  // unmaps a buffer still mapped
   glDeleteBuffers(2, traceBuffers_.data());
 }
 
-bool Controller::busy() const { return service_ && service_->busy(); }
+bool Controller::busy() const {
+  if (remote_) return remote_->pendingRuns() > 0 || remote_->sweepRunning();
+  return service_ && service_->busy();
+}
+
+bool Controller::remoteConnecting() const {
+  return remote_ && model_.remote.link == gui::RemoteState::Link::Connecting;
+}
 
 void Controller::queueRun(const RunConfig& c, const std::string& label) {
+  if (remote_) {
+    if (remote_->dropped()) {
+      model_.addLog(gui::LogLevel::Warn, "Not run: the connection to " + remote_->target() + " was lost");
+      return;
+    }
+    // Before the hello only the device-independent rules are known; the server checks again.
+    if (std::string e = validate(c, model_.device.available ? &model_.device : nullptr); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, "Not run: " + e);
+      return;
+    }
+    remote_->queueRun(c, label, RunKind::Single);
+    return;
+  }
   if (!service_) {
     model_.addLog(gui::LogLevel::Warn, "Measurements need an NVIDIA GPU; this machine runs the CPU model only");
     return;
@@ -57,7 +90,11 @@ void Controller::queueRun(const RunConfig& c, const std::string& label) {
 }
 
 void Controller::queueSweep(const SweepSpec& s) {
-  if (!service_) {
+  if (remote_ && remote_->dropped()) {
+    model_.addLog(gui::LogLevel::Warn, "No sweep: the connection to " + remote_->target() + " was lost");
+    return;
+  }
+  if (!service_ && !remote_) {
     model_.addLog(gui::LogLevel::Warn, "Sweeps measure kernels and need an NVIDIA GPU");
     return;
   }
@@ -71,11 +108,13 @@ void Controller::queueSweep(const SweepSpec& s) {
   model_.sweep.total = 0;
   model_.sweep.current = "planning";
   model_.sweep.rows[model_.sweep.axis].clear();
-  service_->queueSweep(s);
+  if (remote_) remote_->queueSweep(s);
+  else service_->queueSweep(s);
 }
 
 void Controller::cancelSweep() {
   if (service_) service_->cancelSweep();
+  if (remote_) remote_->cancelSweep();
 }
 
 void Controller::cancelRuns() {
@@ -85,6 +124,7 @@ void Controller::cancelRuns() {
 
 void Controller::remeasurePeaks() {
   if (service_) service_->queuePeaks(true);
+  if (remote_) remote_->queuePeaks(true);
 }
 
 void Controller::clearResults() { model_.results.clear(); }
@@ -92,8 +132,12 @@ void Controller::clearResults() { model_.results.clear(); }
 void Controller::apply(ServiceEvents& ev) {
   for (Measurement& m : ev.measurements) {
     if (m.label.rfind("lesson:", 0) == 0) {  // a lesson's run: its table row gets it too
-      const size_t row = std::stoul(m.label.substr(7));
-      if (row < model_.lesson.rows.size()) model_.lesson.rows[row].runs.push_back(m);
+      // The label comes back from the service or a remote server: read, never trusted.
+      size_t row = SIZE_MAX;
+      const char* first = m.label.data() + 7;
+      const auto r = std::from_chars(first, m.label.data() + m.label.size(), row);
+      if (r.ec == std::errc() && r.ptr == m.label.data() + m.label.size() && row < model_.lesson.rows.size())
+        model_.lesson.rows[row].runs.push_back(m);
     }
     if (m.ok)
       model_.addLog(gui::LogLevel::Info, m.config.kernel + ": " + std::to_string(m.kernel.median) + " ms, " +
@@ -124,11 +168,42 @@ void Controller::apply(ServiceEvents& ev) {
   if (ev.progress) runProgress_ = ev.progress;
 }
 
+void Controller::pollRemote() {
+  RemoteEvents ev = remote_->poll();
+  gui::RemoteState& r = model_.remote;
+  if (ev.hello) {
+    const remote::Hello& h = *ev.hello;
+    r.link = gui::RemoteState::Link::Connected;
+    r.host = h.host;
+    model_.device = h.device;
+    model_.peaks = h.peaks;
+    model_.addLog(gui::LogLevel::Info, "Remote: connected to " + h.host + " (" +
+                                           (h.device.available ? h.device.name : "no GPU there: " + h.device.unavailableReason) +
+                                           "; ReduceLab " + h.version + ", commit " + h.commit + ")");
+    haveTraced_ = false;  // the server's trace replaces the one drawn while connecting
+    haveResources_ = false;
+  }
+  apply(ev.service);
+  for (remote::TraceReply& t : ev.traces) takeRemoteTrace(t);
+  if (ev.dropped) {
+    // Everything that arrived stays (results, sweep rows, the trace shown); nothing more comes.
+    r.link = gui::RemoteState::Link::Dropped;
+    r.detail = *ev.dropped;
+    model_.addLog(gui::LogLevel::Error, "Remote: " + *ev.dropped + "; what arrived is kept");
+    if (model_.sweep.running) {
+      model_.sweep.running = false;
+      model_.sweep.current = "connection lost";
+    }
+    traceInFlight_ = false;
+  }
+}
+
 void Controller::update() {
   if (service_) {
     ServiceEvents ev = service_->poll();
     apply(ev);
   }
+  if (remote_) pollRemote();
   if (model_.peaks.theoreticalGBs == 0 && model_.device.available)
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
@@ -144,13 +219,17 @@ void Controller::update() {
   if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();
   model_.measuring = busy();
   if (!model_.measuring) runProgress_.reset();
+  const size_t pending = remote_ ? remote_->pendingRuns() + (remote_->sweepRunning() ? 1 : 0)
+                                 : service_ ? service_->pendingJobs() : 0;
   model_.measuringWhat = !model_.measuring ? ""
                          : runProgress_    ? runProgress_->what + " " + std::to_string(int(100 * runProgress_->fraction)) + "%"
-                                           : std::to_string(service_->pendingJobs()) + " run(s) in progress";
+                                           : std::to_string(pending) + " run(s) in progress";
   // Continuous runs: a new measurement whenever the queue is idle (no CPU baseline, the
   // reference reused: the per-run cost stays that of the GPU run).
   if (model_.continuous && !model_.measuring && model_.configError.empty() && service_)
     service_->queueRun(model_.config, "", RunKind::Continuous);
+  if (model_.continuous && !model_.measuring && model_.configError.empty() && remote_ && remote_->connected())
+    remote_->queueRun(model_.config, "", RunKind::Continuous);
 }
 
 bool Controller::traceSettled() const {
@@ -159,12 +238,13 @@ bool Controller::traceSettled() const {
 
 void Controller::waitForTrace(double seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (traceInFlight_ && std::chrono::steady_clock::now() < deadline) {
+  while ((traceInFlight_ || remoteConnecting()) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (service_) {
       ServiceEvents ev = service_->poll();
       apply(ev);
     }
+    if (remote_) update();  // the hello, then the first trace asked of the server
   }
 }
 
@@ -177,6 +257,7 @@ void Controller::requestResources() {
   // Shown at once from the calculator; replaced by the device's figures when they arrive.
   model_.resources = resourceUsage(model_.config, model_.device, nullptr);
   if (service_) service_->queueResources(model_.config);
+  if (remote_ && remote_->connected() && model_.device.available) remote_->queueResources(model_.config);
 }
 
 void Controller::requestTrace() {
@@ -199,11 +280,17 @@ void Controller::requestTrace() {
       TraceData data = TraceData::fromBuffer(r->bytes.data(), r->bytes.size(), &err);
       if (!data.valid()) return refuse(err);  // checked when the file was read: not expected
       const std::string date = rec->createdUtc.substr(0, 10);
+      t.config = traced_;
       return showHostTrace(std::move(data),
                            r->fromGpu ? "GPU (" + rec->device.name + "), recorded " + date + ": written by the traced kernel"
                                       : "CPU model, recorded " + date,
                            r->fromGpu);
     }
+  if (remote_ && remote_->connected()) {
+    traceJob_ = remote_->queueTrace(traced_);
+    traceInFlight_ = true;
+    return;
+  }
   if (gpuTraces_) {
     // The views keep drawing the front buffer; the traced kernel writes the back one.
     const int back = 1 - front_;
@@ -218,21 +305,25 @@ void Controller::requestTrace() {
   const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
   TraceData data = modelTrace(traced_, assumedGeometry(traced_, d).grid(), d.ccMajor, &err);
   if (!data.valid()) return refuse(err.empty() ? "no trace recorded" : err);
+  t.config = traced_;
   showHostTrace(std::move(data),
                 model_.replay.active()     ? "CPU model: this configuration is not in the recording"
+                : remote_                  ? (remote_->dropped() ? "CPU model (the connection to " + remote_->target() + " was lost)"
+                                                                 : "CPU model (while connecting to " + remote_->target() + ")")
                 : model_.device.available ? "CPU model (the trace buffer could not be shared with CUDA)"
                                           : "CPU model (no NVIDIA GPU)",
                 false);
 }
 
-// A trace held on the host (the CPU model's, or a recording's) into the front buffer.
+// A trace held on the host (the CPU model's, a recording's, or a remote server's) into the
+// buffer the views draw. The caller has set the trace's configuration.
 void Controller::showHostTrace(TraceData data, const std::string& source, bool gpuWritten) {
   gui::TraceState& t = model_.trace;
   const std::vector<uint8_t> bytes = data.toBuffer();
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, traceBuffers_[size_t(front_)]);
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  t.config = traced_;
+  t.buffer = traceBuffers_[size_t(front_)];
   t.error.clear();
   t.data = std::move(data);
   t.source = source;
@@ -242,6 +333,24 @@ void Controller::showHostTrace(TraceData data, const std::string& source, bool g
   ++t.version;
   t.step = std::min(t.step, t.data.numSteps() - 1);
   t.warp = std::min(t.warp, t.data.numWarps() - 1);
+}
+
+void Controller::takeRemoteTrace(remote::TraceReply& reply) {
+  if (!traceInFlight_ || reply.id != traceJob_) return;  // an answer to a configuration left behind
+  traceInFlight_ = false;
+  gui::TraceState& t = model_.trace;
+  t.config = reply.config;
+  if (!reply.ok) {
+    t.valid = false;
+    t.error = reply.error;
+    return;
+  }
+  const std::string where = model_.remote.host.empty() ? remote_->target() : model_.remote.host;
+  showHostTrace(std::move(reply.data),
+                reply.source == "cpu-model" ? "CPU model on " + where + " (no NVIDIA GPU there)"
+                                            : "GPU (" + model_.device.name + ") on " + where +
+                                                  ", written by the traced kernel and sent through the remote pipe",
+                reply.source != "cpu-model");
 }
 
 void Controller::takeTrace(TraceDone& done) {

@@ -10,13 +10,16 @@
 #include "reducelab/gui/model.hpp"
 #include "reducelab/measurement_service.hpp"
 #include "reducelab/sweep.hpp"
+#include "remote_client.hpp"
 
 namespace rl::app {
 
 class Controller {
  public:
-  explicit Controller(gui::Model& model);
-  ~Controller();  // cancels running work: returns within a second, even during a sweep
+  // With `remote`, the GPU work goes to that server instead of a local measurement service;
+  // traces arrive as bytes and are uploaded like the CPU model's.
+  explicit Controller(gui::Model& model, std::unique_ptr<RemoteClient> remote = nullptr);
+  ~Controller();  // cancels running work: returns within a second (a remote: about three), even during a sweep
   // Once per frame, before the UI is drawn: takes what the service finished, asks for a new
   // trace when the configuration changed. Never blocks on the service.
   void update();
@@ -26,7 +29,8 @@ class Controller {
   void cancelRuns();  // Cancel next to Run: continuous runs stop too
   void clearResults();
   bool busy() const;  // measurements queued or running
-  // Start-up only: frames until the first trace has arrived (or `seconds` passed).
+  // Start-up only: frames until the first trace has arrived (or `seconds` passed); with a
+  // remote, until its hello and the first trace from it.
   void waitForTrace(double seconds);
   void remeasurePeaks();
   // The trace shown is that of the current configuration (nothing asked for or in flight).
@@ -41,9 +45,13 @@ class Controller {
   void takeTrace(TraceDone& done);
   void requestResources();
   void apply(ServiceEvents& ev);
+  void pollRemote();
+  void takeRemoteTrace(remote::TraceReply& reply);
+  bool remoteConnecting() const;
 
   gui::Model& model_;
   std::unique_ptr<MeasurementService> service_;
+  std::unique_ptr<RemoteClient> remote_;  // instead of service_
   // Trace buffers: views draw front_, the service writes the other while a trace is in flight.
   std::array<GLuint, 2> traceBuffers_{};
   std::array<CudaGlBuffer, 2> traceInterop_;

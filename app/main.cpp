@@ -7,6 +7,7 @@
 #include "application.hpp"
 #include "cmd_multi.hpp"
 #include "commands.hpp"
+#include "remote_server.hpp"
 #include "reducelab/version.hpp"
 
 namespace {
@@ -15,6 +16,16 @@ namespace {
 int usageError(const std::string& what) {
   std::fprintf(stderr, "reducelab: error: %s (see reducelab --help)\n", what.c_str());
   return 2;
+}
+
+// --remote HOST and --remote-command CMD (one or the other), on the GUI and on sweep and trace.
+void addRemoteOptions(CLI::App* app, std::string& host, std::string& command) {
+  CLI::Option* h = app->add_option("--remote", host,
+                                   "Use the GPU of HOST: starts `ssh HOST reducelab serve --stdio` (docs/remote.md)");
+  CLI::Option* c = app->add_option("--remote-command", command,
+                                   "Like --remote, with this command instead of ssh (it must run `reducelab serve --stdio`)");
+  h->excludes(c);
+  c->excludes(h);
 }
 
 std::string oneLine(std::string s) {
@@ -80,6 +91,7 @@ int main(int argc, char** argv) {
   traceCmd->add_flag("--force", trace.force, "Overwrite --out if it exists");
   traceCmd->add_flag("--cpu-model", trace.cpuModel, "Use the CPU model even if a GPU is present");
   traceCmd->add_flag("--compare", trace.compare, "Compare the GPU trace with the CPU model (exit 3 if they differ)");
+  addRemoteOptions(traceCmd, trace.remoteHost, trace.remoteCommand);
 
   rl::app::SweepOptions sweep;
   sweep.run.kernel = "k3,k7,k10,cub";
@@ -94,6 +106,11 @@ int main(int argc, char** argv) {
   sweepCmd->add_flag("--force", sweep.force, "Overwrite existing files");
   sweepCmd->add_flag("--dark", sweep.dark, "Figures on a dark background (default white, for print)");
   for (int i = 0; i < argc; ++i) sweep.argv.push_back(argv[i]);
+  addRemoteOptions(sweepCmd, sweep.remoteHost, sweep.remoteCommand);
+
+  rl::app::ServeOptions serve;
+  CLI::App* serveCmd = cli.add_subcommand("serve", "Serve this machine's GPU to a ReduceLab started with --remote");
+  serveCmd->add_flag("--stdio", serve.stdio, "Talk the remote protocol on standard input and output (what ssh runs)");
 
   rl::app::ReportOptions rep;
   CLI::App* reportCmd = cli.add_subcommand("report", "Measure the standard set and write a report folder");
@@ -132,6 +149,7 @@ int main(int argc, char** argv) {
       ->group("Developer");
   cli.add_option("file", gui.openFile, "A recording (FILE.reducelab, from `reducelab record` or File > Save session) or a session JSON to open");
   cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
+  addRemoteOptions(&cli, gui.remoteHost, gui.remoteCommand);
   cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
 
   try {
@@ -152,6 +170,7 @@ int main(int argc, char** argv) {
   if (*reportCmd) return rl::app::runReportCommand(rep);
   if (*multiCmd) return rl::app::runMultiCommand(multi);
   if (*recordCmd) return rl::app::runRecordCommand(record);
+  if (*serveCmd) return rl::app::runServe(serve);
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;

@@ -31,6 +31,9 @@ for step in "$@"; do
     info)
       log info; nvidia-smi --query-gpu=name,driver_version,clocks.mem,clocks.sm --format=csv
       reducelab info | tee "$OUT/info.txt"; reducelab info --json > "$OUT/info.json" ;;
+    remote)
+      # A remote GPU through a local pipe (docs/remote.md): traces, sweep, killed server, GUI, quit.
+      log remote; REDUCELAB_BINARY=$C/reducelab scripts/remote-check.sh "$OUT/remote" 2>&1 | tee "$OUT/remote-check.txt" ;;
     ui)
       log ui; reducelab --headless --frames 3 --screenshot "$OUT/ui-h200.png" --stats ;;
     tests)

@@ -42,6 +42,20 @@ void drawInteropStrip(const InteropStrip& strip, ImVec2 size) {
 }  // namespace
 
 void drawStatusContents(Model& model) {
+  const RemoteState& r = model.remote;
+  if (r.active) {  // the GPU is elsewhere: say where, and whether it is still there
+    const char* link = r.link == RemoteState::Link::Connected ? "connected"
+                       : r.link == RemoteState::Link::Connecting ? "connecting..." : "connection lost";
+    const ImVec4 colour = r.link == RemoteState::Link::Dropped ? ImVec4(0.95f, 0.3f, 0.25f, 1)
+                          : r.link == RemoteState::Link::Connected ? ImVec4(0.3f, 0.8f, 0.4f, 1)
+                                                                   : ImVec4(0.95f, 0.6f, 0.1f, 1);
+    ImGui::TextColored(colour, "Remote %s: %s", r.host.empty() ? r.target.c_str() : r.host.c_str(), link);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", r.link == RemoteState::Link::Dropped
+                                  ? (r.detail + "\nEverything measured so far is kept.").c_str()
+                                  : ("Started as: " + r.target).c_str());
+    ImGui::SameLine(0, 30 * uiScale());
+  }
   if (model.device.available)
     ImGui::Text("GPU: %s (CC %s, %d SMs)", model.device.name.c_str(),
                 model.device.ccString().c_str(), model.device.smCount);

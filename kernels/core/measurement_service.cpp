@@ -154,7 +154,8 @@ void MeasurementService::serviceSmallJobs(const RunConfig* duringMeasurementOf) 
       TraceDone d;
       d.id = trace->id;
       d.config = trace->config;
-      if (engine_) d.run = engine_->runTraced(trace->config, trace->buffer, trace->bytes);
+      if (engine_ && !trace->buffer) d.run = engine_->runTracedToHost(trace->config, &d.hostBytes);
+      else if (engine_) d.run = engine_->runTraced(trace->config, trace->buffer, trace->bytes);
       else d.run.error = engineError_;
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.traces.push_back(std::move(d));

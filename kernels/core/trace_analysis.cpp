@@ -29,6 +29,28 @@ TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* err
   std::memcpy(t.steps.data(), base + kStepsOffset, t.steps.size() * sizeof(StepHeader));
   t.lanes.resize(size_t(t.header.numSteps) * t.header.blockSize);
   std::memcpy(t.lanes.data(), base + kLanesOffset, t.lanes.size() * sizeof(LaneRecord));
+  // What the analysis and the views index or divide by must be sane: a trace read from a file or
+  // a pipe is outside input (a negative shared address would be a negative bank index).
+  const TraceHeader& h = t.header;
+  if ((h.elemBytes != 4 && h.elemBytes != 8) || (h.accBytes != 4 && h.accBytes != 8))
+    return fail("bad element or accumulator size in trace");
+  if (h.gridSize == 0 || h.tracedBlock >= h.gridSize) return fail("bad grid or traced block in trace");
+  if (h.globalBase < 0 || h.globalBase > (int64_t(1) << 50)) return fail("bad global base in trace");
+  for (uint32_t s = 0; s < h.numSteps; ++s) {
+    const StepHeader& st = t.steps[s];
+    if (st.kind < kStepLoad || st.kind > kStepBlockResult || st.numSlots > uint32_t(kMaxSlots))
+      return fail("bad step kind or slot count in trace");
+    for (int k = 0; k < kMaxSlots; ++k)
+      if (st.slots[k].space > kSpaceShuffle || st.slots[k].access > kAtomic || st.slots[k].bytes > 16)
+        return fail("bad access slot in trace");
+    for (uint32_t th = 0; th < h.blockSize; ++th) {
+      const LaneRecord& r = t.lanes[size_t(s) * h.blockSize + th];
+      if (!(r.flags & kLaneActive)) continue;
+      for (int k = 0; k < kMaxSlots; ++k)
+        if ((r.flags & slotBit(k)) && st.slots[k].space == kSpaceShared && (r.addr[k] < 0 || r.addr[k] >= (1 << 20)))
+          return fail("shared-memory address out of range in trace");
+    }
+  }
   return t;
 }
 

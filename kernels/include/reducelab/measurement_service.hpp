@@ -30,6 +30,7 @@ struct TraceDone {
   uint64_t id = 0;
   RunConfig config;
   TraceRun run;
+  std::vector<uint8_t> hostBytes;  // the trace buffer's bytes, when it was asked with no buffer
 };
 
 struct ResourcesDone {
@@ -85,7 +86,7 @@ class MeasurementService {
   // inside the exact reference and the CPU baseline), queued runs and sweeps are dropped.
   void cancelRuns();
   // `deviceBuffer` (e.g. a mapped GL buffer) must stay valid until the TraceDone with the
-  // returned id has been polled.
+  // returned id has been polled. A null buffer: the trace comes back in TraceDone::hostBytes.
   uint64_t queueTrace(const RunConfig& c, void* deviceBuffer, size_t bytes);
   void queueResources(const RunConfig& c);  // only the latest request is answered
   void queuePeaks(bool remeasure);

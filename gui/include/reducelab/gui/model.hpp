@@ -123,8 +123,18 @@ struct PathPrompt {
   std::string why;              // why the desktop's chooser is not used ("zenity is not installed")
 };
 
+// A remote GPU (docs/remote.md): where it is and how the connection stands.
+struct RemoteState {
+  bool active = false;       // the app was started with --remote / --remote-command
+  std::string target;        // the host (or the command)
+  enum class Link { Connecting, Connected, Dropped } link = Link::Connecting;
+  std::string host;          // the server's own host name (from its hello)
+  std::string detail;        // why the connection ended
+};
+
 struct Model {
   DeviceInfo device;
+  RemoteState remote;
   std::string glRenderer, glVersion;
   UiSettings ui;
   InteropStrip interop;
