@@ -54,6 +54,7 @@ struct ServiceEvents {
   std::vector<TraceDone> traces;
   std::optional<ResourcesDone> resources;                         // the latest asked for
   std::optional<Peaks> peaks;
+  std::vector<PitfallResult> pitfalls;                            // seed 002's pitfalls
 };
 
 enum class RunKind {
@@ -79,6 +80,9 @@ class MeasurementService {
   uint64_t queueTrace(const RunConfig& c, void* deviceBuffer, size_t bytes);
   void queueResources(const RunConfig& c);  // only the latest request is answered
   void queuePeaks(bool remeasure);
+  // A pitfall demonstration, queued like a run (never inside a timed region). Without an
+  // engine the CPU model answers it, labelled so.
+  void queuePitfall(const PitfallRequest& r);
 
   ServiceEvents poll();
   bool busy() const;           // measurements or sweeps queued or running
@@ -89,11 +93,12 @@ class MeasurementService {
 
  private:
   struct Job {
-    enum Kind { Run, Sweep } kind = Run;
+    enum Kind { Run, Sweep, PitfallDemo } kind = Run;
     RunConfig run;
     RunKind runKind = RunKind::Single;
     SweepSpec spec;
     std::string label;
+    PitfallRequest pitfall;
   };
   struct TraceJob {
     uint64_t id;
@@ -108,6 +113,7 @@ class MeasurementService {
   void serviceSmallJobs(const RunConfig* duringMeasurementOf);
   Measurement runOne(const RunConfig& c, const std::string& label, RunKind kind);
   void runSweepJob(const SweepSpec& spec);
+  PitfallResult runPitfallJob(const PitfallRequest& r);
   MeasureOptions optionsFor(const RunConfig& c, std::atomic<bool>* extraCancel);
   bool stopping() const { return stop_.load(); }
 
