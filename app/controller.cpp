@@ -41,12 +41,27 @@ Controller::Controller(gui::Model& model) : model_(model) {
 }
 
 Controller::~Controller() {
+  cpuModelService_.reset();
   service_.reset();  // cancels and joins: nothing writes the trace buffers after this
   for (CudaGlBuffer& b : traceInterop_) b.detach();  // unmaps a buffer still mapped
   glDeleteBuffers(2, traceBuffers_.data());
 }
 
-bool Controller::busy() const { return service_ && service_->busy(); }
+bool Controller::busy() const {
+  return (service_ && service_->busy()) || (cpuModelService_ && cpuModelService_->busy());
+}
+
+void Controller::queuePitfall(const PitfallRequest& r) {
+  if (service_) return service_->queuePitfall(r);
+  if (!cpuModelService_) {
+    const std::string why = model_.device.unavailableReason.empty() ? "no NVIDIA GPU" : model_.device.unavailableReason;
+    cpuModelService_ = std::make_unique<MeasurementService>([why](std::string* err) {
+      *err = why;
+      return std::unique_ptr<Engine>();
+    });
+  }
+  cpuModelService_->queuePitfall(r);
+}
 
 void Controller::queueRun(const RunConfig& c, const std::string& label) {
   if (!service_) {
@@ -120,13 +135,24 @@ void Controller::apply(ServiceEvents& ev) {
       model_.resources = resourceUsage(model_.config, model_.device, nullptr);
   }
   for (TraceDone& t : ev.traces) takeTrace(t);
+  for (PitfallResult& p : ev.pitfalls) {
+    const std::string what = "Pitfall " + std::string(name(p.kind)) + " (" + p.source + ")";
+    model_.addLog(p.ok ? gui::LogLevel::Info : gui::LogLevel::Error, p.ok ? what + " shown" : what + ": " + p.error);
+    if (p.label.rfind("lesson-pitfall:", 0) == 0) {
+      const size_t k = std::stoul(p.label.substr(15));
+      // (a result for a lesson closed meanwhile finds another pitfall, or none, in its slot)
+      if (k < model_.lesson.pitfalls.size() && model_.lesson.pitfalls[k].request.kind == p.kind)
+        model_.lesson.pitfalls[k].result = std::move(p);
+    }
+  }
 }
 
 void Controller::update() {
-  if (service_) {
-    ServiceEvents ev = service_->poll();
-    apply(ev);
-  }
+  for (MeasurementService* s : {service_.get(), cpuModelService_.get()})
+    if (s) {
+      ServiceEvents ev = s->poll();
+      apply(ev);
+    }
   if (model_.peaks.theoreticalGBs == 0 && model_.device.available)
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
@@ -141,7 +167,8 @@ void Controller::update() {
   }
   if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();
   model_.measuring = busy();
-  model_.measuringWhat = model_.measuring ? std::to_string(service_->pendingJobs()) + " run(s) in progress" : "";
+  const size_t pending = (service_ ? service_->pendingJobs() : 0) + (cpuModelService_ ? cpuModelService_->pendingJobs() : 0);
+  model_.measuringWhat = model_.measuring ? std::to_string(pending) + " run(s) in progress" : "";
   // Continuous runs: a new measurement whenever the queue is idle (no CPU baseline, the
   // reference reused: the per-run cost stays that of the GPU run).
   if (model_.continuous && !model_.measuring && model_.configError.empty() && service_)

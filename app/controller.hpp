@@ -22,6 +22,9 @@ class Controller {
   void update();
   void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
+  // A pitfall demonstration (seed 002): on the GPU through the service, else the CPU model in a
+  // service of its own with no engine (the frame never waits for either).
+  void queuePitfall(const PitfallRequest& r);
   void cancelSweep();
   void clearResults();
   bool busy() const;  // measurements queued or running
@@ -39,6 +42,7 @@ class Controller {
 
   gui::Model& model_;
   std::unique_ptr<MeasurementService> service_;
+  std::unique_ptr<MeasurementService> cpuModelService_;  // pitfalls without a GPU
   // Trace buffers: views draw front_, the service writes the other while a trace is in flight.
   std::array<GLuint, 2> traceBuffers_{};
   std::array<CudaGlBuffer, 2> traceInterop_;

@@ -3,6 +3,7 @@
 // work through UiActions and draws whatever records come back.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,13 @@ struct LessonRow {
   bool queued = false;
 };
 
+// A pitfall demonstration of a lesson step (seed 002) and what came back.
+struct LessonPitfall {
+  PitfallRequest request;
+  std::optional<PitfallResult> result;
+  bool queued = false;
+};
+
 struct LessonState {
   bool active = false;
   Lesson lesson;
@@ -88,6 +96,8 @@ struct LessonState {
   std::vector<LessonRow> rows;     // every run of the lesson, in file order
   std::vector<int> firstRowOfStep; // index into rows
   std::vector<bool> sweepQueued;
+  std::vector<LessonPitfall> pitfalls;  // every `pitfall` line, in file order
+  std::vector<int> firstPitfallOfStep;  // index into pitfalls
 };
 
 // Sweeps run in the background; their rows stream in as they are measured.
