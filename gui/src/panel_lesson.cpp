@@ -293,15 +293,18 @@ void drawLessonPitfalls(Model& model) {
     } else if (!p.result->ok) {
       ImGui::TextWrapped("Not run: %s", p.result->error.c_str());
     } else {
+      // The measured facts first, then what they mean (a short screen still shows the table).
+      const Table t = pitfallTable(*p.result);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", t.caption.c_str());
+      ImGui::PopStyleColor();
+      ImGui::PushFont(fonts().mono);
+      drawTable(t, "pitfall-table");
+      ImGui::PopFont();
       for (const std::string& f : pitfallFindings(*p.result)) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s", f.c_str());
       }
-      const Table t = pitfallTable(*p.result);
-      ImGui::TextDisabled("%s", t.caption.c_str());
-      ImGui::PushFont(fonts().mono);
-      drawTable(t, "pitfall-table");
-      ImGui::PopFont();
     }
     ImGui::PopID();
     ImGui::Spacing();

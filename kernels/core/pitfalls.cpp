@@ -383,14 +383,11 @@ Table pitfallTable(const PitfallResult& r) {
         add({"guard bytes changed", std::to_string(o.changedPastEnd) + " (offsets " + std::to_string(o.firstChanged) +
                                         ".." + std::to_string(o.lastChanged) + ")",
              o.fixGuardIntact ? "0" : "CHANGED"});
-        const uint64_t firstWhole = (o.allocatedBytes + 7) / 8;
         add({"bytes past the end hold",
-             o.pastEndIsPartials ? std::string(o.allocatedBytes % 8 ? "half of partial " + std::to_string(firstWhole - 1) + ", " : "") +
-                                       "partials " + std::to_string(firstWhole) + ".." + std::to_string(o.blocks - 1) +
-                                       ", byte for byte"
+             o.pastEndIsPartials ? "partials " + copiedPartials(o) + ".." + std::to_string(o.blocks - 1) + " exactly"
                                  : "OTHER BYTES",
-             "(nothing past the end)"});
-        add({"first 16 bytes past the end", hexBytes(o.arena, o.allocatedBytes, 16), hexBytes(o.fixArena, o.writtenBytes, 16)});
+             "-"});
+        add({"first 8 bytes past the end", hexBytes(o.arena, o.allocatedBytes, 8), hexBytes(o.fixArena, o.writtenBytes, 8)});
         add({"guard past the kernel's last write", o.guardTailIntact ? "intact" : "CHANGED", o.fixGuardIntact ? "intact" : "CHANGED"});
         add({"partials the host copy brings", copiedPartials(o) + " of " + std::to_string(o.blocks),
              std::to_string(o.blocks) + " of " + std::to_string(o.blocks)});
@@ -473,11 +470,11 @@ std::vector<std::string> pitfallFindings(const PitfallResult& r) {
         out.push_back("cudaMalloc(sizeof(float) x " + std::to_string(o.blocks) + ") gives " +
                       std::to_string(o.allocatedBytes) + " bytes; the kernel writes " + std::to_string(o.blocks) +
                       " long ints, " + std::to_string(o.writtenBytes) + " bytes: " +
-                      std::to_string(o.writtenBytes - o.allocatedBytes) + " bytes past the end of its buffer (" + where +
-                      ": " + std::to_string(o.changedPastEnd) + " guard bytes no longer hold the fill; a written byte "
-                      "equal to the fill cannot be told apart). In the seed those bytes belong to whatever the "
-                      "allocator put next; here the buffer sits at the start of a larger allocation of ours, so "
-                      "nothing outside it is touched" + std::string(o.guardTailIntact ? " (the guard's tail is intact)." : ".") );
+                      std::to_string(o.writtenBytes - o.allocatedBytes) + " past the end. In the seed they land in "
+                      "whatever the allocator put next; here the buffer starts a larger allocation of ours whose guard "
+                      "zone shows them (" + where + ": " + std::to_string(o.changedPastEnd) + " bytes changed; a written "
+                      "byte equal to the fill looks unchanged)" +
+                      std::string(o.guardTailIntact ? ", and the guard past the last write is intact." : "."));
         out.push_back("The host then copies sizeof(float) x blocks bytes back: " + copiedPartials(o) + " of the " +
                       std::to_string(o.blocks) + " partials. Its sum is " + withCommas(o.hostSumSeed) +
                       " instead of " + withCommas(o.exact) + ". Allocate and copy sizeof(long int) x blocks.");

@@ -115,6 +115,13 @@ struct Context {
   }
 };
 
+// Host to device on the engine's stream, finished before it returns: a plain cudaMemcpy from
+// pageable memory goes through the legacy stream, which a non-blocking stream does not wait for.
+void upload(const Context& c, void* dst, const void* src, size_t bytes, const char* what) {
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c.stream), what);
+  check(cudaStreamSynchronize(c.stream), what);
+}
+
 std::vector<int32_t> hostInts(uint64_t seed, uint64_t n, int64_t valueMax) {
   std::vector<int32_t> v(static_cast<size_t>(n));
   for (uint64_t i = 0; i < n; ++i) v[i] = pitfallInt(seed, i, valueMax);
@@ -144,7 +151,7 @@ void gpuClock(const Context& c, const std::vector<uint64_t>& sizes, PitfallResul
   check(in.alloc(nMax * sizeof(int)), "allocating the matrix");
   check(suma.alloc(c.blocksFor(nMax) * sizeof(long int)), "allocating the partials");
   const std::vector<int32_t> host = hostInts(c.r.seed, nMax, 999);
-  check(cudaMemcpy(in.as<int>(), host.data(), nMax * sizeof(int), cudaMemcpyHostToDevice), "copying the matrix");
+  upload(c, in.as<int>(), host.data(), nMax * sizeof(int), "copying the matrix");
   cudaEvent_t e0 = nullptr, e1 = nullptr;
   check(cudaEventCreate(&e0), "creating an event");
   struct EventGuard {
@@ -211,7 +218,7 @@ void gpuFloatSum(const Context& c, const std::vector<uint64_t>& sizes, PitfallRe
     for (uint64_t n : sizes) {
       c.cancelled();
       // The same prefix of one array for every N: row n is the first n values.
-      check(cudaMemcpy(in.as<int>(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice), "copying the matrix");
+      upload(c, in.as<int>(), host.data(), n * sizeof(int), "copying the matrix");
       FloatSumRow row;
       row.n = n;
       row.valueMax = valueMax;
@@ -244,7 +251,7 @@ void gpuMean(const Context& c, const std::vector<uint64_t>& sizes, PitfallResult
   check(in.alloc(nMax * sizeof(int)), "allocating the matrix");
   check(suma.alloc(c.blocksFor(nMax) * sizeof(long int)), "allocating the partials");
   const std::vector<int32_t> host = hostInts(c.r.seed, nMax, 999);
-  check(cudaMemcpy(in.as<int>(), host.data(), nMax * sizeof(int), cudaMemcpyHostToDevice), "copying the matrix");
+  upload(c, in.as<int>(), host.data(), nMax * sizeof(int), "copying the matrix");
   for (uint64_t n : sizes) {
     c.cancelled();
     launchSum(c, true, in.as<int>(), suma.as<long int>(), n);  // an exact sum: the division is the point
@@ -271,7 +278,7 @@ void gpuOverrun(const Context& c, uint64_t n, PitfallResult& out) {
   for (int32_t v : host) o.exact += v;
   Buffer in, arena, fixArena;
   check(in.alloc(n * sizeof(int)), "allocating the matrix");
-  check(cudaMemcpy(in.as<int>(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice), "copying the matrix");
+  upload(c, in.as<int>(), host.data(), n * sizeof(int), "copying the matrix");
   // The seed's buffer of sizeof(float) x blocks at the start of one allocation that also holds
   // the guard: the kernel's writes past the buffer's end land in memory this run owns.
   const size_t arenaBytes = size_t(o.allocatedBytes + o.guardBytes);
@@ -313,7 +320,7 @@ void gpuMax(const Context& c, const std::vector<uint64_t>& sizes, PitfallResult&
     const uint64_t M = uint64_t(c.r.block);
     check(in.alloc(n * sizeof(float)), "allocating the vector");
     check(vmax.alloc(((n + M - 1) / M) * sizeof(float)), "allocating the block maxima");
-    check(cudaMemcpy(in.as<float>(), host.data(), n * sizeof(float), cudaMemcpyHostToDevice), "copying the vector");
+    upload(c, in.as<float>(), host.data(), n * sizeof(float), "copying the vector");
     for (const auto& [launch, blocks] :
          {std::pair{std::string("seed's grid: N / M blocks"), (n + M - 1) / M},
           std::pair{std::string("two per thread: N / 2M blocks"), (n + 2 * M - 1) / (2 * M)}}) {
