@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "reducelab/cuda_device.hpp"
@@ -303,4 +304,23 @@ TEST(PitfallsLesson, RunsHeadlessWithEveryConsequence) {
   auto again = rl::test::runReducelab("lesson pitfalls --headless --out " + dir);
   EXPECT_EQ(again.exitCode, 1);
   EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+}
+
+// In the GUI the step's pitfall has its own window over the views: its title, the seed's code,
+// the table, nothing cut or overlapping (the layout check of the last frame).
+TEST(PitfallsLesson, WindowShowsTheFirstStepWithoutLayoutIssues) {
+  const std::string dump = rl::test::tempPath("pitfalls-layout.json");
+  auto r = rl::test::runReducelab("lesson pitfalls --headless --frames 3 --size 1280x720 --dump-layout " + dump);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(rl::test::readFile(dump), nullptr, false);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_TRUE(j["layout_issues"].empty()) << j["layout_issues"].dump(1);
+  std::string shown;
+  for (const auto& t : j["text"])
+    if (t["window"].get<std::string>().find("lesson-pitfalls") != std::string::npos) shown += t["text"].get<std::string>() + "\n";
+  EXPECT_NE(shown.find("Pitfall: clock"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("time = clock()"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("cudaEventRecord"), std::string::npos) << shown;
+  EXPECT_NE(shown.find(rl::queryDevice(0).available ? "CUDA events" : "wall clock ms"), std::string::npos) << shown;
+  EXPECT_TRUE(j["panels"].contains("pitfalls"));
 }
