@@ -250,6 +250,8 @@ void Application::openLesson(const Lesson& lesson, const std::string& source) {
   for (const LessonStep& st : lesson.steps) {
     l.firstRowOfStep.push_back(int(l.rows.size()));
     for (const LessonRun& r : st.runs) l.rows.push_back({r.label, r.config, r.times, r.reference, {}, false});
+    l.firstPitfallOfStep.push_back(int(l.pitfalls.size()));
+    for (const PitfallRequest& p : st.pitfalls) l.pitfalls.push_back({p, std::nullopt, false});
   }
   l.sweepQueued.assign(lesson.steps.size(), false);
   model_.addLog(gui::LogLevel::Info, "Lesson: " + lesson.title + " (" + std::to_string(lesson.steps.size()) + " steps)");
@@ -282,6 +284,15 @@ void Application::enterLessonStep(int step) {
     for (int t = 0; t < row.times; ++t) controller_->queueRun(row.config, "lesson:" + std::to_string(r));
     // Measured again the way the seed measured (warm L2, its repetitions) when that differs.
     if (const auto& like = st.runs[size_t(i)].seedMethodConfig) controller_->queueRun(*like, "lesson:" + std::to_string(r));
+  }
+  // Seed 002's pitfalls: on the GPU, or in the CPU model without one (once each, like runs).
+  for (int k = l.firstPitfallOfStep[size_t(step)], i = 0; i < int(st.pitfalls.size()); ++k, ++i) {
+    gui::LessonPitfall& p = l.pitfalls[size_t(k)];
+    if (p.queued) continue;
+    p.queued = true;
+    PitfallRequest r = p.request;
+    r.label = "lesson-pitfall:" + std::to_string(k);
+    controller_->queuePitfall(r);
   }
   if (st.sweep && !l.sweepQueued[size_t(step)] && model_.device.available) {
     l.sweepQueued[size_t(step)] = true;
@@ -541,6 +552,8 @@ int Application::exportLesson() {
   }
   gui::LessonState& l = model_.lesson;
   std::vector<std::string> names = {"lesson.md", "lesson.csv", "lesson.md", "lesson.tex", "lesson.json"};
+  const std::vector<std::string> pitfallFiles = gui::lessonPitfallFiles(l);
+  names.insert(names.end(), pitfallFiles.begin(), pitfallFiles.end());
   for (size_t i = 0; i < l.lesson.steps.size(); ++i) {
     char n[32];
     std::snprintf(n, sizeof n, "step-%02zu.png", i + 1);
@@ -565,6 +578,19 @@ int Application::exportLesson() {
     std::printf("wrote %s\n", (fs::path(dir) / n).string().c_str());
     const LessonStep& st = l.lesson.steps[i];
     md << "## " << i + 1 << ". " << st.title << "\n\n" << st.caption << "\n\n![step " << i + 1 << "](" << n << ")\n\n";
+    for (int k = l.firstPitfallOfStep[i]; k < l.firstPitfallOfStep[i] + int(st.pitfalls.size()); ++k) {
+      const gui::LessonPitfall& p = l.pitfalls[size_t(k)];
+      md << gui::pitfallMarkdown(p);
+      if (!p.result || !p.result->ok) continue;
+      const std::string path = (fs::path(dir) / pitfallFiles[size_t(k)]).string();
+      if (std::string e = writeTextAtomic(path, render(pitfallTable(*p.result), TableFormat::Csv)); !e.empty()) {
+        std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+        return 1;
+      }
+      std::printf("wrote %s\n", path.c_str());
+      std::fputs(render(pitfallTable(*p.result), TableFormat::Text).c_str(), stdout);
+      for (const std::string& f : pitfallFindings(*p.result)) std::printf("  %s\n", f.c_str());
+    }
   }
   const Table t = gui::lessonTable(l, model_.peaks, measuredDevice().available);
   md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";

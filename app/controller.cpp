@@ -49,6 +49,7 @@ Controller::Controller(gui::Model& model, std::unique_ptr<RemoteClient> remote)
 }
 
 Controller::~Controller() {
+  cpuModelService_.reset();
   service_.reset();  // cancels and joins: nothing writes the trace buffers after this
   remote_.reset();   // bye; the server cancels what runs and exits (or is ended), and is reaped
   for (CudaGlBuffer& b : traceInterop_) b.detach();  // unmaps a buffer still mapped
@@ -56,12 +57,24 @@ Controller::~Controller() {
 }
 
 bool Controller::busy() const {
-  if (remote_) return remote_->pendingRuns() > 0 || remote_->sweepRunning();
-  return service_ && service_->busy();
+  if (remote_) return remote_->pendingRuns() > 0 || remote_->sweepRunning() || (cpuModelService_ && cpuModelService_->busy());
+  return (service_ && service_->busy()) || (cpuModelService_ && cpuModelService_->busy());
 }
 
 bool Controller::remoteConnecting() const {
   return remote_ && model_.remote.link == gui::RemoteState::Link::Connecting;
+}
+
+void Controller::queuePitfall(const PitfallRequest& r) {
+  if (service_) return service_->queuePitfall(r);
+  if (!cpuModelService_) {
+    const std::string why = model_.device.unavailableReason.empty() ? "no NVIDIA GPU" : model_.device.unavailableReason;
+    cpuModelService_ = std::make_unique<MeasurementService>([why](std::string* err) {
+      *err = why;
+      return std::unique_ptr<Engine>();
+    });
+  }
+  cpuModelService_->queuePitfall(r);
 }
 
 void Controller::queueRun(const RunConfig& c, const std::string& label) {
@@ -166,6 +179,18 @@ void Controller::apply(ServiceEvents& ev) {
   }
   for (TraceDone& t : ev.traces) takeTrace(t);
   if (ev.progress) runProgress_ = ev.progress;
+  for (PitfallResult& p : ev.pitfalls) {
+    const std::string what = "Pitfall " + std::string(name(p.kind)) + " (" + p.source + ")";
+    model_.addLog(p.ok ? gui::LogLevel::Info : gui::LogLevel::Error, p.ok ? what + " shown" : what + ": " + p.error);
+    if (p.label.rfind("lesson-pitfall:", 0) == 0) {
+      size_t k = SIZE_MAX;  // read without throwing, as the lesson rows' labels
+      const auto r = std::from_chars(p.label.data() + 15, p.label.data() + p.label.size(), k);
+      // (a result for a lesson closed meanwhile finds another pitfall, or none, in its slot)
+      if (r.ec == std::errc() && r.ptr == p.label.data() + p.label.size() && k < model_.lesson.pitfalls.size() &&
+          model_.lesson.pitfalls[k].request.kind == p.kind)
+        model_.lesson.pitfalls[k].result = std::move(p);
+    }
+  }
 }
 
 void Controller::pollRemote() {
@@ -199,10 +224,11 @@ void Controller::pollRemote() {
 }
 
 void Controller::update() {
-  if (service_) {
-    ServiceEvents ev = service_->poll();
-    apply(ev);
-  }
+  for (MeasurementService* s : {service_.get(), cpuModelService_.get()})
+    if (s) {
+      ServiceEvents ev = s->poll();
+      apply(ev);
+    }
   if (remote_) pollRemote();
   if (model_.peaks.theoreticalGBs == 0 && model_.device.available)
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
@@ -219,8 +245,9 @@ void Controller::update() {
   if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();
   model_.measuring = busy();
   if (!model_.measuring) runProgress_.reset();
-  const size_t pending = remote_ ? remote_->pendingRuns() + (remote_->sweepRunning() ? 1 : 0)
-                                 : service_ ? service_->pendingJobs() : 0;
+  const size_t pending = (remote_ ? remote_->pendingRuns() + (remote_->sweepRunning() ? 1 : 0)
+                                  : service_ ? service_->pendingJobs() : 0) +
+                         (cpuModelService_ ? cpuModelService_->pendingJobs() : 0);
   model_.measuringWhat = !model_.measuring ? ""
                          : runProgress_    ? runProgress_->what + " " + std::to_string(int(100 * runProgress_->fraction)) + "%"
                                            : std::to_string(pending) + " run(s) in progress";

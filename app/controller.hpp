@@ -25,6 +25,9 @@ class Controller {
   void update();
   void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
+  // A pitfall demonstration (seed 002): on the GPU through the service, else the CPU model in a
+  // service of its own with no engine (the frame never waits for either).
+  void queuePitfall(const PitfallRequest& r);
   void cancelSweep();
   void cancelRuns();  // Cancel next to Run: continuous runs stop too
   void clearResults();
@@ -52,6 +55,7 @@ class Controller {
   gui::Model& model_;
   std::unique_ptr<MeasurementService> service_;
   std::unique_ptr<RemoteClient> remote_;  // instead of service_
+  std::unique_ptr<MeasurementService> cpuModelService_;  // pitfalls without a GPU
   // Trace buffers: views draw front_, the service writes the other while a trace is in flight.
   std::array<GLuint, 2> traceBuffers_{};
   std::array<CudaGlBuffer, 2> traceInterop_;

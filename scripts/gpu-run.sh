@@ -183,6 +183,17 @@ for step in "$@"; do
       reducelab multi --from "$OUT/multi-g$G.json" > "$OUT/multi-g$G.txt"; reducelab multi --from "$OUT/multi-g$G.json" --format md > "$OUT/multi-g$G.md"; cat "$OUT/multi-g$G.txt"
       reducelab multi --model --gpus "$G" --sizes 1G > "$OUT/multi-model-g$G.txt"
       timeout 550 reducelab_gpu_tests --gtest_filter='Multi*' 2>&1 | tee "$OUT/multi-tests-g$G.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|Failure" | head -40 ;;
+    pitfalls)
+      # Seed 002's pitfalls on the GPU (issue 14): the GPU tests (GPU = CPU model where deterministic, the guard
+      # zone), memcheck over them (the undersized buffer's writes stay inside the allocation: 0 errors), and
+      # the lesson headless (tables in lesson.md, one CSV per pitfall, step PNGs).
+      log pitfalls; rm -rf /tmp/lessons/pitfalls; mkdir -p /tmp/lessons
+      timeout 300 reducelab_gpu_tests --gtest_filter='GpuPitfalls.*' 2>&1 | tee "$OUT/pitfalls-gpu-tests.log" | grep -E "^\[  (FAILED|PASSED|SKIPPED) |OK \]|Failure" | head -20
+      timeout 300 compute-sanitizer --tool memcheck --print-limit 1000 reducelab_gpu_tests --gtest_filter='GpuPitfalls.*:-*Clock*' > "$OUT/pitfalls-memcheck.log" 2>&1
+      echo "memcheck rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/pitfalls-memcheck.log"
+      (cd /tmp && reducelab_tests --gtest_filter='Pitfalls*' 2>&1 | tail -3)
+      reducelab lesson pitfalls --headless --out /tmp/lessons/pitfalls | tee "$OUT/lesson-pitfalls.txt" | tail -60
+      tar czf "$OUT/lesson-pitfalls.tgz" -C /tmp/lessons pitfalls ;;
     ladder)
       reducelab --headless --frames 600 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
     *) "$@"; break ;;

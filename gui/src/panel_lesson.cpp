@@ -243,11 +243,158 @@ void drawLessonBar(Model& model, UiActions& actions) {
   ImGui::EndGroup();
 }
 
+namespace {
+
+std::string pitfallTitle(const LessonPitfall& p) {
+  std::string t = "Pitfall: " + std::string(name(p.request.kind));
+  if (p.result) t += " (" + p.result->source + ")";
+  return t;
+}
+
+void drawTable(const Table& t, const char* id) {
+  // As tall as its rows; a horizontal scroll bar only when the columns are wider than the window.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float width = 0;
+  for (size_t c = 0; c < t.headers.size(); ++c) {
+    float w = ImGui::CalcTextSize(t.headers[c].c_str()).x;
+    for (const auto& row : t.rows)
+      if (c < row.size()) w = std::max(w, ImGui::CalcTextSize(row[c].c_str()).x);
+    width += w + 2 * st.CellPadding.x + 1;
+  }
+  const bool scroll = width > ImGui::GetContentRegionAvail().x;
+  ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  ImVec2 size(0, 0);
+  if (scroll) {
+    flags |= ImGuiTableFlags_ScrollX;
+    const float rowH = ImGui::GetTextLineHeight() + 2 * st.CellPadding.y + 1;
+    size.y = rowH * float(t.rows.size() + 1) + st.ScrollbarSize + 2;
+  }
+  if (!ImGui::BeginTable(id, int(t.headers.size()), flags, size)) return;
+  for (const auto& hd : t.headers) ImGui::TableSetupColumn(hd.c_str());
+  ImGui::TableHeadersRow();
+  for (const auto& row : t.rows) {
+    ImGui::TableNextRow();
+    for (const std::string& cell : row) {
+      ImGui::TableNextColumn();
+      const bool wrong = cell == "WRONG" || cell == "CHANGED";
+      if (wrong) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.25f, 0.2f, 1.0f));
+      ImGui::TextUnformatted(cell.c_str());
+      if (wrong) ImGui::PopStyleColor();
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void drawLessonPitfalls(Model& model) {
+  LessonState& l = model.lesson;
+  if (l.step < 0 || l.step >= int(l.firstPitfallOfStep.size())) return;
+  const LessonStep& st = l.lesson.steps[size_t(l.step)];
+  const int first = l.firstPitfallOfStep[size_t(l.step)];
+  for (int k = first; k < first + int(st.pitfalls.size()) && k < int(l.pitfalls.size()); ++k) {
+    const LessonPitfall& p = l.pitfalls[size_t(k)];
+    ImGui::PushID(k);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
+    ImGui::TextWrapped("%s", pitfallTitle(p).c_str());
+    ImGui::PopStyleColor();
+    // The seed's lines beside the fix.
+    if (ImGui::BeginTable("code", 2, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchSame)) {
+      ImGui::TableSetupColumn("As seed 002 wrote it");
+      ImGui::TableSetupColumn("The fix");
+      ImGui::TableHeadersRow();
+      ImGui::TableNextRow();
+      ImGui::PushFont(fonts().mono);
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", pitfallSeedCode(p.request.kind).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", pitfallFixCode(p.request.kind).c_str());
+      ImGui::PopFont();
+      ImGui::EndTable();
+    }
+    if (!p.result) {
+      ImGui::TextDisabled(p.queued ? "running..." : "not run yet");
+    } else if (!p.result->ok) {
+      ImGui::TextWrapped("Not run: %s", p.result->error.c_str());
+    } else {
+      // The measured facts first, then what they mean (a short screen still shows the table).
+      const Table t = pitfallTable(*p.result);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", t.caption.c_str());
+      ImGui::PopStyleColor();
+      ImGui::PushFont(fonts().mono);
+      drawTable(t, "pitfall-table");
+      ImGui::PopFont();
+      for (const std::string& f : pitfallFindings(*p.result)) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s", f.c_str());
+      }
+    }
+    ImGui::PopID();
+    ImGui::Spacing();
+  }
+}
+
+void drawLessonPitfallsWindow(Model& model) {
+  const LessonState& l = model.lesson;
+  if (!l.active || l.step < 0 || l.step >= int(l.lesson.steps.size()) || l.lesson.steps[size_t(l.step)].pitfalls.empty())
+    return;
+  // Over the centre and the right panel (the live plots have nothing to show in this lesson).
+  Rect area;
+  for (const char* name : {"Views", "Results", "Bandwidth"}) {
+    const auto it = model.layout.find(name);
+    if (it == model.layout.end() || it->second.w <= 0 || it->second.h <= 0) continue;
+    const Rect& r = it->second;
+    if (area.w <= 0) {
+      area = r;
+      continue;
+    }
+    const float x1 = std::max(area.x + area.w, r.x + r.w), y1 = std::max(area.y + area.h, r.y + r.h);
+    area.x = std::min(area.x, r.x), area.y = std::min(area.y, r.y);
+    area.w = x1 - area.x, area.h = y1 - area.y;
+  }
+  if (area.w <= 0 || area.h <= 0) return;
+  ImGui::SetNextWindowPos(ImVec2(area.x, area.y));
+  ImGui::SetNextWindowSize(ImVec2(area.w, area.h));
+  ImGui::SetNextWindowBgAlpha(1.0f);  // the views underneath must not show through
+  const std::string title = "Seed 002's pitfalls: step " + std::to_string(l.step + 1) + "###lesson-pitfalls";
+  if (ImGui::Begin(title.c_str(), nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                                               ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_HorizontalScrollbar))
+    drawLessonPitfalls(model);
+  ImGui::End();
+  model.layout["pitfalls"] = area;
+}
+
+std::string pitfallMarkdown(const LessonPitfall& p) {
+  std::string md = "### " + pitfallTitle(p) + "\n\nAs seed 002 wrote it:\n\n```cuda\n" + pitfallSeedCode(p.request.kind) +
+                   "\n```\n\nThe fix:\n\n```cuda\n" + pitfallFixCode(p.request.kind) + "\n```\n\n";
+  if (!p.result) return md + "Not run.\n\n";
+  if (!p.result->ok) return md + "Not run: " + p.result->error + "\n\n";
+  for (const std::string& f : pitfallFindings(*p.result)) md += "- " + f + "\n";
+  const Table t = pitfallTable(*p.result);
+  return md + "\n" + t.caption + ":\n\n" + render(t, TableFormat::Markdown) + "\n";
+}
+
+std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {
+  std::vector<std::string> out;
+  std::map<std::string, int> seen;
+  for (const LessonPitfall& p : lesson.pitfalls) {
+    const std::string stem = "pitfall-" + std::string(name(p.request.kind));
+    const int n = ++seen[stem];
+    out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + ".csv");
+  }
+  return out;
+}
+
 void drawLessonTable(Model& model) {
   if (!model.lesson.active) {
     ImGui::TextDisabled("No lesson open: Lessons menu, or `reducelab lesson upc`.");
     return;
   }
+  if (model.lesson.step >= 0 && model.lesson.step < int(model.lesson.lesson.steps.size()) &&
+      !model.lesson.lesson.steps[size_t(model.lesson.step)].pitfalls.empty())
+    ImGui::TextDisabled("This step's pitfall is shown in its own window, over the views.");
+  if (model.lesson.rows.empty()) return;  // a lesson of pitfalls only: no measured runs to list
   // A GPU recording's rows were measured on a GPU, whatever this machine has.
   const bool recordedOnGpu = model.replay.active() && model.replay.recording->fromGpu();
   const Table t = lessonTable(model.lesson, model.peaks, !model.cpuModel() || recordedOnGpu);

@@ -337,6 +337,7 @@ void Ui::draw(Model& model, UiActions& actions) {
     model.showMultiGpu = true;
     model.focusPanel.clear();
   }
+  drawLessonPitfallsWindow(model);
   if (model.showMultiGpu) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowSize(ImVec2(display.x * 0.7f, display.y * 0.7f), ImGuiCond_Appearing);

@@ -205,6 +205,42 @@ std::string parseSeedMethod(const std::string& rest, SeedMethod* m) {
   return {};
 }
 
+// A `pitfall` line: NAME [block=N] [sizes=a,b,c] [seed=S] (seed 002's pitfalls, pitfalls.hpp).
+std::string parsePitfallLine(const std::string& rest, std::vector<PitfallRequest>* out) {
+  std::istringstream words(rest);
+  std::string which, options;
+  words >> which;
+  std::getline(words, options);
+  const std::optional<Pitfall> kind = parsePitfall(which);
+  if (!kind) return "pitfall '" + which + "' is not one of: " + pitfallNames();
+  PitfallRequest r;
+  r.kind = *kind;
+  std::string bad;
+  for (auto& [k, v] : keyValues(options, &bad)) {
+    std::string err;
+    if (k == "block") {
+      const std::optional<double> b = positiveNumber(v);
+      if (!b || *b != std::floor(*b) || *b > 1024) return "block=" + v + " is not a power of two from 32 to 1024";
+      r.block = int(*b);
+    } else if (k == "sizes") {
+      std::istringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ','))
+        if (auto n = parseCount(item, &err)) r.sizes.push_back(*n); else return err;
+    } else if (k == "seed") {
+      const std::optional<double> sd = positiveNumber(v);
+      if (!sd || *sd != std::floor(*sd) || *sd > 1e15) return "seed=" + v + " is not a whole number";
+      r.seed = uint64_t(*sd);
+    } else {
+      return "unknown pitfall setting '" + k + "' (block, sizes, seed)";
+    }
+  }
+  if (!bad.empty()) return "'pitfall' options are key=value, got '" + bad + "'";
+  if (std::string e = validatePitfall(r); !e.empty()) return e;
+  out->push_back(r);
+  return {};
+}
+
 }  // namespace
 
 std::string parseSeedGpu(const std::string& text, SeedGpu* out) {
@@ -417,6 +453,9 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
         }
       }
       if (!bad.empty()) return fail("'view' options are key=value, got '" + bad + "'");
+    } else if (word == "pitfall") {
+      if (auto e = needStep(); !e.empty()) return fail(e);
+      if (std::string e = parsePitfallLine(rest, &step->pitfalls); !e.empty()) return fail(e);
     } else if (word == "panel") {
       if (auto e = needStep(); !e.empty()) return fail(e);
       static const char* panels[] = {"live", "ladder", "block", "n", "types", "results", "occupancy", "lesson", "multi"};
@@ -427,7 +466,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     } else {
       return fail("unknown directive '" + word +
                   "' (title:, description:, reference-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
-                  "reference:, seed:, sweep, view, panel)");
+                  "reference:, seed:, sweep, view, panel, pitfall)");
     }
   }
   if (lesson.steps.empty()) {

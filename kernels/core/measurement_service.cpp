@@ -52,6 +52,17 @@ void MeasurementService::queueSweep(const SweepSpec& s) {
   wake_.notify_all();
 }
 
+void MeasurementService::queuePitfall(const PitfallRequest& r) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Job j;
+    j.kind = Job::PitfallDemo;
+    j.pitfall = r;
+    jobs_.push_back(std::move(j));
+  }
+  wake_.notify_all();
+}
+
 void MeasurementService::cancelSweep() {
   std::lock_guard<std::mutex> lock(mutex_);
   cancelSweep_ = true;
@@ -258,6 +269,11 @@ void MeasurementService::runSweepJob(const SweepSpec& spec) {
   pending_.messages.push_back(cancelled && !configs.empty() ? "Sweep cancelled" : "Sweep over " + axis + " finished");
 }
 
+PitfallResult MeasurementService::runPitfallJob(const PitfallRequest& r) {
+  if (engine_) return engine_->runPitfall(r, [this] { return stopping(); });
+  return runPitfallOnCpu(r);  // labelled "CPU model"; the reason is the engine's error, shown elsewhere
+}
+
 void MeasurementService::workerLoop() {
   {
     std::string err;
@@ -284,6 +300,10 @@ void MeasurementService::workerLoop() {
     }
     if (job.kind == Job::Sweep) {
       runSweepJob(job.spec);
+    } else if (job.kind == Job::PitfallDemo) {
+      PitfallResult r = runPitfallJob(job.pitfall);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!stop_) pending_.pitfalls.push_back(std::move(r));
     } else {
       Measurement m = runOne(job.run, job.label, job.runKind);
       std::lock_guard<std::mutex> lock(mutex_);

@@ -20,6 +20,7 @@
 #include "cub_reduce.hpp"
 #include "launch.hpp"
 #include "launch_common.cuh"
+#include "pitfalls_gpu.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/datagen.hpp"
@@ -190,6 +191,9 @@ class CudaEngine final : public Engine {
   Measurement measure(const RunConfig& c, const MeasureOptions& o) override;
   TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) override;
   std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) override;
+  PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel) override {
+    return runPitfallOnGpu(dev_, stream_, r, cancel);
+  }
   TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) override {
     const size_t size = trace::bufferBytes(unsigned(c.block));
     if (cudaError_t e = traceBuf_.reserve(size); e != cudaSuccess) {

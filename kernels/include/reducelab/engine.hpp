@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/pitfalls.hpp"
 #include "reducelab/record.hpp"
 
 namespace rl {
@@ -61,6 +62,16 @@ class Engine {
   virtual TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) = 0;
   // The device's copy of input elements [first, first + count), as doubles (tests).
   virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
+  // One of seed 002's pitfalls beside its fix, on the device (kernels/cuda/pitfalls.cu);
+  // `cancel` is checked between sizes. An engine without them says so.
+  virtual PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel = {}) {
+    (void)cancel;
+    PitfallResult out;
+    out.kind = r.kind;
+    out.label = r.label;
+    out.error = "this engine runs no pitfall demonstrations";
+    return out;
+  }
 };
 
 }  // namespace rl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reducelab/config.hpp"
+#include "reducelab/pitfalls.hpp"
 
 namespace rl {
 
@@ -78,6 +79,8 @@ struct LessonStep {
   int viewStep = -1;           // -1: the last step of the trace
   int warp = 0;
   std::string panel;           // live, ladder, block, n, types, results, occupancy, lesson ("" = unchanged)
+  // Seed 002's pitfalls this step runs (`pitfall NAME ...`), shown in the lesson tab.
+  std::vector<PitfallRequest> pitfalls;
 };
 
 struct Lesson {

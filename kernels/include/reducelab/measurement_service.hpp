@@ -62,6 +62,7 @@ struct ServiceEvents {
   std::optional<ResourcesDone> resources;                         // the latest asked for
   std::optional<Peaks> peaks;
   std::optional<RunProgress> progress;                            // the latest
+  std::vector<PitfallResult> pitfalls;                            // seed 002's pitfalls
 };
 
 enum class RunKind {
@@ -90,6 +91,9 @@ class MeasurementService {
   uint64_t queueTrace(const RunConfig& c, void* deviceBuffer, size_t bytes);
   void queueResources(const RunConfig& c);  // only the latest request is answered
   void queuePeaks(bool remeasure);
+  // A pitfall demonstration, queued like a run (never inside a timed region). Without an
+  // engine the CPU model answers it, labelled so.
+  void queuePitfall(const PitfallRequest& r);
 
   ServiceEvents poll();
   bool busy() const;           // measurements or sweeps queued or running
@@ -100,11 +104,12 @@ class MeasurementService {
 
  private:
   struct Job {
-    enum Kind { Run, Sweep } kind = Run;
+    enum Kind { Run, Sweep, PitfallDemo } kind = Run;
     RunConfig run;
     RunKind runKind = RunKind::Single;
     SweepSpec spec;
     std::string label;
+    PitfallRequest pitfall;
   };
   struct TraceJob {
     uint64_t id;
@@ -119,6 +124,7 @@ class MeasurementService {
   void serviceSmallJobs(const RunConfig* duringMeasurementOf);
   Measurement runOne(const RunConfig& c, const std::string& label, RunKind kind);
   void runSweepJob(const SweepSpec& spec);
+  PitfallResult runPitfallJob(const PitfallRequest& r);
   MeasureOptions optionsFor(const RunConfig& c, std::atomic<bool>* extraCancel);
   bool stopping() const { return stop_.load(); }
 

@@ -12,5 +12,14 @@ float lessonBarHeight(const Model& model, float width, float maxHeight);
 void drawLessonBar(Model& model, UiActions& actions);
 void drawLessonTable(Model& model);
 Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu);
+// Seed 002's pitfalls of the current step: the seed's code beside the fix, the findings and the
+// table, labelled with where they ran (GPU or CPU model). Drawn in the lesson tab.
+void drawLessonPitfalls(Model& model);
+// The same in a window over the views and the plots, while the lesson's step has pitfalls (the
+// bottom panel is too short for the code, the findings and the table).
+void drawLessonPitfallsWindow(Model& model);
+// The same as Markdown for lesson.md, and the CSV file each pitfall's table is written to.
+std::string pitfallMarkdown(const LessonPitfall& p);
+std::vector<std::string> lessonPitfallFiles(const LessonState& lesson);
 
 }  // namespace rl::gui

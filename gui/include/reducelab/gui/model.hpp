@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,13 @@ struct LessonRow {
   bool queued = false;
 };
 
+// A pitfall demonstration of a lesson step (seed 002) and what came back.
+struct LessonPitfall {
+  PitfallRequest request;
+  std::optional<PitfallResult> result;
+  bool queued = false;
+};
+
 struct LessonState {
   bool active = false;
   Lesson lesson;
@@ -92,6 +100,8 @@ struct LessonState {
   std::vector<LessonRow> rows;     // every run of the lesson, in file order
   std::vector<int> firstRowOfStep; // index into rows
   std::vector<bool> sweepQueued;
+  std::vector<LessonPitfall> pitfalls;  // every `pitfall` line, in file order
+  std::vector<int> firstPitfallOfStep;  // index into pitfalls
 };
 
 // Sweeps run in the background; their rows stream in as they are measured.

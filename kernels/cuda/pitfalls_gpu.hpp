@@ -1,0 +1,17 @@
+#pragma once
+// Seed 002's pitfalls on the device (pitfalls.cu); the engine runs them on its stream.
+#include <cuda_runtime.h>
+
+#include <functional>
+
+#include "reducelab/device_info.hpp"
+#include "reducelab/pitfalls.hpp"
+
+namespace rl {
+
+// Runs the seed's kernels and their fixes; `cancel` is checked between sizes. Every buffer it
+// allocates is freed before it returns; the undersized buffer lives inside a larger allocation.
+PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, const PitfallRequest& r,
+                              const std::function<bool()>& cancel);
+
+}  // namespace rl

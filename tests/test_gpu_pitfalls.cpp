@@ -1,0 +1,156 @@
+// Seed 002's pitfalls on the GPU (label gpu; skipped without one): the real kernels show the
+// consequences the CPU model predicts, bit for bit where the arithmetic is deterministic, and the
+// undersized buffer's writes stay inside the allocation that holds its guard zone.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "gpu_support.hpp"
+#include "reducelab/engine.hpp"
+#include "reducelab/measurement_service.hpp"
+#include "reducelab/pitfalls.hpp"
+
+using namespace rl;
+
+namespace {
+
+std::unique_ptr<Engine> makeEngine() {
+  std::string err;
+  auto e = Engine::create(0, &err);
+  EXPECT_TRUE(e) << err;
+  return e;
+}
+
+PitfallRequest request(Pitfall kind, std::vector<uint64_t> sizes, int block = 256) {
+  PitfallRequest r;
+  r.kind = kind;
+  r.sizes = std::move(sizes);
+  r.block = block;
+  return r;
+}
+
+}  // namespace
+
+TEST(GpuPitfalls, FloatSharedSumMatchesTheCpuModelBitForBit) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  for (int block : {64, 256, 1024}) {
+    const PitfallRequest r = request(Pitfall::FloatSharedSum, {1000, 1 << 18, 1000 * 1000 + 3}, block);
+    const PitfallResult gpu = e->runPitfall(r);
+    ASSERT_TRUE(gpu.ok) << gpu.error;
+    EXPECT_TRUE(gpu.onGpu);
+    const PitfallResult cpu = runPitfallOnCpu(r);
+    ASSERT_EQ(gpu.floatSum.size(), cpu.floatSum.size());
+    for (size_t i = 0; i < gpu.floatSum.size(); ++i) {
+      const FloatSumRow &g = gpu.floatSum[i], &c = cpu.floatSum[i];
+      EXPECT_EQ(g.exact, c.exact);
+      EXPECT_EQ(g.seedSum, c.seedSum) << "block " << block << " N " << g.n << " values 0.." << g.valueMax;
+      EXPECT_EQ(g.inexactBlocks, c.inexactBlocks);
+      EXPECT_EQ(g.fixSum, g.exact);
+      if (g.valueMax > 999 && g.n >= (1u << 18)) EXPECT_NE(g.seedSum, g.exact);
+    }
+  }
+}
+
+TEST(GpuPitfalls, IntegerMeanAndDoubleReadMatchTheCpuModel) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  const PitfallRequest mr = request(Pitfall::IntegerMean, {160000, 1000000});
+  const PitfallResult gm = e->runPitfall(mr), cm = runPitfallOnCpu(mr);
+  ASSERT_TRUE(gm.ok) << gm.error;
+  ASSERT_EQ(gm.mean.size(), cm.mean.size());
+  for (size_t i = 0; i < gm.mean.size(); ++i) {
+    EXPECT_EQ(gm.mean[i].sum, cm.mean[i].sum);
+    EXPECT_EQ(gm.mean[i].seedMean, cm.mean[i].seedMean);
+    EXPECT_LT(double(gm.mean[i].seedMean), gm.mean[i].correctMean);
+  }
+  for (int block : {64, 256, 1024}) {
+    const PitfallRequest xr = request(Pitfall::DoubleReadMax, {1 << 20, 1000 * 1000}, block);
+    const PitfallResult gx = e->runPitfall(xr), cx = runPitfallOnCpu(xr);
+    ASSERT_TRUE(gx.ok) << gx.error;
+    ASSERT_EQ(gx.max.size(), cx.max.size());
+    for (size_t i = 0; i < gx.max.size(); ++i) {
+      EXPECT_EQ(gx.max[i].seedMax, cx.max[i].seedMax) << gx.max[i].launch;
+      EXPECT_EQ(gx.max[i].fixMax, gx.max[i].exactMax) << gx.max[i].launch;
+    }
+    EXPECT_EQ(gx.max[0].seedMax, gx.max[0].exactMax);  // the seed's grid: right by accident
+    EXPECT_LT(gx.max[1].seedMax, gx.max[1].exactMax);  // two per thread: the maximum missed
+  }
+}
+
+// The seed's kernel writes 8 x blocks bytes into 4 x blocks: the arena read back holds exactly
+// the CPU model's bytes (the second half of the partials past the end, the fill after them), so
+// no byte beyond the kernel's last write changed, and the device is healthy afterwards.
+TEST(GpuPitfalls, UndersizedPartialsStayInsideTheArenaAndShowExactlyTheBytesPastTheEnd) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  for (uint64_t n : {uint64_t(1000000), uint64_t(100000), uint64_t(257)}) {
+    const PitfallRequest r = request(Pitfall::UndersizedPartials, {n});
+    const PitfallResult gpu = e->runPitfall(r), cpu = runPitfallOnCpu(r);
+    ASSERT_TRUE(gpu.ok) << gpu.error;
+    ASSERT_TRUE(gpu.overrun && cpu.overrun);
+    const OverrunResult &g = *gpu.overrun, &c = *cpu.overrun;
+    EXPECT_EQ(g.arena, c.arena) << n;
+    EXPECT_EQ(g.fixArena, c.fixArena) << n;
+    EXPECT_TRUE(g.guardTailIntact);
+    EXPECT_TRUE(g.pastEndIsPartials);
+    EXPECT_TRUE(g.fixGuardIntact);
+    EXPECT_EQ(g.changedPastEnd, c.changedPastEnd);
+    EXPECT_EQ(g.hostSumSeed, c.hostSumSeed);
+    EXPECT_EQ(g.hostSumFix, g.exact);
+    if (g.blocks > 1) EXPECT_NE(g.hostSumSeed, g.exact);
+  }
+  // No error was left behind: a measurement runs normally afterwards.
+  RunConfig c;
+  c.kernel = "k3";
+  c.n = 1 << 20;
+  c.reps = 2;
+  c.warmup = 1;
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  const Measurement m = e->measure(c, o);
+  EXPECT_TRUE(m.ok) << m.error;
+  EXPECT_TRUE(m.check.pass);
+}
+
+// clock() right after the launch measures the launch, not the kernel: at 64M ints the kernel
+// takes far longer than the seed's reading, while clock() with the wait covers it.
+TEST(GpuPitfalls, ClockAroundTheLaunchReadsLessThanTheKernelTakes) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  const PitfallResult r = e->runPitfall(request(Pitfall::ClockTiming, {1000000, uint64_t(1) << 26}));
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_EQ(r.clock.size(), 2u);
+  const ClockRow& big = r.clock.back();
+  EXPECT_GT(big.eventMs, 0.0);
+  EXPECT_LT(big.clockLaunchMs, 0.5 * big.eventMs);
+  EXPECT_LT(big.wallLaunchMs, 0.5 * big.eventMs);
+  EXPECT_GT(big.wallSyncMs, 0.9 * big.eventMs);
+  EXPECT_GT(big.eventMs, 2 * r.clock.front().eventMs);  // the kernel's time grows with N
+  EXPECT_EQ(r.clockCpu.size(), 2u);
+}
+
+TEST(GpuPitfalls, ServiceRunsThemOnTheGpu) {
+  REQUIRE_GPU();
+  MeasurementService s([](std::string* err) { return Engine::create(0, err); });
+  PitfallRequest r = request(Pitfall::DoubleReadMax, {1 << 16});
+  r.label = "lesson-pitfall:0";
+  s.queuePitfall(r);
+  std::vector<PitfallResult> got;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (got.empty() && std::chrono::steady_clock::now() < deadline) {
+    ServiceEvents ev = s.poll();
+    for (PitfallResult& p : ev.pitfalls) got.push_back(std::move(p));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got[0].ok) << got[0].error;
+  EXPECT_TRUE(got[0].onGpu);
+  EXPECT_EQ(got[0].label, "lesson-pitfall:0");
+  EXPECT_EQ(got[0].source.rfind("GPU: ", 0), 0u) << got[0].source;
+}
