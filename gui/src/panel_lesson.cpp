@@ -140,6 +140,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       cell["size"] = std::to_string(c.rows) + " x " + std::to_string(c.cols) +
                      (k->family == Family::Matmul ? " x " + std::to_string(c.inner) : "");
       cell["tile"] = std::to_string(effectiveTile(*k, c));
+      cell["final"] = "-";  // no final stage: the kernel writes the whole output
       cell["N"] = formatCount(c.n);
     }
     cell["like"] = "-";
