@@ -51,6 +51,8 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
                      {"max_degree", s.maxDegree}, {"wavefronts", s.wavefronts},
                      {"ideal_wavefronts", s.idealWavefronts},
                      {"load_wavefronts", s.loadWavefronts}, {"store_wavefronts", s.storeWavefronts},
+                     {"ideal_load_wavefronts", s.idealLoadWavefronts},
+                     {"ideal_store_wavefronts", s.idealStoreWavefronts},
                      {"global_sectors", s.globalSectors}, {"global_requests", s.globalRequests},
                      {"global_detail", s.kind == trace::kStepGridStride ? "first iteration" : "all"},
                      {"total_load_sectors", s.totalLoadSectors},
