@@ -48,9 +48,10 @@ void registerTranspose(Registry& r) {
   });
 }
 
-// The tiles instantiated here are the descriptors' lists.
+// The tiles instantiated here are the descriptors' lists, and the blocks transpose.cuh's launch
+// bounds assume (tile x 8 threads, fewer rows for a smaller tile).
 constexpr bool tilesAre32_16_8(const KernelInfo& k) {
-  return k.tiles.size() == 3 && k.tiles[0] == 32 && k.tiles[1] == 16 && k.tiles[2] == 8;
+  return k.tiles.size() == 3 && k.tiles[0] == 32 && k.tiles[1] == 16 && k.tiles[2] == 8 && k.threadRows == 8;
 }
 static_assert(tilesAre32_16_8(desc::TrNaive) && tilesAre32_16_8(desc::TrTile) && tilesAre32_16_8(desc::TrPadded) &&
                   tilesAre32_16_8(desc::TrSwizzled) && tilesAre32_16_8(desc::TrDiagonal),

@@ -13,8 +13,10 @@ __device__ __forceinline__ double fmaOf(double a, double b, double c) { return f
 // The seed's global-memory kernel, with its mapping: threadIdx.x walks the rows of C, so a
 // warp's reads of A are a column (`inner` elements apart: uncoalesced) and its reads of B and
 // writes of C are strided by threadIdx.y only (a broadcast / one element each).
+// __launch_bounds__: a block is Tile x Tile threads (1024 for 32), so the compiler keeps the traced
+// twin's registers within what a block that large can have.
 template <int Tile, class T, class Trace>
-__global__ void matmulNaive(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int rows,
+__global__ void __launch_bounds__(Tile * Tile) matmulNaive(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int rows,
                             int cols, int inner, Trace tr) {
   const int row = int(blockIdx.y) * Tile + int(threadIdx.x);
   const int col = int(blockIdx.x) * Tile + int(threadIdx.y);
@@ -46,7 +48,7 @@ __global__ void matmulNaive(const T* __restrict__ a, const T* __restrict__ b, T*
 // (consecutive words: conflict-free). The trace records the first K-tile (its header says
 // how many there are) and the store; the other K-tiles repeat the same pattern.
 template <int Tile, class T, class Trace>
-__global__ void matmulTiled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int rows,
+__global__ void __launch_bounds__(Tile * Tile) matmulTiled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int rows,
                             int cols, int inner, Trace tr) {
   T* as = sharedArray<T>();
   T* bs = as + Tile * Tile;

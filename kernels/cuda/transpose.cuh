@@ -22,8 +22,9 @@ __device__ __forceinline__ int tileIndex(int r, int c) {
 
 // The seed's transposeNaive: reads rows (coalesced), writes columns (a warp's 32 stores land
 // `rows` elements apart: one sector each).
+// Blocks are Tile x min(Tile, 8) threads (the descriptors' threadRows).
 template <int Tile, class T, class Trace>
-__global__ void transposeNaive(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
+__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeNaive(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
   const int x = int(blockIdx.x) * Tile + int(threadIdx.x);
   const int y0 = int(blockIdx.y) * Tile + int(threadIdx.y);
   tr.begin(nullptr, in, size_t(rows) * cols, size_t(blockIdx.y) * Tile * cols + size_t(blockIdx.x) * Tile,
@@ -47,7 +48,7 @@ __global__ void transposeNaive(const T* __restrict__ in, T* __restrict__ out, in
 // column read. Diagonal order renumbers the blocks so that consecutive blocks take tiles on a
 // diagonal (the seed's fix for partition camping; a bijection for any grid shape).
 template <int Tile, TileLayout Layout, BlockOrder Order, class T, class Trace>
-__global__ void transposeTiled(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
+__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeTiled(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
   T* tile = sharedArray<T>();
   unsigned bx = blockIdx.x, by = blockIdx.y;
   if constexpr (Order == BlockOrder::Diagonal) {
