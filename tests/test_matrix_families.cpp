@@ -69,6 +69,8 @@ TEST(MatrixValidation, TheFamiliesOwnParametersAreChecked) {
   EXPECT_NE(validate(c, nullptr).find("rows = 0"), std::string::npos) << validate(c, nullptr);
   c = matrixConfig("tr-padded", 64, kMaxMatrixSide + 1);
   EXPECT_NE(validate(c, nullptr).find("cols"), std::string::npos);
+  c = matrixConfig("tr-naive", 32768, 32768);
+  EXPECT_NE(validate(c, nullptr).find("2^28"), std::string::npos) << validate(c, nullptr);
   c = matrixConfig("mm-naive", 4096, 4096, 0, ElemType::Float32, 4096);
   EXPECT_NE(validate(c, nullptr).find("above the limit"), std::string::npos) << validate(c, nullptr);
   c = matrixConfig("tr-tile", 64, 64);

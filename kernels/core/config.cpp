@@ -152,6 +152,9 @@ uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d) {
 }
 
 namespace {
+// Most elements of a matrix (rows x cols): the output is checked on the host (2 GiB in float64).
+constexpr uint64_t kMaxMatrixElements = uint64_t(1) << 28;
+
 // The matrix families' rules (their block and n follow from the tile and the matrix).
 std::string validateMatrix(const KernelInfo& k, const RunConfig& c, const DeviceInfo* device) {
   const std::string key(k.key);
@@ -173,6 +176,9 @@ std::string validateMatrix(const KernelInfo& k, const RunConfig& c, const Device
   };
   if (std::string e = side("rows", c.rows); !e.empty()) return e;
   if (std::string e = side("cols", c.cols); !e.empty()) return e;
+  if (c.rows * c.cols > kMaxMatrixElements)
+    return "rows x cols = " + std::to_string(c.rows * c.cols) + " elements is above the limit of 2^28 (the output is "
+           "checked on the host)";
   if (k.family == Family::Matmul) {
     if (std::string e = side("inner", c.inner); !e.empty()) return e;
     if (c.rows * c.cols * c.inner > kMaxMatmulWork)
