@@ -725,6 +725,7 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
   std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
   if (ks.empty()) return err;
   c.kernel = std::string(ks.front()->key);
+  applyMatrixShape(c);  // a matrix kernel: block and N from --tile and the sides
   if (runKernels) {
     runKernels->clear();
     for (const KernelInfo* k : ks) runKernels->push_back(std::string(k->key));
@@ -733,8 +734,9 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
       o.view != "source")
     return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all, source";
   if (o.theme != "dark" && o.theme != "light") return "--theme '" + o.theme + "' is not one of: dark, light";
-  if (!o.sweepAtStart.empty() && !parseSweepAxis(o.sweepAtStart))
-    return "--sweep '" + o.sweepAtStart + "' is not one of: block, n, type, kernel";
+  if (!o.sweepAtStart.empty() && (!parseSweepAxis(o.sweepAtStart) || o.sweepAtStart == "tile" || o.sweepAtStart == "size"))
+    return "--sweep '" + o.sweepAtStart + "' is not one of: block, n, type, kernel (the matrix kernels' tile and size "
+           "sweeps: reducelab sweep --axis tile|size)";
   if (!o.sweepNMax.empty() && !parseCount(o.sweepNMax, nullptr)) return "--sweep-n-max '" + o.sweepNMax + "' is not a count";
   if (config) *config = c;
   return {};

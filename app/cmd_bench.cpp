@@ -9,6 +9,7 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
+#include "reducelab/matrix.hpp"
 
 namespace rl::app {
 
@@ -94,6 +95,42 @@ std::string chosenFormat(const BenchOptions& o) {
   return "table";
 }
 
+// The matrix families' header: the matrices instead of N, and the ceilings their % columns use.
+std::string matrixHeader(const DeviceInfo& d, const Peaks& p, const RunConfig& c, Family f) {
+  char b[1024];
+  std::string s;
+  if (d.available) {
+    std::snprintf(b, sizeof b, "ReduceLab bench on %s (CC %s, %d SMs, L2 %.0f MiB), CUDA driver %s\n",
+                  d.name.c_str(), d.ccString().c_str(), d.smCount, d.l2Bytes / 1048576.0,
+                  cudaVersionString(d.driverVersion).c_str());
+    s += b;
+  }
+  if (f == Family::Transpose)
+    std::snprintf(b, sizeof b, "Transpose of a %llu x %llu %s matrix, data %s (seed %llu), %d reps after %d warm-up, %s L2\n",
+                  (unsigned long long)c.rows, (unsigned long long)c.cols, std::string(name(c.type)).c_str(),
+                  std::string(name(c.data)).c_str(), (unsigned long long)c.seed, c.reps, c.warmup,
+                  c.warmL2 ? "warm" : "cold (flushed)");
+  else
+    std::snprintf(b, sizeof b,
+                  "C (%llu x %llu) = A (%llu x %llu) x B (%llu x %llu), %s, data %s (seed %llu), %d reps after %d "
+                  "warm-up, %s L2\n",
+                  (unsigned long long)c.rows, (unsigned long long)c.cols, (unsigned long long)c.rows,
+                  (unsigned long long)c.inner, (unsigned long long)c.inner, (unsigned long long)c.cols,
+                  std::string(name(c.type)).c_str(), std::string(name(c.data)).c_str(), (unsigned long long)c.seed,
+                  c.reps, c.warmup, c.warmL2 ? "warm" : "cold (flushed)");
+  s += b;
+  if (d.available) {
+    const FmaUnits u = fmaUnitsPerSM(d.ccMajor, d.ccMinor);
+    std::snprintf(b, sizeof b,
+                  "Peaks: measured copy %.1f GB/s (read + write; %s); %s peak %.0f GFLOP/s = 2 x %d FMA/clock/SM "
+                  "(CC %s, CUDA Programming Guide throughput table) x %d SMs x %.0f MHz\n",
+                  p.copyGBs, p.source.c_str(), std::string(name(c.type)).c_str(), peakGflops(d, c.type),
+                  c.type == ElemType::Float64 ? u.fp64 : u.fp32, d.ccString().c_str(), d.smCount, d.smClockKHz / 1e3);
+    s += b;
+  }
+  return s;
+}
+
 int interruptedExit() {
   std::fprintf(stderr, "reducelab: interrupted; nothing was written\n");
   return kExitInterrupted;
@@ -126,14 +163,29 @@ int runBench(const BenchOptions& o) {
     }
   // Device-independent checks first, so a typo is reported the same with or without a GPU.
   base.kernel = kernels.front()->key;
-  if (kernels.size() == 1)
+  const Family family = kernels.front()->family;
+  for (const KernelInfo* k : kernels)
+    if (k->family != family) {
+      std::fprintf(stderr, "reducelab: error: bench one family at a time: %s is a %s, %s a %s\n",
+                   std::string(kernels.front()->key).c_str(), std::string(familyName(family)).c_str(),
+                   std::string(k->key).c_str(), std::string(familyName(k->family)).c_str());
+      return 2;
+    }
+  const bool matrix = family != Family::Reduction;
+  if (matrix && o.cpuOnly) {
+    std::fprintf(stderr, "reducelab: error: --cpu-only runs the reductions' CPU baseline; the %s kernels have none\n",
+                 std::string(familyName(family)).c_str());
+    return 2;
+  }
+  applyMatrixShape(base);
+  if (kernels.size() == 1 || matrix)
     if (std::string e = validate(base, nullptr); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 2;
     }
 
-  const bool baseline = !o.noCpu;  // --cpu-only --no-cpu: the exact reference alone
-  if (std::string e = checkHostMemory(base, baseline); !e.empty()) {
+  const bool baseline = !o.noCpu && !matrix;  // --cpu-only --no-cpu: the exact reference alone
+  if (std::string e = matrix ? std::string() : checkHostMemory(base, baseline); !e.empty()) {
     std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
     return 1;
   }
@@ -151,7 +203,8 @@ int runBench(const BenchOptions& o) {
     }
   }
   installInterruptHandler();  // Ctrl+C stops the CPU work and the measurements cleanly
-  const Reference ref = computeReference(base, 0, terminalWork("exact reference"));
+  // Matrix kernels check their own output (engine: checkMatrixOutput); reductions share one exact reference.
+  const Reference ref = matrix ? Reference{} : computeReference(base, 0, terminalWork("exact reference"));
   if (ref.cancelled) return interruptedExit();
   CpuBaseline cpu;
   if (baseline) {
@@ -176,13 +229,16 @@ int runBench(const BenchOptions& o) {
   const Peaks peaks = engine->peaks(false);
   std::vector<Measurement> rows;
   MeasureOptions mo;
-  mo.knownReference = &ref;
-  mo.knownCpu = o.noCpu ? nullptr : &cpu;
+  mo.knownReference = matrix ? nullptr : &ref;
+  mo.reference = !matrix;
+  mo.knownCpu = o.noCpu || matrix ? nullptr : &cpu;
   mo.cpuBaseline = false;
   mo.cancel = [] { return interrupted(); };
   for (size_t i = 0; i < kernels.size(); ++i) {
     RunConfig c = base;
     c.kernel = kernels[i]->key;
+    c.tile = base.tile;
+    applyMatrixShape(c);
     if (tty) std::fprintf(stderr, "[%zu/%zu] %s %s\n", i + 1, kernels.size(), c.kernel.c_str(),
                           std::string(kernels[i]->name).c_str());
     rows.push_back(engine->measure(c, mo));
@@ -194,6 +250,11 @@ int runBench(const BenchOptions& o) {
   if (format == "json") {
     SessionInfo s{engine->device(), peaks, o.argv, "reduce"};
     text = sessionJson(s, rows).dump(2) + "\n";
+  } else if (matrix) {
+    Table t = matrixTable(rows);
+    const std::string head = matrixHeader(engine->device(), peaks, base, family);
+    if (format == "csv") text = render(t, TableFormat::Csv);
+    else text = head + "\n" + render(t, format == "md" ? TableFormat::Markdown : TableFormat::Text);
   } else {
     Table t = benchTable(rows, peaks);
     if (format == "csv") text = render(t, TableFormat::Csv);

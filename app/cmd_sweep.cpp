@@ -115,7 +115,7 @@ int runSweepCommand(const SweepOptions& o) {
   RunConfig base;
   if (std::string e = toRunConfig(o.run, &base); !e.empty()) return fail(2, e);
   auto axis = parseSweepAxis(o.axis.empty() ? "block" : o.axis);
-  if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel");
+  if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel, tile, size");
   nlohmann::json saved;
   if (!o.from.empty()) {  // the file decides the axis; a different --axis is a mistake, not an override
     std::string text;
@@ -146,6 +146,8 @@ int runSweepCommand(const SweepOptions& o) {
   if (!o.nMax.empty()) {
     if (auto v = parseCount(o.nMax, &err)) spec.nMax = *v; else return fail(2, "--n-max: " + err);
   }
+  spec.sizeMin = o.sizeMin;
+  spec.sizeMax = o.sizeMax;
   if (o.out.empty()) return fail(2, "--out DIR is required (the folder the figure and tables go to)");
   const std::string stem = "sweep-" + std::string(name(*axis));
   std::vector<std::string> names;
@@ -193,7 +195,8 @@ int runSweepCommand(const SweepOptions& o) {
   gui::Figure named = fig;
   named.fileStem = stem;
   exportFigure(named, o.out, formats, !o.dark, &r);
-  exportTable(sweepTable(rows, peaks), o.out, stem, formats, &r);
+  const bool matrixAxis = *axis == SweepAxis::Tile || *axis == SweepAxis::Size;
+  exportTable(matrixAxis ? matrixTable(rows) : sweepTable(rows, peaks), o.out, stem, formats, &r);
   if (formats.json) {
     SessionInfo info{device, peaks, o.argv, stem};
     const std::string path = (std::filesystem::path(o.out) / (stem + ".json")).string();

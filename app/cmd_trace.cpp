@@ -30,15 +30,16 @@ Table traceTable(const TraceData& t, const TraceSummary& sum) {
   Table tab;
   tab.headers = {"step", "what", "warps with work", "lanes per active warp", "max conflict",
                  "smem wavefronts", "ideal", "sectors (1st it.)", "requests (1st it.)",
-                 "sectors (all it.)", "requests (all it.)"};
-  tab.numeric = {true, false, true, true, true, true, true, true, true, true, true};
+                 "sectors (all it.)", "requests (all it.)", "store sectors", "store requests"};
+  tab.numeric = {true, false, true, true, true, true, true, true, true, true, true, true, true};
   for (const StepSummary& s : sum.steps) {
     tab.rows.push_back({std::to_string(s.step), s.label,
                         std::to_string(s.warpsWithWork) + "/" + std::to_string(t.numWarps()),
                         lanesText(s), s.maxDegree > 1 ? std::to_string(s.maxDegree) + "-way" : (s.maxDegree ? "none" : "-"),
                         std::to_string(s.wavefronts), std::to_string(s.idealWavefronts),
                         std::to_string(s.globalSectors), std::to_string(s.globalRequests),
-                        std::to_string(s.totalLoadSectors), std::to_string(s.totalLoadRequests)});
+                        std::to_string(s.totalLoadSectors), std::to_string(s.totalLoadRequests),
+                        std::to_string(s.globalStoreSectors), std::to_string(s.globalStoreRequests)});
   }
   return tab;
 }
@@ -52,13 +53,24 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
                      {"max_degree", s.maxDegree}, {"wavefronts", s.wavefronts},
                      {"ideal_wavefronts", s.idealWavefronts},
                      {"load_wavefronts", s.loadWavefronts}, {"store_wavefronts", s.storeWavefronts},
+                     {"ideal_load_wavefronts", s.idealLoadWavefronts},
+                     {"ideal_store_wavefronts", s.idealStoreWavefronts},
                      {"global_sectors", s.globalSectors}, {"global_requests", s.globalRequests},
                      {"global_detail", s.kind == trace::kStepGridStride ? "first iteration" : "all"},
                      {"total_load_sectors", s.totalLoadSectors},
                      {"total_load_requests", s.totalLoadRequests},
                      {"total_load_bytes", s.totalLoadBytes},
+                     {"global_store_sectors", s.globalStoreSectors},
+                     {"global_store_requests", s.globalStoreRequests},
                      {"max_iterations", s.maxIterations}});
+  nlohmann::json matrix = nullptr;
+  if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k))
+    matrix = {{"family", std::string(familyName(k->family))}, {"rows", c.rows}, {"cols", c.cols},
+              {"inner", k->family == Family::Matmul ? nlohmann::json(c.inner) : nlohmann::json(nullptr)},
+              {"tile", t.header.tile}, {"block_x", t.header.blockX}, {"block_y", t.header.blockY},
+              {"grid_x", t.header.gridX}, {"grid_y", t.header.gridY}};
   return {{"source", source},
+          {"matrix", matrix},
           {"trace_version", trace::kVersion},
           {"kernel", c.kernel},
           {"type", std::string(name(c.type))},
@@ -135,6 +147,7 @@ int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::
 int runTrace(const TraceOptions& o) {
   RunConfig c;
   c.kernel = o.run.kernel;
+  c.tracedBlock = o.tracedBlock;
   if (std::string e = toRunConfig(o.run, &c); !e.empty()) {
     std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
     return 2;
@@ -206,6 +219,17 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
     text = traceJson(c, t, sum, source).dump(2) + "\n";
   } else {
     char head[512];
+    const KernelInfo& k = *findKernel(c.kernel);
+    if (isMatrixFamily(k))
+      std::snprintf(head, sizeof head,
+                    "Trace of block %u of %u (%u x %u tiles): kernel %s, tile %u, %u x %u threads, %s, %s %llu x %llu%s, "
+                    "from the %s\n",
+                    t.header.tracedBlock, t.header.gridSize, t.header.gridX, t.header.gridY, c.kernel.c_str(),
+                    t.header.tile, t.header.blockX, t.header.blockY, std::string(name(c.type)).c_str(),
+                    k.family == Family::Matmul ? "C =" : "input", (unsigned long long)c.rows,
+                    (unsigned long long)c.cols,
+                    k.family == Family::Matmul ? (", K = " + std::to_string(c.inner)).c_str() : "", source.c_str());
+    else
     std::snprintf(head, sizeof head,
                   "Trace of block %u of %u: kernel %s, %d threads, %s %s (accumulator %s), N = %s, from the %s\n",
                   t.header.tracedBlock, t.header.gridSize, c.kernel.c_str(), c.block,

@@ -40,6 +40,7 @@ struct SweepOptions {
   RunOptionText run;
   std::string axis;   // block, n, type, kernel; empty: block, or with --from the file's axis
   std::string nMin, nMax;
+  uint64_t sizeMin = 256, sizeMax = 4096;  // size axis: matrix sides
   std::string from;   // re-draw from a saved session JSON instead of measuring
   std::string out;
   std::string format = "all";

@@ -97,7 +97,13 @@ int main(int argc, char** argv) {
   sweep.run.kernel = "k3,k7,k10,cub";
   CLI::App* sweepCmd = cli.add_subcommand("sweep", "Measure over one axis; write the figure and tables");
   rl::app::addRunOptions(sweepCmd, sweep.run, "Kernels, one series each (a comma list)");
-  sweepCmd->add_option("--axis", sweep.axis, "block, n, type or kernel (default block; with --from, the file's)");
+  sweepCmd->add_option("--axis", sweep.axis,
+                       "block, n, type or kernel; tile or size for the matrix kernels (default block; with --from, "
+                       "the file's)");
+  sweepCmd->add_option("--size-min", sweep.sizeMin, "size sweep: smallest matrix side (default 256)")
+      ->check(CLI::Range(uint64_t(1), rl::kMaxMatrixSide));
+  sweepCmd->add_option("--size-max", sweep.sizeMax, "size sweep: largest matrix side (default 4096)")
+      ->check(CLI::Range(uint64_t(1), rl::kMaxMatrixSide));
   sweepCmd->add_option("--n-min", sweep.nMin, "N sweep: smallest N (default 2^10)");
   sweepCmd->add_option("--n-max", sweep.nMax, "N sweep: largest N (default: the largest that fits)");
   sweepCmd->add_option("--out", sweep.out, "Folder for sweep-<axis>.{png,svg,csv,md,tex,json}");

@@ -60,6 +60,17 @@ void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHel
   cmd->add_option("--data", t.data, "Input: uniform, int-range, ones, ill-conditioned")->capture_default_str();
   cmd->add_option("--seed", t.seed, "Seed of the input data (0 to 2^64-1)")->capture_default_str()->check(unsignedInteger());
   cmd->add_option("--range", t.range, "Integer range lo,hi for --data int-range")->capture_default_str();
+  const std::string side = "1.." + std::to_string(kMaxMatrixSide);
+  cmd->add_option("--rows", t.rows, "Matrix kernels: rows of the input (transpose) or of C (matmul), " + side)
+      ->capture_default_str()->check(unsignedInteger());
+  cmd->add_option("--cols", t.cols, "Matrix kernels: columns of the input (transpose) or of C (matmul), " + side)
+      ->capture_default_str()->check(unsignedInteger());
+  cmd->add_option("--inner", t.inner, "Matmul: the inner dimension K (A is rows x K, B is K x cols), " + side)
+      ->capture_default_str()->check(unsignedInteger());
+  cmd->add_option("--tile", t.tile,
+                  "Matrix kernels: tile side (transpose 32, 16, 8; matmul 16, 8, 32, 29); it sets the block. "
+                  "0: the kernel's default")
+      ->capture_default_str()->check(CLI::Range(0, 1024));
 }
 
 std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
@@ -84,6 +95,11 @@ std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
   c->warmL2 = t.warmL2;
   c->seed = t.seed;
   c->tracedBlock = t.tracedBlock;
+  c->rows = t.rows;
+  c->cols = t.cols;
+  c->inner = t.inner;
+  c->tile = t.tile;
+  applyMatrixShape(*c);
   return {};
 }
 

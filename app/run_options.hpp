@@ -15,6 +15,9 @@ struct RunOptionText {
   bool warmL2 = false;
   uint64_t seed = 1;
   uint64_t tracedBlock = 0;
+  // The matrix families (transpose, matmul): sides and tile (0: the kernel's default).
+  uint64_t rows = 1024, cols = 1024, inner = 1024;
+  int tile = 0;
 };
 
 // Checks for numeric options, run on the text before CLI11 converts it, so nothing odd slips
@@ -29,6 +32,7 @@ CLI::Validator unsignedInteger();
 void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp);
 
 // Converts the texts (everything but the kernel list) into `c`. "" or a one-line error.
+// For a matrix kernel (c->kernel set first) the block and N follow from --tile and the sides.
 std::string toRunConfig(const RunOptionText& t, RunConfig* c);
 
 }  // namespace rl::app

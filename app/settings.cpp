@@ -145,6 +145,10 @@ Settings parseSettings(const std::string& text, std::string* problem, bool* unus
       r.n = keyOr<uint64_t>(c, "n", r.n, &badConfig);
       r.reps = keyOr<int>(c, "reps", r.reps, &badConfig);
       r.warmL2 = keyOr<bool>(c, "warm_l2", r.warmL2, &badConfig);
+      r.rows = keyOr<uint64_t>(c, "rows", r.rows, &badConfig);  // the matrix families' own parameters
+      r.cols = keyOr<uint64_t>(c, "cols", r.cols, &badConfig);
+      r.inner = keyOr<uint64_t>(c, "inner", r.inner, &badConfig);
+      r.tile = keyOr<int>(c, "tile", r.tile, &badConfig);
       auto choice = [&](const char* key, const char* fallback, auto parse, auto* field) {
         if (auto v = parse(keyOr<std::string>(c, key, fallback, &badConfig))) *field = *v;
         else badConfig.push_back(key);
@@ -189,7 +193,8 @@ std::string saveSettings(const std::string& path, const Settings& s) {
     j["last_config"] = {{"kernel", c.kernel}, {"block", c.block}, {"n", c.n}, {"reps", c.reps},
                         {"warm_l2", c.warmL2}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},
                         {"accumulate", std::string(name(c.accumulate))}, {"final", std::string(name(c.final))},
-                        {"data", std::string(name(c.data))}};
+                        {"data", std::string(name(c.data))}, {"rows", c.rows}, {"cols", c.cols},
+                        {"inner", c.inner}, {"tile", c.tile}};
   return writeTextAtomic(path, j.dump(2) + "\n");
 }
 

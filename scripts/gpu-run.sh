@@ -147,6 +147,27 @@ for step in "$@"; do
       done; wait
       cat /tmp/layout-rc.txt; cat /tmp/layout-*.log > "$OUT/layout-full.log"
       grep -hE "cases|slowest|FAILED|Failure" /tmp/layout-*.log | head -60 ;;
+    ncu-matrix)
+      # The matrix families (issue 14): shared-memory wavefronts and bank conflicts of the transpose
+      # and tiled matmul kernels, model against Nsight Compute, as a Markdown table for the docs.
+      log "ncu-matrix: transpose and matmul bank conflicts, model against Nsight Compute"
+      python3 scripts/ncu_matrix_check.py --out "$OUT/ncu-matrix.md" || exit 1 ;;
+    matrix)
+      # The matrix families measured: bench tables, the two lessons, bank-view screenshots.
+      log matrix families; rm -rf /tmp/matrix; mkdir -p /tmp/matrix
+      reducelab bench --kernel transpose --rows 1024 --cols 1024 --tile 32 --type float32 | tee "$OUT/bench-transpose-1024.txt"
+      reducelab bench --kernel transpose --rows 1000 --cols 777 --type float64 | tee "$OUT/bench-transpose-odd-f64.txt"
+      reducelab bench --kernel matmul --rows 1024 --cols 1024 --inner 1024 --tile 16 --type float32 | tee "$OUT/bench-matmul-1024.txt"
+      reducelab bench --kernel matmul --rows 1000 --cols 777 --inner 333 --tile 29 --type float64 | tee "$OUT/bench-matmul-odd-f64.txt"
+      reducelab sweep --axis tile --kernel mm-naive,mm-tiled --rows 2048 --cols 2048 --inner 2048 --out /tmp/matrix/tile 2>&1 | tail -3
+      reducelab sweep --axis size --kernel tr-naive,tr-tile,tr-padded,tr-swizzle,tr-diagonal --size-min 256 --size-max 8192 --out /tmp/matrix/size 2>&1 | tail -3
+      for l in transpose matmul; do reducelab lesson $l --headless --out /tmp/matrix/lesson-$l | tail -12; done
+      for k in tr-tile tr-padded tr-swizzle; do
+        reducelab --headless --frames 3 --kernel $k --view bank --step 4 --screenshot /tmp/matrix/h200-$k-bank.png || echo "FAILED $k"
+      done
+      reducelab --headless --frames 3 --kernel tr-naive --view coalescing --step 0 --screenshot /tmp/matrix/h200-tr-naive-coalescing.png
+      reducelab --headless --frames 3 --kernel mm-tiled --view bank --step 1 --screenshot /tmp/matrix/h200-mm-tiled-bank.png
+      tar czf "$OUT/matrix.tgz" -C /tmp/matrix . ;;
     sanitize)
       # QUICK=1: N {1, 33, 4099, 2^20+1}, blocks {32, 256, 1024}, every op and type pair. Racecheck runs k5 apart with
       # every hazard printed, so the summary of the others shows nothing is hidden behind the print limit.

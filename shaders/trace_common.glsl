@@ -1,6 +1,7 @@
 // The lane records of a trace buffer (kernels/include/reducelab/trace_format.hpp), bound with
 // glBindBufferRange at trace::kLanesOffset. A LaneRecord is 8 words: flags, addr[4],
-// iterations, value (a double, not read here).
+// iterations, value (a double, not read here). Trace format 3 (the matrix families) changed the
+// headers only (global regions, 2-D shape); the lane records these functions read are as in 2.
 layout(std430, binding = 0) readonly buffer TraceLanes { uint laneWords[]; };
 uniform int uBlock;  // threads per block
 

@@ -75,6 +75,42 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
       EXPECT_TRUE(k.schedule.empty());
       continue;
     }
+    if (isMatrixFamily(k)) {
+      // The matrix families: the schedule follows the tile layout, the shared rule the layout,
+      // and every listed tile plans a legal launch.
+      EXPECT_EQ(k.shape, GridShape::MatrixTiles);
+      const bool tiled = k.tileLayout != TileLayout::None;
+      EXPECT_EQ(k.sharedRule == SharedRule::NoneOwn, !tiled);
+      for (Phase p : k.schedule)
+        EXPECT_TRUE(p >= Phase::TransposeDirect) << "a reduction phase in a matrix schedule";
+      if (k.family == Family::Transpose) {
+        EXPECT_EQ(has(k, Phase::TransposeDirect), !tiled);
+        EXPECT_EQ(has(k, Phase::TransposeLoadTile) && has(k, Phase::TransposeStoreTile), tiled);
+        EXPECT_EQ(k.sharedRule == SharedRule::TilePadded, k.tileLayout == TileLayout::Padded);
+      } else {
+        EXPECT_EQ(has(k, Phase::MatmulNaiveDot), !tiled);
+        EXPECT_EQ(has(k, Phase::MatmulTileLoad) && has(k, Phase::MatmulTileDot), tiled);
+        EXPECT_EQ(k.schedule[k.schedule.size() - 1], Phase::MatmulStore);
+        EXPECT_TRUE(!tiled || k.sharedRule == SharedRule::TwoTiles);
+      }
+      for (int t : k.tiles) {
+        RunConfig c;
+        c.kernel = std::string(k.key);
+        c.tile = t;
+        c.type = ElemType::Float64;
+        c.rows = 100, c.cols = 70, c.inner = 33;
+        applyMatrixShape(c);
+        EXPECT_EQ(validate(c, nullptr), "") << "tile " << t;
+        const Geometry g = planGeometry(k, c, 1);
+        EXPECT_EQ(g.tile, t);
+        EXPECT_LE(g.block, 1024u);
+        EXPECT_EQ(g.block, g.blockX * g.blockY);
+        EXPECT_EQ(g.grid(), uint64_t((70 + t - 1) / t) * uint64_t((100 + t - 1) / t));
+        EXPECT_LE(g.smemBytes, 48u * 1024) << "tile " << t << " needs more than the default shared memory";
+        EXPECT_EQ(g.smemBytes, sharedBytes(k, int(g.block), c.type, t));
+      }
+      continue;
+    }
     ASSERT_GE(k.schedule.size(), 3);
     // First the loads, as the grid shape says.
     const Phase load = k.schedule.front();
@@ -139,7 +175,9 @@ TEST(Catalogue, HasTheThirteenKernelsAndCub) {
   EXPECT_TRUE(findKernel("k5")->unsafe);
   EXPECT_FALSE(findKernel("k11")->deterministic);
   std::string e;
-  EXPECT_EQ(parseKernelList("all", &e).size(), catalogue().size());
+  EXPECT_EQ(parseKernelList("all", &e).size(), catalogueKeys(false, Family::Reduction).size());
+  EXPECT_EQ(parseKernelList("transpose", &e).size(), 5u);
+  EXPECT_EQ(parseKernelList("matmul", &e).size(), 2u);
   EXPECT_EQ(parseKernelList("k3,k7,cub", &e).size(), 3u);
   EXPECT_TRUE(parseKernelList("k3,nope", &e).empty());
   EXPECT_NE(e.find("nope"), std::string::npos);

@@ -88,7 +88,7 @@ TEST(LessonFormat, ErrorsNameFileLineAndReason) {
 
 TEST(LessonFormat, ShippedLessonsParse) {
   const std::vector<std::string> names = shippedLessons();
-  for (const char* required : {"upc", "harris", "max", "beyond"})
+  for (const char* required : {"upc", "harris", "max", "beyond", "transpose", "matmul"})
     EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
   for (const std::string& n : names) {
     std::string err;
@@ -162,7 +162,8 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
   EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi"),
+INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson,
+                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul"),
                          [](const auto& info) { return info.param; });
 
 // ---- Seed figures checked against their GPU's peak (issue #16) ----

@@ -11,7 +11,19 @@ namespace rl::gui {
 
 // Selecting a kernel keeps the other parameters, adjusted where the kernel needs it.
 void selectKernel(Model& model, const KernelInfo& k) {
-  model.config.kernel = std::string(k.key);
+  RunConfig& c = model.config;
+  const KernelInfo* before = findKernel(c.kernel);
+  c.kernel = std::string(k.key);
+  if (isMatrixFamily(k)) {  // its own parameters: float types, no operation, block from the tile
+    if (c.type != ElemType::Float32 && c.type != ElemType::Float64) c.type = ElemType::Float32;
+    c.op = Op::Sum;
+    c.accumulate = Accumulate::Same;
+    c.final = FinalStage::Default;
+    if (c.tile != 0 && !hasTile(k, c.tile)) c.tile = 0;
+    applyMatrixShape(c);
+    return;
+  }
+  if (before && isMatrixFamily(*before)) c.block = 256;  // a tile's block may be 841 threads
   if (model.config.block < k.minBlock) {
     model.config.block = k.minBlock;
     model.addLog(LogLevel::Info, "Block size raised to " + std::to_string(k.minBlock) + ": " +
@@ -65,7 +77,15 @@ void drawKernelPanel(Model& model, UiActions&) {
   if (!ImGui::BeginTabBar("kernel-tabs")) return;
   if (ImGui::BeginTabItem("Catalogue")) {
     ImGui::BeginChild("catalogue");
+    Family group = Family::Unset;
     for (const KernelInfo& k : catalogue()) {
+      if (k.family != group) {  // grouped by family: the reduction ladder, transpose, matmul
+        group = k.family;
+        ImGui::TextDisabled("%s", group == Family::Reduction   ? "reduction (seeds 000-002)"
+                                  : group == Family::Transpose ? "transpose (seed 004)"
+                                                               : "matrix multiply (seed 003)");
+        ImGui::Separator();
+      }
       const bool selected = current == &k;
       std::string label = std::string(k.key) + "  " + std::string(k.name);
       if (ImGui::Selectable(label.c_str(), selected)) selectKernel(model, k);

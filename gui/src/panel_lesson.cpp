@@ -89,6 +89,18 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   if (haveSeed)
     for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
   for (const char* h : {"GB/s", "% of peak", "vs CPU", "result"}) columns.push_back({h, {h, true}});
+  // The matrix families: % of the measured copy (transpose), GFLOP/s (matmul), sizes and tile.
+  bool matrix = false, matmul = false;
+  for (const LessonRow& row : lesson.rows)
+    if (const KernelInfo* k = findKernel(row.config.kernel); k && isMatrixFamily(*k)) {
+      matrix = true;
+      matmul = matmul || k->family == Family::Matmul;
+    }
+  if (matrix) columns.push_back({"% copy", {"% of copy", true}});
+  if (matmul)
+    for (const char* h : {"GFLOP/s", "% peak FLOP"}) columns.push_back({h, {h, true}});
+  if (matrix)
+    for (const char* h : {"size", "tile"}) columns.push_back({h, {h, false}});
   for (const char* h : {"kernel", "type", "N", "block", "final"}) columns.push_back({h, {h, std::string(h) == "N" || std::string(h) == "block"}});
   for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i)
     columns.push_back({"ref" + std::to_string(i), {lesson.lesson.referenceColumns[i], false}});
@@ -123,7 +135,14 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       if (x.ok) m = &x;
     }
     if (run && !run->seedMethodConfig) like = m;  // the seed's method needs no other measurement
-    cell["floor"] = floorPeak > 0 ? timeCell(double(c.n) * double(elemBytes(c.type)) / (floorPeak * 1e9) * 1e3) : "-";
+    cell["floor"] = floorPeak > 0 ? timeCell(bytesMoved(c) / (floorPeak * 1e9) * 1e3) : "-";
+    if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
+      cell["size"] = std::to_string(c.rows) + " x " + std::to_string(c.cols) +
+                     (k->family == Family::Matmul ? " x " + std::to_string(c.inner) : "");
+      cell["tile"] = std::to_string(effectiveTile(*k, c));
+      cell["final"] = "-";  // no final stage: the kernel writes the whole output
+      cell["N"] = formatCount(c.n);
+    }
     cell["like"] = "-";
     if (like && run && run->seedMethod) {
       const Stats& st = run->seedMethod->endToEnd ? like->endToEnd : like->kernel;
@@ -136,6 +155,9 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       cell["GB/s"] = fixed(gbs, 1);
       cell["% of peak"] = peaks.theoreticalGBs > 0 ? fixed(100.0 * gbs / peaks.theoreticalGBs, 1) : "-";
       cell["vs CPU"] = m->haveCpu ? "x" + fixed(m->speedupVsCpu, 1) : "-";
+      cell["% copy"] = peaks.copyGBs > 0 && m->bytesRead > 0 ? fixed(100.0 * gbs / peaks.copyGBs, 1) : "-";
+      cell["GFLOP/s"] = m->gflops > 0 ? fixed(m->gflops, 1) : "-";
+      cell["% peak FLOP"] = m->pctPeakFlops > 0 ? fixed(m->pctPeakFlops, 1) : "-";
       std::string result;
       std::vector<std::string> seen;
       for (const Measurement* x : ours)

@@ -10,6 +10,10 @@
 namespace rl::gui {
 
 void selectKernel(Model& model, const KernelInfo& k);
+void drawMatrixParameters(RunConfig& c, const KernelInfo& k);
+void drawReductionParameters(RunConfig& c, const KernelInfo* k);
+void drawCommonParameters(RunConfig& c);
+void drawRunButtons(Model& model, UiActions& actions, float s);
 
 namespace {
 
@@ -33,10 +37,55 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   ImGui::PushItemWidth(std::max(120 * s, ImGui::GetContentRegionAvail().x * 0.55f));
   const KernelInfo* k = findKernel(c.kernel);
   if (ImGui::BeginCombo("kernel", k ? (std::string(k->key) + "  " + std::string(k->name)).c_str() : c.kernel.c_str())) {
-    for (const KernelInfo& ki : catalogue())
+    Family group = Family::Unset;
+    for (const KernelInfo& ki : catalogue()) {
+      if (ki.family != group) {  // grouped by family
+        ImGui::TextDisabled("%s", std::string(familyName(group = ki.family)).c_str());
+        ImGui::Separator();
+      }
       if (ImGui::Selectable((std::string(ki.key) + "  " + std::string(ki.name)).c_str(), &ki == k)) selectKernel(model, ki);
+    }
     ImGui::EndCombo();
   }
+  if (k && isMatrixFamily(*k)) {
+    drawMatrixParameters(c, *k);
+  } else {
+    drawReductionParameters(c, k);
+  }
+  drawCommonParameters(c);
+  ImGui::PopItemWidth();
+  drawRunButtons(model, actions, s);
+}
+
+// The matrix families' own parameters: the sides, K, the tile (it sets the block), the type.
+void drawMatrixParameters(RunConfig& c, const KernelInfo& k) {
+  const bool matmul = k.family == Family::Matmul;
+  auto side = [&](const char* label, uint64_t* v, const char* help) {
+    int x = int(*v);
+    if (ImGui::InputInt(label, &x, 1, 64)) *v = uint64_t(std::clamp<int64_t>(x, 1, int64_t(kMaxMatrixSide)));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  };
+  side("rows", &c.rows, matmul ? "Rows of C and of A" : "Rows of the input matrix (columns of the output)");
+  side("cols", &c.cols, matmul ? "Columns of C and of B" : "Columns of the input matrix (rows of the output)");
+  if (matmul) side("inner (K)", &c.inner, "A is rows x K, B is K x cols: the length of each dot product");
+  for (const char* preset : {"1024", "1000", "4096"}) {
+    if (preset != std::string("1024")) ImGui::SameLine();
+    if (ImGui::SmallButton(preset)) c.rows = c.cols = c.inner = std::stoull(preset);
+  }
+  const int tile = effectiveTile(k, c);
+  if (ImGui::BeginCombo("tile", (std::to_string(tile) + " x " + std::to_string(tile)).c_str())) {
+    for (int t : k.tiles)
+      if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(), t == tile)) c.tile = t;
+    ImGui::EndCombo();
+  }
+  applyMatrixShape(c);  // the block and N follow from the tile and the sides
+  ImGui::TextDisabled("%d x %d threads per block", matrixBlockX(k, effectiveTile(k, c)), matrixBlockY(k, effectiveTile(k, c)));
+  enumCombo("element type", &c.type, {ElemType::Float32, ElemType::Float64}, nullptr);
+  applyMatrixShape(c);
+}
+
+void drawReductionParameters(RunConfig& c, const KernelInfo* k) {
+  {
   if (ImGui::BeginCombo("block size", std::to_string(c.block).c_str())) {
     for (int b = 32; b <= 1024; b *= 2)
       if (ImGui::Selectable(std::to_string(b).c_str(), b == c.block)) c.block = b;
@@ -83,6 +132,10 @@ void drawParametersPanel(Model& model, UiActions& actions) {
       ImGui::SetTooltip("How the blocks' partial results become one value: cpu (copy partials, add on the host),\n"
                         "gpu (further passes of the kernel), atomic (k11), last block (k12)");
   }
+  }
+}
+
+void drawCommonParameters(RunConfig& c) {
   enumCombo("input data", &c.data,
             {DataPattern::Uniform, DataPattern::IntRange, DataPattern::Ones, DataPattern::IllConditioned},
             "uniform: [0,1) floats, 0..999 integers; int-range: integers in a range;\n"
@@ -96,8 +149,9 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   int traced = int(c.tracedBlock);
   if (ImGui::InputInt("traced block", &traced)) c.tracedBlock = uint64_t(std::max(0, traced));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which thread block the trace views show");
-  ImGui::PopItemWidth();
+}
 
+void drawRunButtons(Model& model, UiActions& actions, float s) {
   ImGui::Spacing();
   const bool canRun = model.configError.empty() && !model.cpuModel();
   if (!canRun) ImGui::BeginDisabled();

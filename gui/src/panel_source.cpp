@@ -50,6 +50,11 @@ const char* kindName(uint32_t kind) {
     case trace::kStepWarpStore: return "kStepWarpStore";
     case trace::kStepWarpLoad: return "kStepWarpLoad";
     case trace::kStepBlockResult: return "kStepBlockResult";
+    case trace::kStepCopyRow: return "kStepCopyRow";
+    case trace::kStepTileLoad: return "kStepTileLoad";
+    case trace::kStepTileStore: return "kStepTileStore";
+    case trace::kStepDot: return "kStepDot";
+    case trace::kStepOutput: return "kStepOutput";
   }
   return "";
 }

@@ -366,8 +366,47 @@ Figure occupancyFigure(const DeviceInfo& d, const std::string& kernel, int regis
   return f;
 }
 
+Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>& rows, const Peaks& peaks) {
+  Figure f;
+  f.fileStem = "sweep-" + axis;
+  bool allMatmul = !rows.empty();
+  for (const Measurement& m : rows) {
+    const KernelInfo* k = findKernel(m.config.kernel);
+    allMatmul = allMatmul && k && k->family == Family::Matmul;
+  }
+  f.spec.title = std::string(allMatmul ? "GFLOP/s" : "Bandwidth") + " against " +
+                 (axis == "tile" ? "the tile" : "the matrix side");
+  if (const Measurement* m = firstOk(rows))
+    f.spec.subtitle = std::string(name(m->config.type)) +
+                      (axis == "tile" ? ", " + std::to_string(m->config.rows) + " x " + std::to_string(m->config.cols) : "");
+  f.spec.x.label = axis == "tile" ? "tile side" : "matrix side (rows = cols = K)";
+  f.spec.x.scale = axis == "tile" ? AxisScale::Linear : AxisScale::Log2;
+  f.spec.x.tickFormat = "%.0f";
+  f.spec.y.label = allMatmul ? "GFLOP/s" : "GB/s (read + write)";
+  f.spec.y.includeZero = true;
+  for (auto& [kernel, ms] : byKernel(rows)) {
+    Series s = seriesFor(kernel, SeriesKind::Line);
+    std::vector<RunConfig> cfg;
+    for (const Measurement* m : ms) {
+      const KernelInfo* k = findKernel(m->config.kernel);
+      s.x.push_back(axis == "tile" ? double(k ? effectiveTile(*k, m->config) : m->config.tile) : double(m->config.rows));
+      s.y.push_back(allMatmul ? m->gflops : m->bandwidthGBs);
+      cfg.push_back(m->config);
+    }
+    f.spec.series.push_back(s);
+    f.configs.push_back(cfg);
+  }
+  if (!allMatmul && peaks.copyGBs > 0) {
+    char label[64];
+    std::snprintf(label, sizeof label, "measured copy %.0f GB/s", peaks.copyGBs);
+    f.spec.references.push_back({peaks.copyGBs, label, kMeasuredColor, true});
+  }
+  return f;
+}
+
 Figure figureForSweep(const std::string& axis, const std::vector<Measurement>& rows, const Peaks& peaks,
                       const DeviceInfo& d) {
+  if (axis == "tile" || axis == "size") return matrixSweepFigure(axis, rows, peaks);
   if (axis == "block") return blockSweepFigure(rows, peaks);
   if (axis == "n") return nSweepFigure(rows, peaks, d);
   if (axis == "type") return typeSweepFigure(rows, peaks);

@@ -51,6 +51,11 @@ std::string shortStepLabel(const trace::StepHeader& s) {
     case trace::kStepWarpStore: return "sums";
     case trace::kStepWarpLoad: return "read";
     case trace::kStepBlockResult: return "out";
+    case trace::kStepCopyRow: std::snprintf(b, sizeof b, "row%d", s.param); return b;
+    case trace::kStepTileLoad: return s.numSlots == 4 ? "tiles" : (std::snprintf(b, sizeof b, "in%d", s.param), b);
+    case trace::kStepTileStore: std::snprintf(b, sizeof b, "out%d", s.param); return b;
+    case trace::kStepDot: return "dot";
+    case trace::kStepOutput: return "C";
   }
   return "?";
 }

@@ -24,7 +24,7 @@ GLuint coalescingProgram(std::string* error) {
 int firstStepWithGlobalLoads(const TraceData& t) {
   for (int s = 0; s < t.numSteps(); ++s)
     for (const auto& slot : t.steps[size_t(s)].slots)
-      if (slot.space == trace::kSpaceGlobal && slot.access == trace::kLoad) return s;
+      if (slot.space == trace::kSpaceGlobal && slot.access != trace::kAtomic) return s;
   return -1;
 }
 
@@ -37,9 +37,9 @@ void drawCoalescing(Model& model) {
   const trace::StepHeader& h = t.data.steps[size_t(t.step)];
   std::vector<int> slots;
   for (int k = 0; k < trace::kMaxSlots; ++k)
-    if (h.slots[k].space == trace::kSpaceGlobal && h.slots[k].access == trace::kLoad) slots.push_back(k);
+    if (h.slots[k].space == trace::kSpaceGlobal && h.slots[k].access != trace::kAtomic) slots.push_back(k);
   if (slots.empty()) {
-    ImGui::TextWrapped("Step %d (%s) makes no global loads.", t.step, stepLabel(h).c_str());
+    ImGui::TextWrapped("Step %d (%s) makes no global loads or stores.", t.step, stepLabel(h).c_str());
     const int first = firstStepWithGlobalLoads(t.data);
     if (first >= 0) {
       char lab[64];
@@ -55,10 +55,15 @@ void drawCoalescing(Model& model) {
   for (size_t i = 0; i < slots.size(); ++i) {
     ImGui::SameLine();
     char lab[32];
-    std::snprintf(lab, sizeof lab, "load %zu##co%d", i + 1, slots[i]);
+    std::snprintf(lab, sizeof lab, "%s %zu##co%d", h.slots[slots[i]].access == trace::kStore ? "store" : "load", i + 1,
+                  slots[i]);
     if (ImGui::RadioButton(lab, t.slot == slots[i])) t.slot = slots[i];
   }
   const int bytes = h.slots[t.slot].bytes;
+  const bool store = h.slots[t.slot].access == trace::kStore;
+  // Sectors are counted on the real alignment: the region's offset 0 lies regionBase bytes
+  // into its allocation (a tile's first element need not start a sector).
+  const int64_t shift = regionBase(t.data.header, h.slots[t.slot].region);
   // The selected warp: addresses, sectors, lines.
   int lo = INT32_MAX, hi = INT32_MIN, lanes = 0;
   std::set<int> sectors, lines;
@@ -70,10 +75,12 @@ void drawCoalescing(Model& model) {
     ++lanes;
     lo = std::min(lo, r.addr[t.slot]);
     hi = std::max(hi, r.addr[t.slot] + bytes);
-    for (int b = r.addr[t.slot]; b < r.addr[t.slot] + bytes; ++b) sectors.insert(b / 32), lines.insert(b / 128);
+    for (int64_t b = shift + r.addr[t.slot]; b < shift + r.addr[t.slot] + bytes; ++b)
+      sectors.insert(int(b / 32 - shift / 32)), lines.insert(int(b / 128 - shift / 128));
   }
   if (lanes == 0) {
-    ImGui::TextWrapped("No lane of warp %d loads in this slot (past the end of the input).", t.warp);
+    ImGui::TextWrapped("No lane of warp %d %s in this slot (outside the matrix or past the end of the input).", t.warp,
+                       store ? "stores" : "loads");
     return;
   }
   const int requested = lanes * bytes, moved = int(sectors.size()) * 32;
@@ -110,7 +117,7 @@ void drawCoalescing(Model& model) {
     if ((x1 - x0) > ImGui::CalcTextSize(lab).x + 2 || l % 8 == 0)
       centeredText(dl, ImVec2((x0 + x1) * 0.5f, o.y + laneRowH + ImGui::GetTextLineHeight() * 0.6f), pal.text, lab);
     if (ImGui::IsMouseHoveringRect(ImVec2(x0, o.y), ImVec2(x1, o.y + laneRowH)))
-      ImGui::SetTooltip("lane %d: bytes %d..%d of the block's input (sector %d, line %d)", l, r.addr[t.slot],
+      ImGui::SetTooltip("lane %d: bytes %d..%d from the slot's base (sector %d, line %d)", l, r.addr[t.slot],
                         r.addr[t.slot] + bytes - 1, r.addr[t.slot] / 32, r.addr[t.slot] / 128);
   }
   const float sy = o.y + laneRowH + ImGui::GetTextLineHeight() * 1.3f;

@@ -33,19 +33,21 @@ std::string kernelKeys() {
   return s;
 }
 
-std::vector<std::string> catalogueKeys(bool traceableOnly) {
+std::vector<std::string> catalogueKeys(bool traceableOnly, Family family) {
   std::vector<std::string> keys;
   for (const KernelInfo& k : catalogue())
-    if (k.traceable || !traceableOnly) keys.emplace_back(k.key);
+    if ((k.traceable || !traceableOnly) && k.family == family) keys.emplace_back(k.key);
   return keys;
 }
 
 std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::string* error) {
   std::vector<const KernelInfo*> out;
-  if (text == "all") {
-    for (const KernelInfo& k : catalogue()) out.push_back(&k);
-    return out;
-  }
+  for (Family f : {Family::Reduction, Family::Transpose, Family::Matmul})
+    if (text == (f == Family::Reduction ? std::string_view("all") : familyName(f))) {
+      for (const KernelInfo& k : catalogue())
+        if (k.family == f) out.push_back(&k);
+      return out;
+    }
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
@@ -53,7 +55,7 @@ std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::strin
     const KernelInfo* k = findKernel(key);
     if (!k) {
       if (error)
-        *error = "unknown kernel '" + std::string(key) + "' (known: all, " + kernelKeys() + ")";
+        *error = "unknown kernel '" + std::string(key) + "' (known: all, transpose, matmul, " + kernelKeys() + ")";
       return {};
     }
     out.push_back(k);
@@ -84,8 +86,37 @@ uint64_t elemsPerIteration(const KernelInfo& k, ElemType in) {
   return uint64_t(k.loadsPerIteration) * perLoad;
 }
 
-size_t sharedBytes(const KernelInfo& k, int block, ElemType acc) {
+std::string_view familyName(Family f) {
+  switch (f) {
+    case Family::Reduction: return "reduction";
+    case Family::Transpose: return "transpose";
+    case Family::Matmul: return "matmul";
+    case Family::Unset: break;
+  }
+  return "?";
+}
+
+bool isMatrixFamily(const KernelInfo& k) { return k.family == Family::Transpose || k.family == Family::Matmul; }
+
+bool hasTile(const KernelInfo& k, int tile) {
+  for (int t : k.tiles)
+    if (t == tile) return true;
+  return false;
+}
+
+int matrixBlockX(const KernelInfo&, int tile) { return tile; }
+int matrixBlockY(const KernelInfo& k, int tile) {
+  if (k.threadRows == 0) return tile;
+  return tile < k.threadRows ? tile : k.threadRows;  // a tile of 8 rows needs at most 8 thread rows
+}
+
+size_t sharedBytes(const KernelInfo& k, int block, ElemType acc, int tile) {
+  const size_t t = size_t(tile > 0 ? tile : 0);
   switch (k.sharedRule) {
+    case SharedRule::Tile: return t * t * elemBytes(acc);
+    case SharedRule::TilePadded: return t * (t + 1) * elemBytes(acc);
+    case SharedRule::TwoTiles: return 2 * t * t * elemBytes(acc);
+    case SharedRule::NoneOwn: return 0;
     case SharedRule::TreeOfBlock: return size_t(block < 64 ? 64 : block) * elemBytes(acc);
     case SharedRule::OnePerWarp: return 32 * elemBytes(acc);
     case SharedRule::None: case SharedRule::Unset: break;  // Unset: refused by kernel_list.hpp

@@ -322,6 +322,44 @@ std::vector<std::string> benchRow(const Measurement& m, const Peaks& peaks, Time
   return r;
 }
 
+Table matrixTable(const std::vector<Measurement>& rows) {
+  Table t;
+  t.headers = {"kernel", "name", "type", "size", "tile", "threads", "grid", "time ms", "min ms", "max ms",
+               "GB/s", "% copy", "GFLOP/s", "% peak FLOP", "check", "max error", "occupancy %", "regs"};
+  t.numeric = {false, false, false, false, true, false, false, true, true, true,
+               true,  true,  true,  true,  false, true,  true,  true};
+  for (const Measurement& m : rows) {
+    const RunConfig& c = m.config;
+    const KernelInfo* k = findKernel(c.kernel);
+    const bool mm = k && k->family == Family::Matmul;
+    std::vector<std::string> r = {c.kernel, k ? std::string(k->name) : m.kernelName, std::string(name(c.type)),
+                                  std::to_string(c.rows) + " x " + std::to_string(c.cols) +
+                                      (mm ? " (K " + std::to_string(c.inner) + ")" : ""),
+                                  std::to_string(k ? effectiveTile(*k, c) : c.tile)};
+    if (!m.ok) {
+      r.push_back("not run: " + m.error);
+      while (r.size() < t.headers.size()) r.push_back("");
+      t.rows.push_back(r);
+      continue;
+    }
+    r.push_back(std::to_string(m.geometry.blockX) + " x " + std::to_string(m.geometry.blockY));
+    r.push_back(std::to_string(m.geometry.gridX) + " x " + std::to_string(m.geometry.gridY));
+    r.push_back(fixed(m.kernel.median, 4));
+    r.push_back(fixed(m.kernel.min, 4));
+    r.push_back(fixed(m.kernel.max, 4));
+    r.push_back(fixed(m.bandwidthGBs, 1));
+    r.push_back(m.pctCopy > 0 ? fixed(m.pctCopy, 1) : "-");
+    r.push_back(mm ? fixed(m.gflops, 1) : "-");
+    r.push_back(mm && m.pctPeakFlops > 0 ? fixed(m.pctPeakFlops, 1) : "-");
+    r.push_back(!m.haveReference ? "-" : m.check.pass ? "PASS" : "FAIL");
+    r.push_back(m.haveReference ? sci(m.check.absError) : "-");
+    r.push_back(fixed(100.0 * m.resources.occupancy, 0));
+    r.push_back(std::to_string(m.resources.registers));
+    t.rows.push_back(r);
+  }
+  return t;
+}
+
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   const TimeBasis basis = comparisonBasis(rows);
   Table t;
@@ -411,7 +449,7 @@ struct AxisColumn {
 
 std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m) {
   const RunConfig& c = m.config;
-  return {{"Kernel", c.kernel},
+  std::vector<std::pair<std::string, std::string>> point = {{"Kernel", c.kernel},
           {"T", std::string(name(c.type))},
           {"Accumulator", std::string(name(c.accType()))},
           {"Op", std::string(name(c.op))},
@@ -421,21 +459,31 @@ std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m)
           {"Data", std::string(name(c.data))},
           {"Seed", std::to_string(c.seed)},
           {"L2", c.warmL2 ? "warm" : "cold"}};
+  // The matrix families' own parameters (a reduction's record has none of these axes).
+  if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
+    point.push_back({"Rows", std::to_string(c.rows)});
+    point.push_back({"Cols", std::to_string(c.cols)});
+    if (k->family == Family::Matmul) point.push_back({"Inner", std::to_string(c.inner)});
+    point.push_back({"Tile", std::to_string(effectiveTile(*k, c))});
+  }
+  return point;
 }
 
 const char* axisType(const std::string& axis) {
-  return axis == "Elements" || axis == "Block" || axis == "Seed" ? "int64" : "string";
+  return axis == "Elements" || axis == "Block" || axis == "Seed" || axis == "Rows" || axis == "Cols" ||
+                 axis == "Inner" || axis == "Tile"
+             ? "int64"
+             : "string";
 }
 
 std::vector<AxisColumn> axisColumns(const std::vector<Measurement>& rows) {
   std::vector<AxisColumn> cols;
   for (const Measurement& m : rows) {
-    const auto point = axisPoint(m);
-    if (cols.empty())
-      for (const auto& [n, v] : point) cols.push_back({n, axisType(n), {}});
-    for (size_t i = 0; i < point.size(); ++i) {
-      auto& vs = cols[i].values;
-      if (std::find(vs.begin(), vs.end(), point[i].second) == vs.end()) vs.push_back(point[i].second);
+    // By name: records of different families have different axes.
+    for (const auto& [n, v] : axisPoint(m)) {
+      auto it = std::find_if(cols.begin(), cols.end(), [&](const AxisColumn& a) { return a.name == n; });
+      if (it == cols.end()) it = cols.insert(cols.end(), AxisColumn{n, axisType(n), {}});
+      if (std::find(it->values.begin(), it->values.end(), v) == it->values.end()) it->values.push_back(v);
     }
   }
   return cols;
@@ -580,6 +628,15 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
                             "Global memory bandwidth as a fraction of the theoretical peak"));
     sum.push_back(ownSummary("reducelab/time/end_to_end/median", "End-to-end time (median)", "duration", "float64", m.endToEnd.median * 1e-3));
     sum.push_back(ownSummary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
+    if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
+      sum.push_back(ownSummary("reducelab/matrix/bytes_moved", "Bytes moved (least)", "bytes", "float64", m.bytesRead));
+      sum.push_back(ownSummary("reducelab/bw/measured_copy_fraction", "% of measured copy", "percentage", "float64", m.pctCopy / 100));
+      if (k->family == Family::Matmul) {
+        sum.push_back(ownSummary("reducelab/flops/gflops", "GFLOP/s", "", "float64", m.gflops));
+        sum.push_back(ownSummary("reducelab/flops/peak_gflops", "Peak GFLOP/s", "", "float64", m.peakGflops));
+        sum.push_back(ownSummary("reducelab/flops/peak_fraction", "% of peak FLOP/s", "percentage", "float64", m.pctPeakFlops / 100));
+      }
+    }
     sum.push_back(ownSummary("reducelab/result", "Result", "", m.result.isInt ? "int64" : "float64",
                              m.result.isInt ? json(m.result.i) : json(m.result.f)));
     if (m.haveReference) {
@@ -726,6 +783,14 @@ Measurement measurementFromState(const nlohmann::json& st) {
     } else if (n == "L2") {
       if (v != "warm" && v != "cold") throw bad(n, v, "is not warm or cold");
       m.config.warmL2 = v == "warm";
+    } else if (n == "Rows" || n == "Cols" || n == "Inner") {
+      const auto x = wholeNumber<uint64_t>(v);
+      if (!x || *x < 1 || *x > kMaxMatrixSide) throw bad(n, v, "is not a matrix side (1.." + std::to_string(kMaxMatrixSide) + ")");
+      (n == "Rows" ? m.config.rows : n == "Cols" ? m.config.cols : m.config.inner) = *x;
+    } else if (n == "Tile") {
+      const auto x = wholeNumber<int>(v);
+      if (!x || *x < 1 || *x > 32) throw bad(n, v, "is not a tile size (1..32)");
+      m.config.tile = *x;
     } else if (n == "Accumulator") {
       const auto acc = parseElemType(v);
       if (!acc) throw bad(n, v, "is not a type");
@@ -842,10 +907,20 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/error/absolute"); v && !v->is_null()) m.check.absError = finiteNonNegative(*v, "the absolute error");
     if (auto* v = findSummary(st, "reducelab/error/relative"); v && !v->is_null()) m.check.relError = finiteNonNegative(*v, "the relative error");
     if (auto* v = findSummary(st, "reducelab/error/tolerance"); v && !v->is_null()) m.check.tolerance = finiteNonNegative(*v, "the tolerance");
-    m.bytesRead = double(m.config.n) * double(elemBytes(m.config.type));
+    m.bytesRead = bytesMoved(m.config);
     // Derived as the engine derives it (a session file does not store it).
     m.endToEndGBs = m.endToEnd.median > 0 ? m.bytesRead / (m.endToEnd.median * 1e-3) / 1e9 : 0;
+    if (auto* v = findSummary(st, "reducelab/bw/measured_copy_fraction")) m.pctCopy = finiteNonNegative(*v, "the copy fraction") * 100;
+    if (auto* v = findSummary(st, "reducelab/flops/gflops")) m.gflops = finiteNonNegative(*v, "the GFLOP/s");
+    if (auto* v = findSummary(st, "reducelab/flops/peak_gflops")) m.peakGflops = finiteNonNegative(*v, "the peak GFLOP/s");
+    if (auto* v = findSummary(st, "reducelab/flops/peak_fraction")) m.pctPeakFlops = finiteNonNegative(*v, "the peak fraction") * 100;
     m.geometry.final = m.config.final;
+    if (const KernelInfo* k = findKernel(m.config.kernel); k && isMatrixFamily(*k)) {  // the 2-D launch
+      const Geometry g = planGeometry(*k, m.config, 1);
+      m.geometry.gridX = g.gridX, m.geometry.gridY = g.gridY, m.geometry.blockX = g.blockX, m.geometry.blockY = g.blockY;
+      m.geometry.tile = g.tile;
+      m.geometry.block = g.block;
+    }
   }
   return m;
 }

@@ -78,6 +78,18 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     if (auto v = parseDataPattern(value)) c.data = *v; else return bad("uniform, int-range, ones, ill-conditioned");
   } else if (key == "n") {
     if (auto v = parseCount(value, &err)) c.n = *v; else return err;
+  } else if (key == "rows" || key == "cols" || key == "inner" || key == "tile") {
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(value, &used);
+      if (used != value.size() || v < (key == "tile" ? 0 : 1) || v > int64_t(kMaxMatrixSide)) throw 0;
+      if (key == "rows") c.rows = uint64_t(v);
+      else if (key == "cols") c.cols = uint64_t(v);
+      else if (key == "inner") c.inner = uint64_t(v);
+      else c.tile = int(v);
+    } catch (...) {
+      return bad(key == "tile" ? "a tile of the kernel's list, 0: its default" : "1.." + std::to_string(kMaxMatrixSide));
+    }
   } else if (key == "reps" || key == "warmup" || key == "seed" || key == "traced-block") {
     try {
       const long long v = std::stoll(value);
@@ -104,8 +116,10 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     }
   } else {
     return "unknown setting '" + key +
-           "' (kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, traced-block)";
+           "' (kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, traced-block, "
+           "rows, cols, inner, tile)";
   }
+  applyMatrixShape(c);  // matrix kernels: block and N follow from the tile and the sides
   return {};
 }
 
@@ -137,6 +151,8 @@ std::string parseSeedFigure(const std::string& rest, const LessonRun& run, const
   std::string bad, gpuId;
   f->n = run.config.n;
   f->type = run.config.type;
+  if (const KernelInfo* k = findKernel(run.config.kernel); k && isMatrixFamily(*k))
+    f->bytesMoved = bytesMoved(run.config);  // a transpose reads and writes every element
   for (auto& [k, v] : keyValues(kvText, &bad)) {
     if (k == "gpu") {
       gpuId = v;

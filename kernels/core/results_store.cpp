@@ -13,7 +13,9 @@ std::vector<Measurement> syntheticResults(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> jitter(0.9, 1.1);
   const DeviceInfo d = assumedH200();
-  const std::vector<KernelInfo>& kernels = catalogue();
+  std::vector<KernelInfo> kernels;  // reductions: the synthetic records are N-sized runs
+  for (const KernelInfo& k : catalogue())
+    if (k.family == Family::Reduction) kernels.push_back(k);
   for (size_t i = 0; i < n; ++i) {
     Measurement m;
     m.config.kernel = std::string(kernels[i % kernels.size()].key);

@@ -13,6 +13,8 @@ std::string_view name(SweepAxis a) {
     case SweepAxis::N: return "n";
     case SweepAxis::Type: return "type";
     case SweepAxis::Kernel: return "kernel";
+    case SweepAxis::Tile: return "tile";
+    case SweepAxis::Size: return "size";
   }
   return "?";
 }
@@ -22,6 +24,8 @@ std::optional<SweepAxis> parseSweepAxis(std::string_view s) {
   if (s == "n") return SweepAxis::N;
   if (s == "type") return SweepAxis::Type;
   if (s == "kernel") return SweepAxis::Kernel;
+  if (s == "tile") return SweepAxis::Tile;
+  if (s == "size") return SweepAxis::Size;
   return std::nullopt;
 }
 
@@ -40,12 +44,18 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
     RunConfig c = s.base;
     c.kernel = kernel;
     set(c);
+    applyMatrixShape(c);  // matrix kernels: block and N from the tile and the sides
     add(c);
+  };
+  auto isMatrix = [](const std::string& key) { return isMatrixFamily(*findKernel(key)); };
+  auto refuse = [&](const std::string& kernel, const std::string& why) {
+    if (skipped) skipped->push_back(kernel + " " + why);
   };
   std::vector<std::string> kernels = s.kernels;
   if (s.axis == SweepAxis::Kernel) {
     kernels.clear();
-    for (const KernelInfo& k : catalogue()) kernels.push_back(std::string(k.key));
+    for (const KernelInfo& k : catalogue())  // the reduction ladder (matrix kernels: the tile and size axes)
+      if (k.family == Family::Reduction) kernels.push_back(std::string(k.key));
   }
   for (const std::string& k : kernels)
     if (!findKernel(k)) {
@@ -55,6 +65,8 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
   switch (s.axis) {
     case SweepAxis::Block:
       for (const std::string& k : kernels)
+        if (isMatrix(k)) refuse(k, "sets its block from the tile: sweep the tile axis");
+        else
         for (int b = 32; b <= 1024; b *= 2)
           addFor(k, [&](RunConfig& c) {
             c.block = b;
@@ -79,8 +91,33 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
         return {};
       }
       // Powers of two, N-major so one input serves every kernel before the next is generated.
+      for (const std::string& k : kernels)
+        if (isMatrix(k)) refuse(k, "is sized by its matrix: sweep the size axis");
       for (uint64_t n = s.nMin; n <= nMax; n *= 2)
-        for (const std::string& k : kernels) addFor(k, [&](RunConfig& c) { c.n = n; });
+        for (const std::string& k : kernels)
+          if (!isMatrix(k)) addFor(k, [&](RunConfig& c) { c.n = n; });
+      break;
+    }
+    case SweepAxis::Tile:
+      for (const std::string& k : kernels) {
+        const KernelInfo& info = *findKernel(k);
+        if (!isMatrixFamily(info)) refuse(k, "has no tile (a reduction: sweep the block axis)");
+        for (int t : info.tiles) addFor(k, [&](RunConfig& c) { c.tile = t; });
+      }
+      break;
+    case SweepAxis::Size: {
+      if (s.sizeMin < 1 || s.sizeMin > s.sizeMax || s.sizeMax > kMaxMatrixSide) {
+        if (error)
+          *error = "the size range " + std::to_string(s.sizeMin) + ".." + std::to_string(s.sizeMax) +
+                   " is empty or outside 1.." + std::to_string(kMaxMatrixSide);
+        return {};
+      }
+      for (const std::string& k : kernels)
+        if (!isMatrix(k)) refuse(k, "has no matrix (a reduction: sweep the n axis)");
+      for (uint64_t side = s.sizeMin; side <= s.sizeMax; side *= 2)
+        for (uint64_t v : {side, side + 7})
+          for (const std::string& k : kernels)
+            if (isMatrix(k)) addFor(k, [&](RunConfig& c) { c.rows = c.cols = c.inner = v; });
       break;
     }
     case SweepAxis::Type:
@@ -104,6 +141,19 @@ std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& 
   for (const RunConfig& c : configs) {
     if (hooks.betweenRuns) hooks.betweenRuns();
     if (cancel && cancel->load()) break;
+    if (isMatrixFamily(*findKernel(c.kernel))) {  // the engine checks a matrix's output itself
+      MeasureOptions o;
+      o.cpuBaseline = false;
+      o.reference = false;
+      o.cancel = [cancel] { return cancel && cancel->load(); };
+      if (hooks.betweenRepetitions) o.betweenRepetitions = [&] { hooks.betweenRepetitions(c); };
+      Measurement m = engine.measure(c, o);
+      if (!m.ok && m.error == "cancelled") break;
+      out.push_back(m);
+      ++done;
+      if (onResult) onResult(out.back(), done, int(configs.size()));
+      continue;
+    }
     const auto key = std::make_tuple(int(c.type), int(c.accumulate), int(c.op), c.n, int(c.data), c.seed,
                                      c.rangeLo, c.rangeHi);
     auto it = refs.find(key);

@@ -140,6 +140,14 @@ std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
   return out;
 }
 
+int64_t regionBase(const TraceHeader& h, uint8_t region) {
+  switch (region) {
+    case kRegionSecond: return h.secondBase;
+    case kRegionOutput: return h.outputBase;
+    default: return h.globalBase;
+  }
+}
+
 std::string stepLabel(const StepHeader& s) {
   char b[64];
   switch (s.kind) {
@@ -154,6 +162,14 @@ std::string stepLabel(const StepHeader& s) {
     case kStepWarpStore: return "warp sums";
     case kStepWarpLoad: return "read sums";
     case kStepBlockResult: return "result";
+    case kStepCopyRow: std::snprintf(b, sizeof b, "copy row +%d", s.param); return b;
+    case kStepTileLoad:
+      if (s.numSlots == 4) std::snprintf(b, sizeof b, "tiles in (1 of %d)", s.param);  // matmul: K-tiles
+      else std::snprintf(b, sizeof b, "tile in +%d", s.param);
+      return b;
+    case kStepTileStore: std::snprintf(b, sizeof b, "tile out +%d", s.param); return b;
+    case kStepDot: std::snprintf(b, sizeof b, "dot (%d terms)", s.param); return b;
+    case kStepOutput: return "store C";
   }
   return "?";
 }
@@ -183,17 +199,23 @@ TraceSummary summarize(const TraceData& t) {
       (a.store ? st.idealStoreWavefronts : st.idealLoadWavefronts) += a.idealWavefronts;
     }
     for (int slot = 0; slot < kMaxSlots; ++slot) {
-      if (h.slots[slot].space != kSpaceGlobal || h.slots[slot].access != kLoad) continue;
+      if (h.slots[slot].space != kSpaceGlobal || h.slots[slot].access == kAtomic) continue;
+      const bool store = h.slots[slot].access == kStore;
+      if (store && h.slots[slot].region != kRegionOutput) continue;
       for (int w = 0; w < t.numWarps(); ++w) {
         std::set<int64_t> sectors;
         for (int l = 0; l < 32 && w * 32 + l < t.blockSize(); ++l) {
           const LaneRecord& r = t.lane(s, w * 32 + l);
           if (!(r.flags & kLaneActive) || !(r.flags & slotBit(slot))) continue;
-          const int64_t first = t.header.globalBase + r.addr[slot];
+          const int64_t first = regionBase(t.header, h.slots[slot].region) + r.addr[slot];
           for (int64_t byte = first; byte < first + h.slots[slot].bytes; byte += 32) sectors.insert(byte / 32);
           sectors.insert((first + h.slots[slot].bytes - 1) / 32);
         }
-        if (!sectors.empty()) {
+        if (sectors.empty()) continue;
+        if (store) {
+          ++st.globalStoreRequests;
+          st.globalStoreSectors += int(sectors.size());
+        } else {
           ++st.globalRequests;
           st.globalSectors += int(sectors.size());
         }
@@ -263,7 +285,9 @@ std::string compareTraces(const TraceData& a, const TraceData& b, double relTol)
   const TraceHeader &x = a.header, &y = b.header;
   if (x.numSteps != y.numSteps || x.blockSize != y.blockSize || x.tracedBlock != y.tracedBlock ||
       x.elemBytes != y.elemBytes || x.accBytes != y.accBytes || x.gridSize != y.gridSize ||
-      x.n != y.n || x.globalBase != y.globalBase) {
+      x.n != y.n || x.globalBase != y.globalBase || x.secondBase != y.secondBase ||
+      x.outputBase != y.outputBase || x.blockX != y.blockX || x.blockY != y.blockY || x.gridX != y.gridX ||
+      x.gridY != y.gridY || x.tile != y.tile) {
     std::snprintf(msg, sizeof msg,
                   "headers differ: steps %u/%u block %u/%u grid %u/%u base %lld/%lld",
                   x.numSteps, y.numSteps, x.blockSize, y.blockSize, x.gridSize, y.gridSize,

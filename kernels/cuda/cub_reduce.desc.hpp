@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo Cub = {
     .id = KernelId::Cub,
+    .family = Family::Reduction,
     .key = "cub",
     .name = "CUB DeviceReduce",
     .title = "cub::DeviceReduce (library reference)",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo Cub = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::None,
     .finals = {FinalStage::Gpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = false,

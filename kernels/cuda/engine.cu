@@ -25,6 +25,7 @@
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/matrix.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/type_dispatch.hpp"
 
@@ -214,12 +215,17 @@ class CudaEngine final : public Engine {
 
  private:
   const KernelEntry* entry(const KernelInfo& k, const RunConfig& c, ElemType in, bool traced) const {
-    VariantKey key{k.id, c.op, in, c.accType(), traced, k.blockTemplated ? c.block : 0};
+    const int templ = isMatrixFamily(k) ? effectiveTile(k, c) : (k.blockTemplated ? c.block : 0);
+    VariantKey key{k.id, c.op, in, c.accType(), traced, templ};
     return kernels::registry().find(key);
   }
   uint64_t residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem);
   std::string prepareInput(const RunConfig& c);
   std::string prepareScratch(const RunConfig& c, const Geometry& g);
+  std::string prepareMatrixScratch(const RunConfig& c);
+  // The matrix families' output against the CPU (transpose: every element; matmul: a sample of
+  // rows and columns, edges included), and its checksum as the run's result.
+  std::string checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel);
   // Enqueues every launch of the reduction. Returns "" or the error.
   std::string launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                         trace::TraceHeader* trace);
@@ -280,7 +286,7 @@ class CudaEngine final : public Engine {
   int* deviceFlags_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t e0_ = nullptr, e1_ = nullptr, e2_ = nullptr;
-  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_;
+  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_, matrixOut_;
   std::optional<InputKey> inputKey_;
   void* hostPartials_ = nullptr;
   size_t hostPartialsBytes_ = 0;
@@ -303,6 +309,12 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
   if (std::string err = validate(c, &dev_); !err.empty()) return err;
   const KernelInfo* k = findKernel(c.kernel);
   *kp = k;
+  if (isMatrixFamily(*k)) {  // a 2-D grid fixed by the matrix and the tile
+    *g = planGeometry(*k, c, 1);
+    if (!entry(*k, c, c.type, false))
+      return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
+    return {};
+  }
   // Shared memory does not depend on the grid: plan once to learn it, then with residency.
   Geometry probe = planGeometry(*k, c, 1);
   *g = planGeometry(*k, c, residentBlocks(*k, c, probe.smemBytes));
@@ -320,22 +332,50 @@ Geometry CudaEngine::geometry(const RunConfig& c, std::string* error) {
 }
 
 std::string CudaEngine::prepareInput(const RunConfig& c) {
-  const InputKey key{c.type, c.n, c.data, c.seed, c.rangeLo, c.rangeHi};
+  const uint64_t count = inputElements(c);  // N, or the matrices (matmul: A then B)
+  const InputKey key{c.type, count, c.data, c.seed, c.rangeLo, c.rangeHi};
   if (inputKey_ && *inputKey_ == key) return {};
   inputKey_.reset();
-  const size_t bytes = size_t(c.n) * elemBytes(c.type);
+  const size_t bytes = size_t(count) * elemBytes(c.type);
   if (bytes > input_.bytes()) input_.release();  // free first: the new buffer may need the room
   if (cudaError_t e = input_.reserve(bytes); e != cudaSuccess)
     return "cannot allocate " + std::to_string(bytes >> 20) + " MiB for the input: " + cudaText(e);
   const DataSpec spec = dataSpecOf(c);
-  const unsigned grid = unsigned(std::min<uint64_t>((c.n + 255) / 256, uint64_t(dev_.smCount) * 32));
+  const unsigned grid = unsigned(std::min<uint64_t>((count + 255) / 256, uint64_t(dev_.smCount) * 32));
   withElemType(c.type, [&]<class T>(TypeTag<T>) {
-    generateKernel<<<grid, 256, 0, stream_>>>(static_cast<T*>(input_.get()), c.n, spec);
+    generateKernel<<<grid, 256, 0, stream_>>>(static_cast<T*>(input_.get()), count, spec);
   });
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
   if (e != cudaSuccess) return "input generation failed: " + cudaText(e);
   inputKey_ = key;
+  return {};
+}
+
+std::string CudaEngine::prepareMatrixScratch(const RunConfig& c) {
+  cudaError_t e;
+  if ((e = matrixOut_.reserve(size_t(c.rows * c.cols) * elemBytes(c.type))) != cudaSuccess ||
+      (e = result_.reserve(32)) != cudaSuccess)
+    return "cannot allocate the output matrix: " + cudaText(e);
+  if (!c.warmL2 && !flush_.get()) {
+    const size_t flushBytes = size_t(std::max<int64_t>(dev_.l2Bytes, 1 << 20)) * 2;
+    if ((e = flush_.reserve(flushBytes)) != cudaSuccess) return "cannot allocate the L2 flush buffer";
+    cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_);
+  }
+  return {};
+}
+
+std::string CudaEngine::checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel) {
+  std::vector<unsigned char> out(size_t(c.rows * c.cols) * elemBytes(c.type));
+  cudaError_t e = cudaMemcpyAsync(out.data(), matrixOut_.get(), out.size(), cudaMemcpyDeviceToHost, stream_);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
+  if (e != cudaSuccess) return "reading the output matrix failed: " + cudaText(e);
+  MatrixCheck mc = checkMatrixOutput(c, out.data(), cancel);
+  if (mc.cancelled) return "cancelled";
+  m->check = mc.check;
+  m->haveReference = true;
+  m->result.isInt = false;
+  m->result.f = mc.checksum;
   return {};
 }
 
@@ -374,6 +414,29 @@ std::string CudaEngine::prepareScratch(const RunConfig& c, const Geometry& g) {
 
 std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                                   trace::TraceHeader* trace) {
+  if (isMatrixFamily(k)) {
+    const KernelEntry* e = entry(k, c, c.type, trace != nullptr);
+    if (!e) return "missing instantiation of kernel " + std::string(k.key);
+    LaunchArgs a;
+    a.stream = stream_;
+    a.in = input_.get();
+    a.out = matrixOut_.get();
+    a.gridX = g.gridX;
+    a.gridY = g.gridY;
+    a.blockX = g.blockX;
+    a.blockY = g.blockY;
+    a.block = g.block;
+    a.grid = unsigned(g.grid());
+    a.smemBytes = g.smemBytes;
+    a.rows = int(c.rows);
+    a.cols = int(c.cols);
+    a.inner = int(c.inner);
+    a.trace = trace;
+    a.tracedBlock = unsigned(c.tracedBlock);
+    if (cudaError_t err = e->launch(a); err != cudaSuccess) return "launch failed: " + cudaText(err);
+    lastOut_ = matrixOut_.get();
+    return {};
+  }
   if (k.id == KernelId::Cub) {
     size_t bytes = cubTempBytes_;
     cudaError_t e = kernels::cubReduce(c.op, c.type, c.accumulate, input_.get(), result_.get(), c.n,
@@ -431,9 +494,10 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   }
   m.kernelName = std::string(k->name);
   std::string err;
+  const bool matrix = isMatrixFamily(*k);
   m.resources = resources(c, &err);
   if (err.empty()) err = prepareInput(c);
-  if (err.empty()) err = prepareScratch(c, m.geometry);
+  if (err.empty()) err = matrix ? prepareMatrixScratch(c) : prepareScratch(c, m.geometry);
   if (!err.empty()) {
     m.error = err;
     return m;
@@ -462,7 +526,8 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     cudaEventRecord(e1_, stream_);
     releaseStream();
     Value v;
-    if (std::string e = readResult(c, *k, m.geometry, &v); !e.empty()) return fail(e);
+    if (!matrix)  // a matrix's output is checked once, after the repetitions
+      if (std::string e = readResult(c, *k, m.geometry, &v); !e.empty()) return fail(e);
     cudaEventRecord(e2_, stream_);  // after the copy and the CPU final loop
     if (cudaError_t e = cudaEventSynchronize(e2_); e != cudaSuccess) return fail(cudaText(e));
     float kms = 0, ems = 0;
@@ -472,16 +537,23 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     m.kernelMs.push_back(kms);
     m.endToEndMs.push_back(ems);
     m.result = v;
-    distinct.insert(v.isInt ? std::to_string(v.i) : [&] {
+    if (!matrix) distinct.insert(v.isInt ? std::to_string(v.i) : [&] {
       char b[40];
       std::snprintf(b, sizeof b, "%.17g", v.f);
       return std::string(b);
     }());
     if (o.betweenRepetitions && r + 1 < c.reps) o.betweenRepetitions();  // outside the timed region
   }
-  m.distinctResults.assign(distinct.begin(), distinct.end());
   m.kernel = Stats::of(m.kernelMs);
   m.endToEnd = Stats::of(m.endToEndMs);
+  if (matrix) {
+    if (std::string e = checkMatrix(c, &m, o.cancel); !e.empty()) return fail(e);
+    m.distinctResults = {m.result.text()};
+    fillMatrixRates(m, peaks(false, {}), dev_);
+    m.ok = true;
+    return m;
+  }
+  m.distinctResults.assign(distinct.begin(), distinct.end());
   m.bytesRead = double(c.n) * double(elemBytes(c.type));
   m.bandwidthGBs = m.kernel.median > 0 ? m.bytesRead / (m.kernel.median * 1e-3) / 1e9 : 0;
   m.endToEndGBs = m.endToEnd.median > 0 ? m.bytesRead / (m.endToEnd.median * 1e-3) / 1e9 : 0;
@@ -555,6 +627,7 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
     t.error = "CUB is a library: it has no traced twin";
     return t;
   }
+  const bool matrix = isMatrixFamily(*k);
   if (c.tracedBlock >= t.geometry.grid()) {
     t.error = "block " + std::to_string(c.tracedBlock) + " does not exist: the grid has " +
               std::to_string(t.geometry.grid()) + " blocks";
@@ -565,7 +638,8 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
     return t;
   }
   if (std::string e = prepareInput(c); !e.empty()) t.error = e;
-  else if (std::string e2 = prepareScratch(c, t.geometry); !e2.empty()) t.error = e2;
+  else if (std::string e2 = matrix ? prepareMatrixScratch(c) : prepareScratch(c, t.geometry); !e2.empty())
+    t.error = e2;
   if (!t.error.empty()) return t;
   cudaMemsetAsync(traceBuffer, 0, trace::bufferBytes(unsigned(c.block)), stream_);
   if (std::string e = launchAll(*k, c, t.geometry, static_cast<trace::TraceHeader*>(traceBuffer));
@@ -574,7 +648,13 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
     recoverAfterFailure();
     return t;
   }
-  if (std::string e = readResult(c, *k, t.geometry, &t.result); !e.empty()) {
+  if (matrix) {
+    if (cudaError_t e = cudaStreamSynchronize(stream_); e != cudaSuccess) {
+      t.error = "the traced launch failed: " + cudaText(e);
+      recoverAfterFailure();
+      return t;
+    }
+  } else if (std::string e = readResult(c, *k, t.geometry, &t.result); !e.empty()) {
     t.error = e;
     recoverAfterFailure();
     return t;
@@ -585,8 +665,9 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
 
 std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, uint64_t count) {
   std::vector<double> out;
-  if (!prepareInput(c).empty() || first >= c.n) return out;
-  count = std::min(count, c.n - first);
+  const uint64_t total = inputElements(c);
+  if (!prepareInput(c).empty() || first >= total) return out;
+  count = std::min(count, total - first);
   const size_t eb = elemBytes(c.type);
   std::vector<unsigned char> raw(count * eb);
   if (cudaMemcpy(raw.data(), static_cast<char*>(input_.get()) + first * eb, raw.size(),

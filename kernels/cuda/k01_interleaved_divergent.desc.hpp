@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K1 = {
     .id = KernelId::K1,
+    .family = Family::Reduction,
     .key = "k1",
     .name = "interleaved, divergent",
     .title = "Interleaved addressing, divergent branch",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K1 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

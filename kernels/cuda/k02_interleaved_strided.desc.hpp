@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K2 = {
     .id = KernelId::K2,
+    .family = Family::Reduction,
     .key = "k2",
     .name = "interleaved, strided",
     .title = "Interleaved addressing, strided index (bank conflicts)",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K2 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K3 = {
     .id = KernelId::K3,
+    .family = Family::Reduction,
     .key = "k3",
     .name = "sequential",
     .title = "Sequential addressing",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K3 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K4 = {
     .id = KernelId::K4,
+    .family = Family::Reduction,
     .key = "k4",
     .name = "first add on load",
     .title = "First add during global load",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K4 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K5 = {
     .id = KernelId::K5,
+    .family = Family::Reduction,
     .key = "k5",
     .name = "unroll last warp (volatile)",
     .title = "Unroll the last warp: historical volatile code, unsafe since Volta",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K5 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = true,
     .deterministic = true,
     .traceable = true,

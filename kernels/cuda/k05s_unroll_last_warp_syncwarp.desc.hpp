@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K5s = {
     .id = KernelId::K5s,
+    .family = Family::Reduction,
     .key = "k5s",
     .name = "unroll last warp (__syncwarp)",
     .title = "Unroll the last warp, correct form with __syncwarp",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K5s = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K6 = {
     .id = KernelId::K6,
+    .family = Family::Reduction,
     .key = "k6",
     .name = "complete unroll",
     .title = "Completely unrolled, block size as a template",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K6 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K7 = {
     .id = KernelId::K7,
+    .family = Family::Reduction,
     .key = "k7",
     .name = "grid-stride",
     .title = "Multiple elements per thread, grid-stride loop",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K7 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::TreeOfBlock,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

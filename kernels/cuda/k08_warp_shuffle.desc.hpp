@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K8 = {
     .id = KernelId::K8,
+    .family = Family::Reduction,
     .key = "k8",
     .name = "warp shuffle",
     .title = "Warp-shuffle reduction (__shfl_down_sync, __reduce_*_sync)",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K8 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

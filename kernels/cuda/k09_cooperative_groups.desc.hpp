@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K9 = {
     .id = KernelId::K9,
+    .family = Family::Reduction,
     .key = "k9",
     .name = "cooperative groups",
     .title = "Cooperative groups (cg::reduce)",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K9 = {
     .bytesPerLoad = 0,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

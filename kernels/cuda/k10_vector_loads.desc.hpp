@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K10 = {
     .id = KernelId::K10,
+    .family = Family::Reduction,
     .key = "k10",
     .name = "16-byte loads",
     .title = "16-byte vector loads, 4 loads in flight per thread",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K10 = {
     .bytesPerLoad = 16,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::Gpu, FinalStage::Cpu},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K11 = {
     .id = KernelId::K11,
+    .family = Family::Reduction,
     .key = "k11",
     .name = "single pass, atomics",
     .title = "Single pass, atomic final combine",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K11 = {
     .bytesPerLoad = 16,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::Atomic},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = false,
     .traceable = true,

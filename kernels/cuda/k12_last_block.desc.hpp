@@ -7,6 +7,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K12 = {
     .id = KernelId::K12,
+    .family = Family::Reduction,
     .key = "k12",
     .name = "single pass, last block",
     .title = "Single pass, last-block finish (deterministic)",
@@ -20,6 +21,10 @@ inline constexpr KernelInfo K12 = {
     .bytesPerLoad = 16,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::LastBlock},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

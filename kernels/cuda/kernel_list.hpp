@@ -19,10 +19,18 @@
 #include "k10_vector_loads.desc.hpp"
 #include "k11_atomic_final.desc.hpp"
 #include "k12_last_block.desc.hpp"
+#include "mm1_naive.desc.hpp"
+#include "mm2_tiled.desc.hpp"
+#include "tr1_naive.desc.hpp"
+#include "tr2_tile.desc.hpp"
+#include "tr3_padded.desc.hpp"
+#include "tr4_swizzled.desc.hpp"
+#include "tr5_diagonal.desc.hpp"
 
 // X(Id): rl::desc::Id is the descriptor of KernelId::Id. In KernelId order.
 #define RL_FOR_EACH_KERNEL(X) \
-  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12) X(Cub)
+  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12)  \
+  X(TrNaive) X(TrTile) X(TrPadded) X(TrSwizzled) X(TrDiagonal) X(MmNaive) X(MmTiled) X(Cub)
 
 namespace rl::desc {
 
@@ -45,3 +53,14 @@ constexpr bool listIsEveryIdInOrder() {
 static_assert(listIsEveryIdInOrder(), "kernel_list.hpp must name every KernelId once, in order");
 
 }  // namespace rl::desc
+
+namespace rl {
+// The descriptor of a kernel id, at compile time (launch files pick their template arguments
+// from it: a tile layout, a block order).
+template <KernelId Id>
+constexpr KernelInfo kernelInfoOf() {
+#define RL_PICK_DESCRIPTOR(ID) if constexpr (Id == KernelId::ID) return desc::ID; else
+  RL_FOR_EACH_KERNEL(RL_PICK_DESCRIPTOR) return KernelInfo{};
+#undef RL_PICK_DESCRIPTOR
+}
+}  // namespace rl

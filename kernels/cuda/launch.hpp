@@ -24,6 +24,10 @@ struct LaunchArgs {
   unsigned tracedBlock = 0;
   void* partials = nullptr;  // k12: gridDim.x partials
   unsigned* counter = nullptr;  // k12: the ticket counter (0 between launches)
+  // The matrix families: 2-D grid and block, the matrix sides (in: the input; matmul: A, with
+  // B right after it in the same buffer).
+  unsigned gridX = 0, gridY = 0, blockX = 0, blockY = 0;
+  int rows = 0, cols = 0, inner = 0;
 };
 
 using LaunchFn = cudaError_t (*)(const LaunchArgs&);

@@ -15,9 +15,15 @@ using namespace rl::trace;
 
 template <class T> __host__ __device__ constexpr SlotInfo sharedLoad() { return {kSpaceShared, kLoad, sizeof(T), 0}; }
 template <class T> __host__ __device__ constexpr SlotInfo sharedStore() { return {kSpaceShared, kStore, sizeof(T), 0}; }
-template <class T> __host__ __device__ constexpr SlotInfo globalLoad() { return {kSpaceGlobal, kLoad, sizeof(T), 0}; }
-template <class T> __host__ __device__ constexpr SlotInfo globalStore() { return {kSpaceGlobal, kStore, sizeof(T), 0}; }
-template <class T> __host__ __device__ constexpr SlotInfo globalAtomic() { return {kSpaceGlobal, kAtomic, sizeof(T), 0}; }
+template <class T> __host__ __device__ constexpr SlotInfo globalLoad(uint8_t region = kRegionInput) { return {kSpaceGlobal, kLoad, sizeof(T), region}; }
+template <class T> __host__ __device__ constexpr SlotInfo globalStore(uint8_t region = kRegionOutput) { return {kSpaceGlobal, kStore, sizeof(T), region}; }
+template <class T> __host__ __device__ constexpr SlotInfo globalAtomic() { return {kSpaceGlobal, kAtomic, sizeof(T), kRegionOutput}; }
+
+// Threads and blocks counted linearly (x fastest), so 2-D blocks (the matrix families) trace
+// like 1-D ones: thread t = y x blockDim.x + x, warps of 32 consecutive t.
+__device__ __forceinline__ unsigned linearThread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+__device__ __forceinline__ unsigned blockThreads() { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ __forceinline__ unsigned linearBlock() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
 __host__ __device__ constexpr SlotInfo shuffleSlot(int bytes) { return {kSpaceShuffle, kLoad, uint8_t(bytes), 0}; }
 
 template <bool Enabled>
@@ -42,8 +48,12 @@ class Tracer<false> {
   template <class T> __device__ void storeShared(int, volatile T* p, T v) { *p = v; }
   template <class T> __device__ T loadGlobal(int, const T* p) { return *p; }
   template <class T> __device__ void storeOutput(int, T* out, size_t index, T v) { out[index] = v; }
+  template <class T> __device__ void storeGlobal(int, T* p, T v) { *p = v; }
   template <class Op, class T> __device__ void atomicOutput(int, T* out, T v) { atomicCombine(Op(), out, v); }
   template <class T> __device__ T shuffleDown(int, T v, int offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
+  __device__ void regions(const void*, const void*, const void*, const void*, unsigned) {}
+  __device__ void pause() {}
+  __device__ void resume() {}
   __device__ void end() {}
 };
 
@@ -61,29 +71,56 @@ class Tracer<true> {
 
   __device__ void begin(const void* sharedBase, const void* input, size_t n, size_t firstElem,
                         unsigned elemBytes, unsigned accBytes) {
-    mine_ = buffer && blockIdx.x == tracedBlock;
+    mine_ = buffer && linearBlock() == tracedBlock;
     step_ = -1;
+    paused_ = false;
     shared_ = static_cast<const char*>(sharedBase);
     global_ = static_cast<const char*>(input) + firstElem * elemBytes;
+    base_[kRegionInput] = global_;
+    base_[kRegionSecond] = global_;
+    base_[kRegionOutput] = nullptr;  // storeOutput records index x size (reductions)
     iterations_ = 1;
     valid_ = 0;
-    if (mine_ && threadIdx.x == 0) {
+    if (mine_ && linearThread() == 0) {
       buffer->magic = kMagic;
       buffer->version = kVersion;
-      buffer->blockSize = blockDim.x;
+      buffer->blockSize = blockThreads();
       buffer->tracedBlock = tracedBlock;
       buffer->elemBytes = elemBytes;
       buffer->accBytes = accBytes;
-      buffer->gridSize = gridDim.x;
+      buffer->gridSize = gridDim.x * gridDim.y * gridDim.z;
       buffer->n = n;
       buffer->globalBase = int64_t(firstElem * elemBytes);
+      buffer->blockX = blockDim.x;
+      buffer->blockY = blockDim.y * blockDim.z;
+      buffer->gridX = gridDim.x;
+      buffer->gridY = gridDim.y * gridDim.z;
     }
   }
+  // Matrix families: where the second input region (matmul's B) and the output region start,
+  // as pointers and as byte offsets from their allocations (the header keeps the offsets), and
+  // the tile side. Call after begin().
+  __device__ void regions(const void* second, const void* secondAllocation, const void* output,
+                          const void* outputAllocation, unsigned tile) {
+    base_[kRegionSecond] = static_cast<const char*>(second);
+    base_[kRegionOutput] = static_cast<const char*>(output);
+    if (mine_ && linearThread() == 0) {
+      buffer->secondBase = static_cast<const char*>(second) - static_cast<const char*>(secondAllocation);
+      buffer->outputBase = static_cast<const char*>(output) - static_cast<const char*>(outputAllocation);
+      buffer->tile = tile;
+    }
+  }
+  // Between pause() and resume() nothing is recorded (steps, accesses, totals): the matmul
+  // records its first K-tile and skips the others.
+  __device__ void pause() { paused_ = true; }
+  __device__ void resume() { paused_ = false; }
   __device__ void step(uint32_t kind, int32_t param, SlotInfo a = {}, SlotInfo b = {},
                        SlotInfo c = {}, SlotInfo d = {}) {
+    if (paused_) return;
     ++step_;
     valid_ = 0;
-    if (!mine_ || threadIdx.x != 0 || step_ >= kMaxSteps) return;
+    for (int s = 0; s < kMaxSlots; ++s) region_[s] = (s == 0 ? a : s == 1 ? b : s == 2 ? c : d).region;
+    if (!mine_ || linearThread() != 0 || step_ >= kMaxSteps) return;
     StepHeader* h = steps() + step_;  // the totals are left alone: other warps may add already
     h->kind = kind;
     h->param = param;
@@ -100,7 +137,7 @@ class Tracer<true> {
   template <class V>
   __device__ void lane(V value) {
     if (!recording()) return;
-    LaneRecord* r = lanes() + size_t(step_) * blockDim.x + threadIdx.x;
+    LaneRecord* r = lanes() + size_t(step_) * blockThreads() + linearThread();
     uint32_t flags = kLaneActive;
     for (int s = 0; s < kMaxSlots; ++s) {
       r->addr[s] = (valid_ & slotBit(s)) ? addr_[s] : 0;
@@ -131,9 +168,14 @@ class Tracer<true> {
   }
   template <class T> __device__ T loadGlobal(int slot, const T* p) {
     const T v = *p;
-    note(slot, reinterpret_cast<const char*>(p) - global_);
+    note(slot, reinterpret_cast<const char*>(p) - regionBase(slot));
     countGlobalLoad(p, sizeof(T));
     return v;
+  }
+  // A store into global memory, recorded as its offset in the slot's region (matrix families).
+  template <class T> __device__ void storeGlobal(int slot, T* p, T v) {
+    *p = v;
+    note(slot, reinterpret_cast<const char*>(p) - regionBase(slot));
   }
   // A store into the output array: recorded as its element index times the element size.
   template <class T> __device__ void storeOutput(int slot, T* out, size_t index, T v) {
@@ -147,16 +189,19 @@ class Tracer<true> {
   // __shfl_down_sync over the full warp; the slot records the source lane.
   template <class T> __device__ T shuffleDown(int slot, T v, int offset) {
     const T r = __shfl_down_sync(0xffffffffu, v, offset);
-    const int lane = int(threadIdx.x % 32);
+    const int lane = int(linearThread() % 32);
     note(slot, lane + offset < 32 ? lane + offset : lane);
     return r;
   }
   __device__ void end() {
-    if (mine_ && threadIdx.x == 0) buffer->numSteps = uint32_t(min(step_ + 1, kMaxSteps));
+    if (mine_ && linearThread() == 0) buffer->numSteps = uint32_t(min(step_ + 1, kMaxSteps));
   }
 
  private:
-  __device__ bool recording() const { return mine_ && step_ >= 0 && step_ < kMaxSteps; }
+  __device__ bool recording() const { return mine_ && !paused_ && step_ >= 0 && step_ < kMaxSteps; }
+  __device__ const char* regionBase(int slot) const {
+    return slot >= 0 && slot < kMaxSlots ? base_[region_[slot] < 3 ? region_[slot] : 0] : global_;
+  }
   // The first address of a slot in this step wins: a loop's detail is its first iteration.
   __device__ void note(int slot, int64_t offset) {
     if (!recording() || slot < 0 || (valid_ & slotBit(slot))) return;
@@ -168,7 +213,7 @@ class Tracer<true> {
   __device__ void countGlobalLoad(const void* p, unsigned bytes) {
     if (!recording()) return;
     const unsigned active = __activemask();
-    const unsigned lane = threadIdx.x % 32;
+    const unsigned lane = linearThread() % 32;
     const unsigned long long sector = reinterpret_cast<uintptr_t>(p) / 32;
     const unsigned peers = __match_any_sync(active, sector);
     const bool firstOfSector = unsigned(__ffs(peers) - 1) == lane;
@@ -190,7 +235,10 @@ class Tracer<true> {
     return reinterpret_cast<LaneRecord*>(reinterpret_cast<char*>(buffer) + kLanesOffset);
   }
   bool mine_ = false;
+  bool paused_ = false;
   int step_ = -1;
+  const char* base_[3] = {};
+  uint8_t region_[kMaxSlots] = {};
   const char* shared_ = nullptr;
   const char* global_ = nullptr;
   uint32_t iterations_ = 1;

@@ -14,8 +14,19 @@
 
 namespace rl {
 
-enum class KernelId { K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, Cub };
+enum class KernelId {
+  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12,
+  TrNaive, TrTile, TrPadded, TrSwizzled, TrDiagonal,  // the transpose family (seed 004)
+  MmNaive, MmTiled,                                   // the matrix-multiply family (seed 003)
+  Cub
+};
 constexpr int kKernelIdCount = int(KernelId::Cub) + 1;
+
+// What a kernel computes. A family has its own parameters in RunConfig (rows, cols, inner, tile
+// for the matrix families) and its own measure (bandwidth for reduction and transpose, FLOP/s
+// for matmul). Unset: a descriptor that forgot it.
+enum class Family { Unset, Reduction, Transpose, Matmul };
+std::string_view familyName(Family f);
 
 // How a kernel covers its input, which fixes its grid. Unset: a descriptor that forgot it
 // (refused at compile time by kernel_list.hpp's completeness check).
@@ -25,6 +36,7 @@ enum class GridShape {
   PairPerThread,  // grid = ceil(N / (2 block))
   GridStride,     // about one wave of blocks; each thread loops
   Library,        // CUB decides
+  MatrixTiles,    // 2-D grid: one block per tile x tile piece of the output (matrix families)
 };
 
 // Dynamic shared memory a block needs.
@@ -33,6 +45,10 @@ enum class SharedRule {
   None,         // the library manages its own
   TreeOfBlock,  // one accumulator per thread, at least 64 (the last warp reads sdata[tid + 32])
   OnePerWarp,   // 32 accumulators: one partial per warp
+  NoneOwn,      // a kernel of ours without shared memory (naive transpose and matmul)
+  Tile,         // tile x tile elements (transpose; the swizzled one too)
+  TilePadded,   // tile x (tile + 1) elements: the seed's TILE_DIM + 1
+  TwoTiles,     // two tile x tile tiles (matmul's As and Bs)
 };
 
 // One phase of a kernel's CPU-model schedule: what kernels/core/trace_model.cpp replays, in
@@ -55,6 +71,14 @@ enum class Phase {
   SharedResult,              // thread 0 stores sdata[0] to out[block]
   GlobalResult,              // thread 0 stores its register to out[block] (or partials[block])
   AtomicResult,              // thread 0 combines into *out with an atomic
+  // ---- the matrix families (kernels/core/matrix_model.cpp replays them) ----
+  TransposeDirect,           // naive transpose: each row step reads a row, writes a column
+  TransposeLoadTile,         // the tile's rows into shared memory (coalesced reads)
+  TransposeStoreTile,        // the tile's columns out of shared memory (coalesced writes)
+  MatmulNaiveDot,            // one output element per thread from global memory (seed 003)
+  MatmulTileLoad,            // the first K-tile of A and B into shared memory
+  MatmulTileDot,             // the multiply-add loop over the first K-tile
+  MatmulStore,               // each thread stores its output element
 };
 
 // A list of at most N items with a fixed capacity, usable in constant expressions (descriptors
@@ -77,11 +101,18 @@ struct FixedList {
 
 using FinalList = FixedList<FinalStage, 4>;
 using Schedule = FixedList<Phase, 16>;
+using TileList = FixedList<int, 8>;
+
+// How shared memory of a tile is indexed (transpose and matmul).
+enum class TileLayout { None, Plain, Padded, Swizzled };
+// Order in which blocks take tiles: the grid's, or the seed's diagonal order (partition camping).
+enum class BlockOrder { Grid, Diagonal };
 
 // One kernel's descriptor. Every field is set in its .desc.hpp by name; kernel_list.hpp
 // refuses at compile time a descriptor with a field left unset.
 struct KernelInfo {
   KernelId id;
+  Family family = Family::Unset;
   std::string_view key;       // "k1" ... "k12", "k5s", "cub": stable, used on the CLI
   std::string_view name;      // short name for tables
   std::string_view title;     // one line
@@ -96,6 +127,11 @@ struct KernelInfo {
   int bytesPerLoad = -1;       // 0: one element per load; 16: a 16-byte vector
   SharedRule sharedRule = SharedRule::Unset;
   FinalList finals;           // allowed final stages, first = default
+  // ---- the matrix families (empty / 0 / None for reductions) ----
+  TileList tiles;             // tile sizes it is instantiated for, first = default
+  int threadRows = -1;        // transpose: blockDim.y (the seed's BLOCK_ROWS); 0: tile (square)
+  TileLayout tileLayout = TileLayout::None;
+  BlockOrder blockOrder = BlockOrder::Grid;
   // ---- behaviour ----
   bool unsafe;                // relies on warp-synchronous execution (racy since Volta)
   bool deterministic;         // same bits every run
@@ -109,7 +145,19 @@ struct KernelInfo {
 // IsComplete repeats the checks one by one with messages).
 constexpr bool descriptorComplete(const KernelInfo& k) {
   const bool library = k.shape == GridShape::Library;
-  return !k.key.empty() && !k.name.empty() && !k.title.empty() && k.harris >= 0 &&
+  const bool matrix = k.family == Family::Transpose || k.family == Family::Matmul;
+  if (k.family == Family::Unset || k.threadRows < 0) return false;
+  if (matrix != (k.shape == GridShape::MatrixTiles) || matrix == k.tiles.empty()) return false;
+  if (matrix) {
+    const bool shared = k.tileLayout != TileLayout::None;
+    return !k.key.empty() && !k.name.empty() && !k.title.empty() && !k.sourceFile.empty() &&
+           k.loadsPerIteration >= 1 && k.bytesPerLoad == 0 && !k.finals.empty() && k.traceable &&
+           !k.schedule.empty() && (k.family == Family::Matmul) == (k.threadRows == 0) &&
+           (shared ? k.sharedRule != SharedRule::NoneOwn && k.sharedRule != SharedRule::None &&
+                         k.sharedRule != SharedRule::Unset
+                   : k.sharedRule == SharedRule::NoneOwn);
+  }
+  return k.threadRows == 0 && k.tileLayout == TileLayout::None && !k.key.empty() && !k.name.empty() && !k.title.empty() && k.harris >= 0 &&
          !k.sourceFile.empty() && k.minBlock >= 32 && k.minBlock <= 1024 &&
          k.shape != GridShape::Unset && k.sharedRule != SharedRule::Unset &&
          (library ? k.loadsPerIteration == 0 : k.loadsPerIteration >= 1) &&
@@ -121,12 +169,13 @@ constexpr bool descriptorComplete(const KernelInfo& k) {
 const std::vector<KernelInfo>& catalogue();
 const KernelInfo* findKernel(std::string_view key);
 const KernelInfo& kernelInfo(KernelId id);
-// "all", or a comma list "k3,k7,cub". Fills *error and returns {} on an unknown key.
+// "all" (every reduction: the ladder), a family ("transpose", "matmul": its kernels), or a comma
+// list "k3,k7,cub". Fills *error and returns {} on an unknown key.
 std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::string* error);
 // The keys, comma separated (for messages).
 std::string kernelKeys();
-// The keys of every kernel, or of the traceable ones (test parameter lists).
-std::vector<std::string> catalogueKeys(bool traceableOnly = false);
+// The keys of every kernel of a family, or of its traceable ones (test parameter lists).
+std::vector<std::string> catalogueKeys(bool traceableOnly = false, Family family = Family::Reduction);
 
 // The kernel's source file text, and its notes (assets/kernels/<key>.md).
 std::string_view kernelSource(const KernelInfo& k);
@@ -139,7 +188,14 @@ bool allowsFinal(const KernelInfo& k, FinalStage f);
 
 // Input elements one thread covers per loop iteration (vector loads: elements per 16 bytes).
 uint64_t elemsPerIteration(const KernelInfo& k, ElemType in);
-// Dynamic shared memory of one block, from the descriptor's shared-memory rule.
-size_t sharedBytes(const KernelInfo& k, int block, ElemType acc);
+// Dynamic shared memory of one block, from the descriptor's shared-memory rule (`tile`: the
+// matrix families' tile size, ignored by reductions).
+size_t sharedBytes(const KernelInfo& k, int block, ElemType acc, int tile = 0);
+// Whether kernel k is instantiated for this tile size.
+bool hasTile(const KernelInfo& k, int tile);
+// The threads of one block of a matrix kernel: tile x threadRows (transpose), tile x tile (matmul).
+int matrixBlockX(const KernelInfo& k, int tile);
+int matrixBlockY(const KernelInfo& k, int tile);
+bool isMatrixFamily(const KernelInfo& k);
 
 }  // namespace rl

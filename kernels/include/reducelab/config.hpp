@@ -26,6 +26,13 @@ struct RunConfig {
   uint64_t seed = 1;
   int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
   uint64_t tracedBlock = 0;
+  // ---- the matrix families' own parameters (ignored by reductions) ----
+  // Transpose: the input is rows x cols, the output cols x rows. Matmul: C (rows x cols) =
+  // A (rows x inner) x B (inner x cols). `tile`: the tile's side; it sets the block
+  // (matrixBlockX x matrixBlockY threads), so `block` and `n` follow from these
+  // (applyMatrixShape).
+  uint64_t rows = 1024, cols = 1024, inner = 1024;
+  int tile = 0;  // 0: the kernel's default tile
 
   ElemType accType() const { return accumulatorType(type, accumulate); }
 };
@@ -38,8 +45,27 @@ struct Geometry {
   std::vector<uint64_t> passGrids; // grid of each launch of the kernel (GPU final: > 1 pass)
   uint64_t partials = 0;           // values left after the GPU passes (1, or the CPU's share)
   uint64_t maxElemsPerThread = 0;  // first pass: elements one thread combines sequentially
+  // Matrix families: the 2-D grid and block (grid() == gridX x gridY, block == blockX x blockY).
+  unsigned gridX = 0, gridY = 0, blockX = 0, blockY = 0;
+  int tile = 0;
   uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
 };
+
+// The matrix families: the tile a run uses (c.tile, or the kernel's default), and `block` and
+// `n` set from the tile and the matrix (n: output elements). Reductions are left alone.
+int effectiveTile(const KernelInfo& k, const RunConfig& c);
+void applyMatrixShape(RunConfig& c);
+// Input elements the device generates: N for reductions; rows x cols for transpose;
+// rows x inner (A) followed by inner x cols (B) for matmul.
+uint64_t inputElements(const RunConfig& c);
+// Bytes a kernel must move at least (reduction: N elements read; transpose: every element read
+// and written once) and the floating-point operations it does (matmul: 2 x rows x cols x inner).
+double bytesMoved(const RunConfig& c);
+double flopsDone(const RunConfig& c);
+// Largest matrix side, and the most multiply-adds a matmul run may ask for (a naive product
+// of 2^33 takes seconds per repetition).
+constexpr uint64_t kMaxMatrixSide = 1u << 15;
+constexpr uint64_t kMaxMatmulWork = uint64_t(1) << 33;
 
 // Blocks the first pass needs to give each thread at least one element.
 uint64_t blocksToCover(const KernelInfo& k, uint64_t n, int block, ElemType in);

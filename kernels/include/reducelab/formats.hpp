@@ -35,6 +35,9 @@ Table parseCsv(const std::string& text);
 // rows' comparison basis (comparisonBasis: end-to-end when final stages differ), named in the
 // headers and the caption. Speedups are those in the records (fillLadderSpeedups).
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks);
+// The matrix families' rows (transpose and matmul): sizes, tile, time, GB/s and % of the
+// measured copy, GFLOP/s and % of the peak, the check.
+Table matrixTable(const std::vector<Measurement>& rows);
 // The same table a row at a time (views that append rows and cache the formatted text).
 struct BenchColumns {
   std::vector<std::string> headers;

@@ -44,7 +44,8 @@ struct SeedFigure {
   uint64_t n = 0;               // the seed's element count and type (default: the run's)
   ElemType type = ElemType::Int32;
   bool markedImpossible = false;  // the file says it cannot be a kernel time
-  double bytes() const { return double(n) * double(elemBytes(type)); }
+  double bytesMoved = 0;        // matrix runs: the bytes the run moves (0: N x element size)
+  double bytes() const { return bytesMoved > 0 ? bytesMoved : double(n) * double(elemBytes(type)); }
   double impliedGBs() const { return bytes() / (timeMs * 1e-3) / 1e9; }
   double shareOfPeak() const { return impliedGBs() / gpu.peakGBs(); }  // 1.0 = the GPU's peak
   double floorMs() const { return bytes() / (gpu.peakGBs() * 1e9) * 1e3; }  // bytes at peak

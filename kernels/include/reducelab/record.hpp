@@ -62,6 +62,10 @@ struct Measurement {
   double bandwidthGBs = 0;          // bytesRead / median kernel time
   double endToEndGBs = 0;
   double pctTheoretical = 0, pctMeasuredRead = 0;
+  // The matrix families: bandwidth against the measured device-to-device copy (transpose), and
+  // GFLOP/s against the device's peak for the type (matmul; 0 where the peak is unknown).
+  double pctCopy = 0;
+  double gflops = 0, peakGflops = 0, pctPeakFlops = 0;
 
   Value result;                     // of the last repetition
   std::vector<std::string> distinctResults;  // over all repetitions (determinism)

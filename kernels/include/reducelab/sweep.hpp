@@ -14,7 +14,9 @@ namespace rl {
 
 class Engine;
 
-enum class SweepAxis { Block, N, Type, Kernel };
+// Tile and Size belong to the matrix families: each kernel's tiles, and square matrices
+// (rows = cols = inner) from sizeMin to sizeMax, doubling, each also 7 past it (a ragged edge).
+enum class SweepAxis { Block, N, Type, Kernel, Tile, Size };
 std::string_view name(SweepAxis a);
 std::optional<SweepAxis> parseSweepAxis(std::string_view s);
 
@@ -24,6 +26,7 @@ struct SweepSpec {
   std::vector<std::string> kernels = {"k7"};  // one series per kernel (ignored for the kernel axis)
   uint64_t nMin = uint64_t(1) << 10;
   uint64_t nMax = 0;                          // 0: the largest power of two that fits the device
+  uint64_t sizeMin = 256, sizeMax = 4096;     // matrix sides of the size axis
 };
 
 // The configurations of a sweep in run order, skipping combinations a kernel refuses (listed in

@@ -74,6 +74,8 @@ struct StepSummary {
   // Global loads, per lane detail: the first loop iteration of grid-stride steps.
   int globalSectors = 0;       // 32-byte sectors touched by the step's global loads (block)
   int globalRequests = 0;      // warp-level global load instructions
+  // Global stores of the step (lane detail), as the coalescing view counts loads.
+  int globalStoreSectors = 0, globalStoreRequests = 0;
   uint32_t maxIterations = 1;
   // Global loads over every iteration (the step header's totals): what the block reads.
   uint64_t totalLoadRequests = 0, totalLoadSectors = 0, totalLoadBytes = 0;
@@ -92,6 +94,9 @@ struct TraceSummary {
 
 TraceSummary summarize(const TraceData& t);
 std::string stepLabel(const trace::StepHeader& s);
+// Where offset 0 of a global slot's region lies, in bytes from its allocation (the header's
+// globalBase, secondBase or outputBase).
+int64_t regionBase(const trace::TraceHeader& h, uint8_t region);
 // Two traces are the same when headers, steps, flags, addresses and iteration counts match
 // exactly and values agree within `relTol` (cg::reduce may add in another order). Returns ""
 // or the first difference.

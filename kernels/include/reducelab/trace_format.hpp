@@ -7,7 +7,8 @@
 namespace rl::trace {
 
 constexpr uint32_t kMagic = 0x52454454;  // "TDER"
-constexpr uint32_t kVersion = 2;  // 2: StepHeader carries the global-load totals
+constexpr uint32_t kVersion = 3;  // 2: StepHeader carries the global-load totals; 3: global
+                                  // regions (SlotInfo::region, TraceHeader's bases, 2-D shape)
 constexpr int kMaxSlots = 4;   // memory accesses per lane per step
 constexpr int kMaxSteps = 48;  // steps per trace
 constexpr int kMaxBlock = 1024;
@@ -23,17 +24,27 @@ enum StepKind : uint32_t {
   kStepWarpStore = 7,    // lane 0 of each warp stores its warp's partial to shared memory
   kStepWarpLoad = 8,     // warp 0 reads the per-warp partials back
   kStepBlockResult = 9,  // thread 0 writes the block's result (store, atomic, or last block)
+  // ---- the matrix families ----
+  kStepCopyRow = 10,     // naive transpose: read row r of the tile, write it as a column (param r)
+  kStepTileLoad = 11,    // global rows into a shared tile (param: the first row, or K-tile count)
+  kStepTileStore = 12,   // shared tile columns out to global memory (param: the first row)
+  kStepDot = 13,         // multiply-add loop (param: its length; lane detail = first iteration)
+  kStepOutput = 14,      // each thread stores its output element
 };
 
 // Memory space of an access slot.
 enum Space : uint8_t { kSpaceNone = 0, kSpaceShared = 1, kSpaceGlobal = 2, kSpaceShuffle = 3 };
 enum AccessKind : uint8_t { kLoad = 1, kStore = 2, kAtomic = 3 };
 
+// Which array a global slot's addresses are offsets into (TraceHeader's bases say where each
+// region's offset 0 lies, in bytes from its allocation, so sectors are counted exactly).
+enum Region : uint8_t { kRegionInput = 0, kRegionSecond = 1, kRegionOutput = 2 };
+
 struct SlotInfo {
   uint8_t space = kSpaceNone;
   uint8_t access = 0;
   uint8_t bytes = 0;  // bytes per lane of this access (4, 8 or 16)
-  uint8_t reserved = 0;
+  uint8_t region = kRegionInput;  // global slots: the array (Region)
 };
 
 struct StepHeader {  // 64 bytes
@@ -73,7 +84,12 @@ struct TraceHeader {  // 256 bytes
   uint32_t gridSize;
   uint64_t n;
   int64_t globalBase;   // byte offset in the input of the traced block's first element
-  uint32_t reserved[52];
+  int64_t secondBase;   // matmul: byte offset in the input buffer where B's region starts
+  int64_t outputBase;   // byte offset in the output of the output region's offset 0
+  uint32_t blockX, blockY;  // 2-D block (thread t = y x blockX + x); 1-D kernels: blockSize, 1
+  uint32_t gridX, gridY;    // 2-D grid (traced block = y x gridX + x); 1-D: gridSize, 1
+  uint32_t tile;            // matrix families: the tile's side; 0 otherwise
+  uint32_t reserved[43];
 };
 
 static_assert(sizeof(StepHeader) == 64);

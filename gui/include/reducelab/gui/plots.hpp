@@ -27,6 +27,9 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
 Figure ladderFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
 // Bandwidth against block size per kernel, theoretical occupancy on the right axis.
 Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
+// The matrix families against the tile or the matrix side (axis "tile" or "size"): GB/s for the
+// transpose (with the measured copy as a line), GFLOP/s when every row is a matmul.
+Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>& rows, const Peaks& peaks);
 // Bandwidth against N (log2) per kernel; the L2-resident region and the launch-latency
 // regime shaded.
 Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, const DeviceInfo& d);
