@@ -329,6 +329,7 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   t.headers = std::move(c.headers);
   t.numeric = std::move(c.numeric);
   t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  if (std::string note = timingModesNote(rows); !note.empty()) t.caption += " " + note;
   for (const Measurement& m : rows) t.rows.push_back(benchRow(m, peaks, basis));
   return t;
 }
@@ -339,6 +340,7 @@ Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
   Table t;
   t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  if (std::string note = timingModesNote(rows); !note.empty()) t.caption += " " + note;
   t.headers = {"kernel", "type", "N", "block", "time ms" + by, "min ms" + by, "max ms" + by, "GB/s" + by,
                "% theor." + by, "% meas." + by, "occ. %", "regs", "check"};
   t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true, false};
@@ -420,7 +422,8 @@ std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m)
           {"Final", std::string(name(m.ok ? m.geometry.final : c.final))},
           {"Data", std::string(name(c.data))},
           {"Seed", std::to_string(c.seed)},
-          {"L2", c.warmL2 ? "warm" : "cold"}};
+          {"L2", c.warmL2 ? "warm" : "cold"},
+          {"Timing", std::string(name(c.timing))}};
 }
 
 const char* axisType(const std::string& axis) {
@@ -571,6 +574,9 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
       sum.push_back(summary(nv + "bw/global/utilization", "BWUtil", "percentage", "float64", m.pctTheoretical / 100,
                             "Global memory bandwidth as a fraction of the theoretical peak"));
     sum.push_back(ownSummary("reducelab/time/end_to_end/median", "End-to-end time (median)", "duration", "float64", m.endToEnd.median * 1e-3));
+    if (m.launchFloorMs > 0)
+      sum.push_back(ownSummary("reducelab/time/launch_floor", "Empty-launch floor (same timing)", "duration", "float64",
+                               m.launchFloorMs * 1e-3));
     sum.push_back(ownSummary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
     sum.push_back(ownSummary("reducelab/result", "Result", "", m.result.isInt ? "int64" : "float64",
                              m.result.isInt ? json(m.result.i) : json(m.result.f)));
@@ -587,6 +593,13 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
       sum.push_back(ownSummary("reducelab/speedup/cpu", "Speedup vs CPU", "", "float64", m.speedupVsCpu));
     }
     sum.push_back(ownSummary("reducelab/launch/shared_bytes", "Dynamic shared memory", "bytes", "int64", m.geometry.smemBytes));
+    if (m.geometry.loadsInFlight > 0) {
+      sum.push_back(ownSummary("reducelab/launch/loads_in_flight", "Loads in flight per thread", "", "int64", m.geometry.loadsInFlight));
+      sum.push_back(ownSummary("reducelab/launch/cache_hint", "Cache hint of the loads", "", "string", std::string(name(m.geometry.cacheHint))));
+      sum.push_back(ownSummary("reducelab/launch/policy", "Launch policy source", "", "string", m.geometry.policySource));
+      sum.push_back(ownSummary("reducelab/launch/programmatic_dependent", "Later passes with programmatic dependent launch", "",
+                               "int64", m.geometry.programmaticDependentLaunch ? 1 : 0));
+    }
     sum.push_back(ownSummary("reducelab/resources/registers", "Registers per thread", "", "int64", m.resources.registers));
     sum.push_back(ownSummary("reducelab/resources/occupancy", "Theoretical occupancy", "percentage", "float64", m.resources.occupancy));
     sum.push_back(ownSummary("reducelab/resources/active_blocks_per_sm", "Active blocks per SM", "", "int64", m.resources.activeBlocksPerSM));
@@ -715,6 +728,8 @@ Measurement measurementFromState(const nlohmann::json& st) {
     } else if (n == "L2") {
       if (v != "warm" && v != "cold") throw bad(n, v, "is not warm or cold");
       m.config.warmL2 = v == "warm";
+    } else if (n == "Timing") {  // absent in files written before the timing modes: blocked
+      if (auto t = parseTimingMode(v)) m.config.timing = *t; else throw bad(n, v, "is not a timing mode");
     } else if (n == "Accumulator") {
       const auto acc = parseElemType(v);
       if (!acc) throw bad(n, v, "is not a type");
@@ -775,6 +790,18 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(int64In(*v, 0, 65536, "active blocks"));
     if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = finiteNonNegative(*v, "the waves");
     if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = size_t(int64In(*v, 0, INT64_MAX, "shared memory"));
+    if (auto* v = findSummary(st, "reducelab/launch/loads_in_flight")) m.geometry.loadsInFlight = int(int64In(*v, 1, 64, "loads in flight"));
+    if (auto* v = findSummary(st, "reducelab/launch/cache_hint")) {
+      const auto h = v->is_string() ? parseCacheHint(v->get<std::string>()) : std::nullopt;
+      if (!h) throw std::invalid_argument("the cache hint is not one of none, L1::no_allocate, L2::evict_first, L2::256B");
+      m.geometry.cacheHint = *h;
+    }
+    if (auto* v = findSummary(st, "reducelab/launch/policy")) {
+      if (!v->is_string()) throw std::invalid_argument("the launch policy source is not text");
+      m.geometry.policySource = v->get<std::string>();
+    }
+    if (auto* v = findSummary(st, "reducelab/launch/programmatic_dependent")) m.geometry.programmaticDependentLaunch = int64In(*v, 0, 1, "the PDL flag") == 1;
+    if (auto* v = findSummary(st, "reducelab/time/launch_floor")) m.launchFloorMs = finiteNonNegative(*v, "the launch floor") * 1e3;
     if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = finiteNonNegative(*v, "the read fraction") * 100;
     if (auto* v = findSummary(st, "reducelab/check")) {
       if (!v->is_string()) throw std::invalid_argument("the check is not text");

@@ -19,10 +19,11 @@
 #include "k10_vector_loads.desc.hpp"
 #include "k11_atomic_final.desc.hpp"
 #include "k12_last_block.desc.hpp"
+#include "k13_tuned_single_pass.desc.hpp"
 
 // X(Id): rl::desc::Id is the descriptor of KernelId::Id. In KernelId order.
 #define RL_FOR_EACH_KERNEL(X) \
-  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12) X(Cub)
+  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12) X(K13) X(Cub)
 
 namespace rl::desc {
 

@@ -24,6 +24,11 @@ struct LaunchArgs {
   unsigned tracedBlock = 0;
   void* partials = nullptr;  // k12: gridDim.x partials
   unsigned* counter = nullptr;  // k12: the ticket counter (0 between launches)
+  int loadsInFlight = 1;  // k13: the policy's depth and cache hint
+  int cacheHint = 0;
+  // Launched with programmatic dependent launch (a later pass of a GPU final): it may start while
+  // the previous pass drains; the kernel waits for that grid before reading its partials.
+  bool programmaticDependent = false;
 };
 
 using LaunchFn = cudaError_t (*)(const LaunchArgs&);

@@ -7,6 +7,7 @@
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/device_info.hpp"
+#include "reducelab/policy.hpp"
 #include "reducelab/types.hpp"
 
 namespace rl {
@@ -22,6 +23,7 @@ struct RunConfig {
   int reps = 20;
   int warmup = 3;
   bool warmL2 = false;
+  TimingMode timing = TimingMode::Blocked;
   DataPattern data = DataPattern::Uniform;
   uint64_t seed = 1;
   int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
@@ -38,6 +40,14 @@ struct Geometry {
   std::vector<uint64_t> passGrids; // grid of each launch of the kernel (GPU final: > 1 pass)
   uint64_t partials = 0;           // values left after the GPU passes (1, or the CPU's share)
   uint64_t maxElemsPerThread = 0;  // first pass: elements one thread combines sequentially
+  // Loads each thread keeps in flight in the first pass: the descriptor's, or (tuned kernel) the
+  // dispatch policy's. Where the launch comes from: "descriptor", "policy (tuned ...)", "default policy".
+  int loadsInFlight = 0;
+  CacheHint cacheHint = CacheHint::None;
+  std::string policySource;
+  // Two-pass finals: the later passes launched with programmatic dependent launch (they start
+  // while the previous pass drains and wait for it in the kernel).
+  bool programmaticDependentLaunch = false;
   uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
 };
 

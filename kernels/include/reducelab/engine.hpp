@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/policy.hpp"
 #include "reducelab/record.hpp"
 
 namespace rl {
@@ -21,6 +22,17 @@ struct MeasureOptions {
   // Called after each timed repetition has completed, outside the timed region, with the
   // input still in place: the measurement service runs trace jobs of the same input here.
   std::function<void()> betweenRepetitions;
+};
+
+// What `reducelab tune` measures: the tuned kernel (k13) for each type x block x N, over loads in
+// flight x CTAs per SM (hint none), then every cache hint with the fastest of those.
+struct TuneOptions {
+  std::vector<ElemType> types = {ElemType::Int32, ElemType::Float32, ElemType::Float64};
+  std::vector<int> blocks = {256, 512, 1024};
+  std::vector<int> log2Sizes = {12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+  int reps = 10;
+  std::function<bool()> cancel;
+  std::function<void(const std::string&)> progress;  // one line per (type, N, block)
 };
 
 struct TraceRun {
@@ -51,6 +63,23 @@ class Engine {
   virtual TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) = 0;
   // The device's copy of input elements [first, first + count), as doubles (tests).
   virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
+  // The empty-launch floor: one launch of an empty kernel timed the way `mode` times a
+  // repetition (median and spread over 50 launches after warm-up; measured once per engine and
+  // mode). Empty statistics where nothing can be launched.
+  virtual Stats launchFloor(TimingMode mode) {
+    (void)mode;
+    return {};
+  }
+  // The tuned policies of this device (empty when none are stored): read once from
+  // $XDG_CONFIG_HOME/reducelab/policies.json, by device UUID and driver.
+  virtual PolicyTable policies() { return {}; }
+  // Measures the policies and stores them (replacing this device's entry). "" or the reason
+  // (nothing stored then); *out holds what was measured.
+  virtual std::string tune(const TuneOptions& options, PolicyTable* out) {
+    (void)options;
+    (void)out;
+    return "tuning needs a CUDA device";
+  }
 };
 
 }  // namespace rl

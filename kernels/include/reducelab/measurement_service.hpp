@@ -54,6 +54,7 @@ struct ServiceEvents {
   std::vector<TraceDone> traces;
   std::optional<ResourcesDone> resources;                         // the latest asked for
   std::optional<Peaks> peaks;
+  std::optional<PolicyTable> policies;  // with the peaks: the device's tuned launch policies
 };
 
 enum class RunKind {
