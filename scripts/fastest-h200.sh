@@ -7,7 +7,8 @@
 # floor and graph/events rows at small N; ncu: where a goal is missed.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
-for step in "$@"; do
+while [ $# -gt 0 ]; do
+  step=$1; shift
   case "$step" in
     tests)
       echo "=== gpu tests (new and changed parts)"
@@ -36,6 +37,6 @@ for step in "$@"; do
         done
       done
       tar czf "$OUT/bench.tgz" -C /tmp/bench . ; ls /tmp/bench | wc -l ;;
-    *) "$@"; break ;;
+    *) "$step" "$@"; break ;;
   esac
 done

@@ -162,7 +162,7 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
   EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi"),
+INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "small"),
                          [](const auto& info) { return info.param; });
 
 // ---- Seed figures checked against their GPU's peak (issue #16) ----
