@@ -97,15 +97,37 @@ TEST(TunedKernel, WithoutATableTheLatencyRuleSpreadsSmallNOverTheSms) {
   RunConfig c;
   c.kernel = "k13";
   c.type = ElemType::Int32;
-  c.n = uint64_t(1) << 16;
+  c.n = uint64_t(1) << 19;
   c.block = 512;
-  const Geometry g = engine->geometry(c, &err);
+  Geometry g = engine->geometry(c, &err);
   ASSERT_EQ(err, "");
-  EXPECT_EQ(g.grid(), 32u) << "one 16-byte load per thread: 16384 vectors / 512";
+  EXPECT_EQ(g.grid(), 256u) << "one 16-byte load per thread: 131072 vectors / 512";
   EXPECT_EQ(g.loadsInFlight, 1);
   EXPECT_NE(g.policySource.find("latency rule"), std::string::npos);
   c.kernel = "k12";
-  EXPECT_EQ(engine->geometry(c, &err).grid(), 8u) << "k12: four loads per thread";
+  EXPECT_EQ(engine->geometry(c, &err).grid(), 64u) << "k12: four loads per thread";
+  // 2^16: 32 one-vector CTAs would need the ticket; one cluster of 16 (or 8) CTAs, two (four)
+  // vectors a thread, finishes in distributed shared memory.
+  c.kernel = "k13";
+  c.n = uint64_t(1) << 16;
+  g = engine->geometry(c, &err);
+  EXPECT_TRUE(g.grid() == 16 || g.grid() == 8) << g.grid();
+  EXPECT_EQ(g.loadsInFlight, g.grid() == 16 ? 2 : 4);
+  EXPECT_NE(g.policySource.find("one cluster of"), std::string::npos) << g.policySource;
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  for (Op op : {Op::Sum, Op::Min, Op::Max})
+    for (ElemType t : {ElemType::Int32, ElemType::Float32, ElemType::Float64}) {
+      c.op = op;
+      c.type = t;
+      c.n = (uint64_t(1) << 16) + 5;
+      c.reps = 5;
+      c.timing = TimingMode::Graph;  // the cluster launch inside a captured graph too
+      const Measurement m = engine->measure(c, o);
+      ASSERT_TRUE(m.ok) << m.error;
+      EXPECT_TRUE(m.check.pass) << name(op) << " " << name(t) << ": got " << m.result.text();
+      EXPECT_EQ(m.distinctResults.size(), 1u) << "the cluster finish is in rank order: deterministic";
+    }
 }
 
 TEST(TimingModes, EachModeIsRecordedAndTheFloorIsMeasuredTheSameWay) {

@@ -222,6 +222,10 @@ class CudaEngine final : public Engine {
     return kernels::registry().find(key);
   }
   uint64_t residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem);
+  // A tuned kernel at small N: the CTAs of the one cluster its grid is launched as (the work needs
+  // 2 .. 8 x the largest cluster that fits of one-vector CTAs), else 0.
+  int clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem);
+  std::map<std::pair<int, size_t>, int> largestCluster_;  // (block, shared bytes) -> 16, 8 or 0
   std::string prepareInput(const RunConfig& c);
   std::string prepareScratch(const RunConfig& c, const Geometry& g);
   // Enqueues every launch of the reduction. Returns "" or the error.
@@ -328,6 +332,38 @@ uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, siz
   return uint64_t(std::max(perSM, 1)) * uint64_t(dev_.smCount);
 }
 
+int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem) {
+  if (!k.policyTuned || dev_.ccMajor < 9 || cover < 2) return 0;
+  auto it = largestCluster_.find({c.block, smem});
+  if (it == largestCluster_.end()) {
+    int largest = 0;
+    if (const KernelEntry* e = entry(k, c, c.type, false)) {
+      for (int size : {16, 8}) {
+        cudaLaunchConfig_t cfg{};
+        cfg.gridDim = dim3(unsigned(size));
+        cfg.blockDim = dim3(unsigned(c.block));
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = unsigned(size);
+        attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, e->func, &cfg) == cudaSuccess && clusters > 0) {
+          largest = size;
+          break;
+        }
+        cudaGetLastError();
+      }
+    }
+    it = largestCluster_.emplace(std::make_pair(c.block, smem), largest).first;
+  }
+  const int largest = it->second;
+  if (largest < 2 || cover > uint64_t(largest) * 8) return 0;
+  return int(std::min<uint64_t>(cover, uint64_t(largest)));
+}
+
 std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry* g) {
   refreshFreeMemory();
   if (std::string err = validate(c, &dev_); !err.empty()) return err;
@@ -353,7 +389,16 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
       source = "latency rule (no tuned entry for " + std::string(name(c.type)) + ", block " + std::to_string(c.block) + ")";
     }
     const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
-    *g = planGeometry(*k, c, policyGrid(p, cover, resident, dev_.smCount, perSM));
+    uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
+    // Small N: the whole grid as one thread-block cluster when the work fits in one (at most 8
+    // vectors a thread): the CTAs finish through distributed shared memory, not the ticket.
+    if (const int cluster = clusterCtasFor(*k, c, cover, probe.smemBytes); cluster > 1) {
+      grid = uint64_t(cluster);
+      const uint64_t perThread = (cover + grid - 1) / grid;
+      p.loadsInFlight = perThread <= 1 ? 1 : perThread <= 2 ? 2 : perThread <= 4 ? 4 : 8;
+      source += "; one cluster of " + std::to_string(cluster) + " CTAs (distributed shared memory finish)";
+    }
+    *g = planGeometry(*k, c, grid);
     g->loadsInFlight = p.loadsInFlight;
     g->cacheHint = p.hint;
     g->policySource = source;
@@ -460,7 +505,13 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     a.tracedBlock = unsigned(c.tracedBlock);
     a.partials = partialsA_.get();
     a.loadsInFlight = g.loadsInFlight;
+    // k13's launch word: the hint in bits 0-7, the cluster's CTAs in bits 8-15
+    // (kLaunchClusterShift in k13_tuned_single_pass.cuh).
     a.cacheHint = int(g.cacheHint);
+    if (k.policyTuned && p == 0)
+      if (const int cluster = clusterCtasFor(k, c, blocksToCover(k, c.n, c.block, c.type), g.smemBytes);
+          cluster > 1 && uint64_t(cluster) == g.grid())
+        a.cacheHint |= cluster << 8;
     a.programmaticDependent = p > 0 && g.programmaticDependentLaunch;
     if (cudaError_t err = e->launch(a); err != cudaSuccess)
       return "launch of pass " + std::to_string(p + 1) + " failed: " + cudaText(err);

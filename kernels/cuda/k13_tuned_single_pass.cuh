@@ -7,6 +7,7 @@
 // flight, at large N one resident wave with deeper loads. Each thread combines its vectors in the
 // same order whatever the depth, so the result and the trace do not depend on the policy.
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cstring>
 
@@ -16,6 +17,9 @@ namespace rl::kernels {
 
 // Cache hints of the 16-byte loads (reducelab/policy.hpp's CacheHint, in its order).
 enum LoadHint : int { kHintNone = 0, kHintNoAllocate = 1, kHintEvictFirst = 2, kHintPrefetch256 = 3 };
+// The launch word k13 receives: bits 0-7 the cache hint; bits 8-15 the CTAs of the one thread-block
+// cluster the grid is launched as (0: no cluster). engine.cu packs it the same way.
+constexpr int kLaunchHintMask = 0xff, kLaunchClusterShift = 8;
 
 // One 16-byte vector through the read-only path with the hint's qualifiers (asm volatile: the
 // loads stay where the loop issues them, all of a group before the first use).
@@ -117,11 +121,31 @@ __global__ void k13TunedSinglePass(const TIn* __restrict__ in, TAcc* __restrict_
   __shared__ bool amLast;
   tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * (16 / sizeof(TIn)), sizeof(TIn),
            sizeof(TAcc));
-  TAcc v = tunedThreadSum<Op, TIn, TAcc>(in, n, loadsInFlight, hint, tr);
+  TAcc v = tunedThreadSum<Op, TIn, TAcc>(in, n, loadsInFlight, hint & kLaunchHintMask, tr);
   v = blockReduce<Op>(v, tr);
-  if (!Trace::enabled && gridDim.x == 1) {  // one CTA: its result is the result, no ticket
-    if (threadIdx.x == 0) *out = v;
-    return;
+  if constexpr (!Trace::enabled) {
+    if (gridDim.x == 1) {  // one CTA: its result is the result, no ticket
+      if (threadIdx.x == 0) *out = v;
+      return;
+    }
+    // The whole grid is one thread-block cluster (Hopper): the CTAs' results meet in distributed
+    // shared memory behind a cluster barrier, without the ticket's fence, atomic and L2 round trips.
+    namespace cg = cooperative_groups;
+    cg::cluster_group cluster = cg::this_cluster();
+    if (cluster.num_blocks() == gridDim.x) {
+      __shared__ TAcc clusterPartial;
+      if (threadIdx.x == 0) clusterPartial = v;
+      cluster.sync();
+      if (cluster.block_rank() == 0 && threadIdx.x < 32) {  // rank order: the same bits every run
+        TAcc w = threadIdx.x < gridDim.x ? *cluster.map_shared_rank(&clusterPartial, threadIdx.x)
+                                         : Op::template identity<TAcc>();
+        NoTrace none;
+        w = warpReduce<Op>(w, none);
+        if (threadIdx.x == 0) *out = w;
+      }
+      cluster.sync();  // each CTA's shared memory lives until rank 0 has read it
+      return;
+    }
   }
   storeBlockResult(v, partials, tr);  // by thread 0, the thread that takes the ticket
   if (threadIdx.x == 0) {
