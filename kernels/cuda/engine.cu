@@ -16,6 +16,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "cub_reduce.hpp"
 #include "launch.hpp"
@@ -225,7 +226,8 @@ class CudaEngine final : public Engine {
   // A tuned kernel at small N: the CTAs of the one cluster its grid is launched as (the work needs
   // 2 .. 8 x the largest cluster that fits of one-vector CTAs), else 0.
   int clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem);
-  std::map<std::pair<int, size_t>, int> largestCluster_;  // (block, shared bytes) -> 16, 8 or 0
+  // (op, input type, accumulator type, block, shared bytes): the instantiation's resources decide -> 16, 8 or 0
+  std::map<std::tuple<int, int, int, int, size_t>, int> largestCluster_;
   std::string prepareInput(const RunConfig& c);
   std::string prepareScratch(const RunConfig& c, const Geometry& g);
   // Enqueues every launch of the reduction. Returns "" or the error.
@@ -334,7 +336,8 @@ uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, siz
 
 int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem) {
   if (!k.policyTuned || dev_.ccMajor < 9 || cover < 2) return 0;
-  auto it = largestCluster_.find({c.block, smem});
+  const auto key = std::make_tuple(int(c.op), int(c.type), int(c.accType()), c.block, smem);
+  auto it = largestCluster_.find(key);
   if (it == largestCluster_.end()) {
     int largest = 0;
     if (const KernelEntry* e = entry(k, c, c.type, false)) {
@@ -357,7 +360,7 @@ int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t
         cudaGetLastError();
       }
     }
-    it = largestCluster_.emplace(std::make_pair(c.block, smem), largest).first;
+    it = largestCluster_.emplace(key, largest).first;
   }
   const int largest = it->second;
   if (largest < 2 || cover > uint64_t(largest) * 8) return 0;
