@@ -15,7 +15,8 @@ namespace rl::app {
 
 namespace {
 
-std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, const CpuBaseline* cpu) {
+std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, const CpuBaseline* cpu,
+                   const Stats* floor = nullptr) {
   char b[1024];
   std::string s;
   if (d.available) {
@@ -36,6 +37,19 @@ std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, cons
     std::snprintf(b, sizeof b,
                   "Peaks: theoretical %.1f GB/s, measured read %.1f GB/s, measured copy %.1f GB/s (%s)\n",
                   p.theoreticalGBs, p.readGBs, p.copyGBs, p.source.c_str());
+    s += b;
+  }
+  if (d.available) {
+    std::snprintf(b, sizeof b, "Timing: %s (%s)\n", std::string(name(c.timing)).c_str(), timingModeMeaning(c.timing));
+    s += b;
+    if (floor && floor->count > 0)
+      std::snprintf(b, sizeof b,
+                    "Empty-launch floor (%s): %.2f us per launch (median of %d, min %.2f, max %.2f): no row can be "
+                    "faster than its launches\n",
+                    std::string(name(c.timing)).c_str(), floor->median * 1e3, floor->count, floor->min * 1e3,
+                    floor->max * 1e3);
+    else
+      std::snprintf(b, sizeof b, "Empty-launch floor: not measured\n");
     s += b;
   }
   if (cpu && cpu->reps > 0) {
@@ -227,6 +241,7 @@ int runBench(const BenchOptions& o) {
   }
 
   const Peaks peaks = engine->peaks(false);
+  const Stats floor = engine->launchFloor(base.timing);
   std::vector<Measurement> rows;
   MeasureOptions mo;
   mo.knownReference = matrix ? nullptr : &ref;
@@ -258,8 +273,8 @@ int runBench(const BenchOptions& o) {
   } else {
     Table t = benchTable(rows, peaks);
     if (format == "csv") text = render(t, TableFormat::Csv);
-    else if (format == "md") text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu) + "\n" + render(t, TableFormat::Markdown);
-    else text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu) + "\n" + render(t, TableFormat::Text);
+    else if (format == "md") text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Markdown);
+    else text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Text);
   }
   if (o.out.empty()) std::fputs(text.c_str(), stdout);
   else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {

@@ -48,9 +48,15 @@ int runInfo(const InfoOptions& options) {
   // The bandwidth peaks: from the cache, or measured now when asked to (or when none is cached).
   Peaks peaks;
   std::string peaksError;
+  // The empty-launch floor in each timing mode: what a launch costs before it does any work.
+  const TimingMode modes[] = {TimingMode::Blocked, TimingMode::Events, TimingMode::Graph};
+  Stats floors[3];
   if (d.available) {
     std::unique_ptr<Engine> engine = Engine::create(d.ordinal, &peaksError);
-    if (engine) peaks = engine->peaks(options.remeasurePeaks);
+    if (engine) {
+      peaks = engine->peaks(options.remeasurePeaks);
+      for (int i = 0; i < 3; ++i) floors[i] = engine->launchFloor(modes[i]);
+    }
   } else if (options.remeasurePeaks) {
     peaksError = "no CUDA device: nothing to measure";
   }
@@ -67,6 +73,15 @@ int runInfo(const InfoOptions& options) {
                    {"buffer_bytes", peaks.bufferBytes}, {"sm_clock_mhz", peaks.smClockMHz},
                    {"mem_clock_mhz", peaks.memClockMHz}});
       j["peaks"] = pj;
+    }
+    if (d.available) {
+      nlohmann::json fj = nlohmann::json::object();
+      for (int i = 0; i < 3; ++i)
+        fj[std::string(name(modes[i]))] =
+            floors[i].count > 0 ? nlohmann::json{{"median_us", floors[i].median * 1e3}, {"min_us", floors[i].min * 1e3},
+                                                 {"max_us", floors[i].max * 1e3}, {"launches", floors[i].count}}
+                                : nlohmann::json(nullptr);
+      j["launch_floor"] = fj;
     }
     j["cuda_runtime"] = cudaVersionString(d.runtimeVersion);
     j["cuda_driver"] = cudaVersionString(d.driverVersion);
@@ -127,6 +142,14 @@ int runInfo(const InfoOptions& options) {
                   peaks.source.c_str());
     } else {
       std::printf("  measured peaks      %s\n", peaksError.empty() ? peaks.source.c_str() : peaksError.c_str());
+    }
+    for (int i = 0; i < 3; ++i) {
+      const std::string label = "launch floor " + std::string(name(modes[i]));
+      if (floors[i].count > 0)
+        std::printf("  %-19s %.2f us (median of %d empty launches, min %.2f, max %.2f)\n", label.c_str(),
+                    floors[i].median * 1e3, floors[i].count, floors[i].min * 1e3, floors[i].max * 1e3);
+      else
+        std::printf("  %-19s not measured\n", label.c_str());
     }
   }
   if (!renderer.empty())

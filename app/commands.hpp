@@ -13,6 +13,15 @@ struct InfoOptions {
 };
 int runInfo(const InfoOptions& options);
 
+struct TuneCommandOptions {
+  std::string types = "int32,float32,float64";
+  std::string blocks = "256,512,1024";
+  std::string nMin = "2^12", nMax = "2^30";  // every second power of two between
+  int reps = 10;
+  bool show = false;  // print the stored table, measure nothing
+};
+int runTune(const TuneCommandOptions& options);
+
 struct BenchOptions {
   RunOptionText run;
   std::string format;  // empty: from the --out extension (.json, .csv, .md), else table

@@ -171,6 +171,7 @@ void Controller::apply(ServiceEvents& ev) {
     model_.peaks = *ev.peaks;
     model_.addLog(gui::LogLevel::Info, "Bandwidth peaks: " + ev.peaks->source);
   }
+  if (ev.policies) model_.policies = std::move(*ev.policies);
   if (ev.resources && sameResources(ev.resources->config, model_.config)) {
     model_.resources = ev.resources->usage;
     model_.resourcesMeasured = ev.resources->error.empty() && ev.resources->usage.registers > 0;

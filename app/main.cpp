@@ -81,6 +81,17 @@ int main(int argc, char** argv) {
   benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N; with --cpu-only: the exact reference alone)");
   for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
 
+  rl::app::TuneCommandOptions tune;
+  CLI::App* tuneCmd = cli.add_subcommand(
+      "tune", "Measure k13's launch policies on this GPU (loads in flight x CTAs/SM x cache hint per type, block, N) "
+              "and store them beside the peaks ($XDG_CONFIG_HOME/reducelab/policies.json)");
+  tuneCmd->add_option("--type", tune.types, "Comma list of element types")->capture_default_str();
+  tuneCmd->add_option("--block", tune.blocks, "Comma list of block sizes")->capture_default_str();
+  tuneCmd->add_option("--n-min", tune.nMin, "Smallest N (every second power of two up to --n-max)")->capture_default_str();
+  tuneCmd->add_option("--n-max", tune.nMax, "Largest N (larger N use its policy)")->capture_default_str();
+  tuneCmd->add_option("--reps", tune.reps, "Timed repetitions per policy")->capture_default_str()->check(CLI::Range(1, 1000));
+  tuneCmd->add_flag("--show", tune.show, "Print the stored table of this device; measure nothing");
+
   rl::app::TraceOptions trace;
   CLI::App* traceCmd = cli.add_subcommand("trace", "Per-step summary of one block's execution trace");
   rl::app::addRunOptions(traceCmd, trace.run, "Kernel id (k1..k12, k5s)");
@@ -171,6 +182,7 @@ int main(int argc, char** argv) {
   }
   if (*infoCmd) return rl::app::runInfo(info);
   if (*benchCmd) return rl::app::runBench(bench);
+  if (*tuneCmd) return rl::app::runTune(tune);
   if (*traceCmd) return rl::app::runTrace(trace);
   if (*sweepCmd) return rl::app::runSweepCommand(sweep);
   if (*reportCmd) return rl::app::runReportCommand(rep);

@@ -71,6 +71,10 @@ void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHel
                   "Matrix kernels: tile side (transpose 32, 16, 8; matmul 16, 8, 32, 29); it sets the block. "
                   "0: the kernel's default")
       ->capture_default_str()->check(CLI::Range(0, 1024));
+  cmd->add_option("--timing", t.timing,
+                  "Timing: blocked (a kernel holds the stream until everything is enqueued, then the start "
+                  "event), events (events around the launches as enqueued) or graph (one CUDA-graph replay)")
+      ->capture_default_str();
 }
 
 std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
@@ -86,6 +90,8 @@ std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
   else return bad("final", t.final, "cpu, gpu, atomic, lastblock");
   if (auto v = parseDataPattern(t.data)) c->data = *v;
   else return bad("data", t.data, "uniform, int-range, ones, ill-conditioned");
+  if (auto v = parseTimingMode(t.timing)) c->timing = *v;
+  else return bad("timing", t.timing, "blocked, events, graph");
   std::string err;
   if (auto v = parseCount(t.n, &err)) c->n = *v; else return err;
   if (std::string e = parseIntRange(t.range, &c->rangeLo, &c->rangeHi); !e.empty()) return "--range " + e;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (device tool): the carried build in .gpu-carry/, logs and images to $OUT.
-# Usage: scripts/gpu-run.sh STEP...   (steps below)
+# Usage: scripts/gpu-run.sh STEP... [COMMAND ARGS...]   (steps below; the first word that is no step
+# starts a command that takes the remaining arguments, e.g. `gpu-run.sh info bash -c '...'`)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 for f in .gpu-libs/*.deb; do dpkg -x "$f" / ; done; ldconfig
@@ -26,7 +27,8 @@ export FONTCONFIG_FILE=/tmp/rl-fonts.conf
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" /tmp/shots
 log() { echo "=== $*"; }
 NCU_METRICS=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
-for step in "$@"; do
+while [ $# -gt 0 ]; do
+  step=$1; shift
   case "$step" in
     info)
       log info; nvidia-smi --query-gpu=name,driver_version,clocks.mem,clocks.sm --format=csv
@@ -217,6 +219,6 @@ for step in "$@"; do
       tar czf "$OUT/lesson-pitfalls.tgz" -C /tmp/lessons pitfalls ;;
     ladder)
       reducelab --headless --frames 600 --kernel k3 --sweep kernel --stats --screenshot "$OUT/gui-ladder-h200.png" | tail -1 ;;
-    *) "$@"; break ;;
+    *) "$step" "$@"; break ;;  # a command: the rest of the arguments are its own
   esac
 done

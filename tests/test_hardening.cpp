@@ -88,6 +88,14 @@ TEST(Hardening, IntegerOptionsOutOfRangeAreRefused) {
   expectOneLineError(runReducelab("bench --cpu-only --n 1K --block 2048"), 2, "--block");
 }
 
+TEST(Hardening, UnknownTimingModesAndTuneOptionsAreRefused) {
+  expectOneLineError(runReducelab("bench --cpu-only --n 1K --timing stopwatch"), 2, "--timing 'stopwatch'");
+  expectOneLineError(runReducelab("tune --type float16"), 2, "--type 'float16'");
+  expectOneLineError(runReducelab("tune --block 300"), 2, "--block '300'");
+  expectOneLineError(runReducelab("tune --n-min 2^20 --n-max 2^12"), 2, "--n-min");
+  expectOneLineError(runReducelab("tune --reps 0"), 2, "--reps");
+}
+
 TEST(Hardening, StepPastTheTraceIsClampedWithAWarning) {
   auto r = runReducelab("--headless --frames 1 --step 999");
   EXPECT_EQ(r.exitCode, 0) << r.err;

@@ -66,6 +66,54 @@ TEST(LikeForLike, TheIncrementalRuleAgreesWithTheWholeTableRule) {
   }
 }
 
+// Rows timed in different modes (blocked kernel + events, events alone, graph replays) are not
+// like for like: a graph replay hides launch gaps a plain launch pays. Before the timing modes
+// existed the tables computed speedups across such rows silently.
+TEST(LikeForLike, RowsOfDifferentTimingModesAreNotComparedAndTheTableSaysSo) {
+  std::vector<Measurement> rows = {row("k12", FinalStage::LastBlock, 0.006, 0.02),
+                                   row("k12", FinalStage::LastBlock, 0.004, 0.02)};
+  rows[1].config.timing = TimingMode::Graph;
+  EXPECT_TRUE(mixedTimingModes(rows));
+  fillLadderSpeedups(rows);
+  EXPECT_EQ(rows[1].stepSpeedup, 0.0);
+  EXPECT_EQ(rows[1].cumulativeSpeedup, 0.0);
+  const Table t = benchTable(rows, {});
+  EXPECT_NE(t.caption.find("timed in different modes (blocked, graph)"), std::string::npos) << t.caption;
+  EXPECT_EQ(t.rows[1][11], "-");  // step x
+  const Table s = sweepTable(rows, {});
+  EXPECT_NE(s.caption.find("different modes"), std::string::npos);
+  // One mode (any): compared as before, no note. A failed row's mode does not count.
+  rows[0].config.timing = TimingMode::Graph;
+  Measurement failed = row("k3", FinalStage::Cpu, 1, 1);
+  failed.ok = false;
+  rows.push_back(failed);
+  EXPECT_FALSE(mixedTimingModes(rows));
+  EXPECT_EQ(timingModesNote(rows), "");
+  fillLadderSpeedups(rows);
+  EXPECT_NEAR(rows[1].stepSpeedup, 1.5, 1e-9);
+}
+
+TEST(LikeForLike, TheTimingModeAndTheLaunchFloorSurviveTheSessionFile) {
+  std::vector<Measurement> rows = {row("k12", FinalStage::LastBlock, 0.006, 0.02)};
+  rows[0].config.timing = TimingMode::Events;
+  rows[0].config.final = FinalStage::LastBlock;
+  rows[0].config.block = 256;
+  rows[0].launchFloorMs = 0.0021;
+  SessionInfo s;
+  std::string err;
+  const std::vector<Measurement> back = measurementsFromJson(sessionJson(s, rows), &err);
+  ASSERT_EQ(err, "");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].config.timing, TimingMode::Events);
+  EXPECT_NEAR(back[0].launchFloorMs, 0.0021, 1e-12);
+  // A file that names an unknown mode is refused with the reason.
+  nlohmann::json j = sessionJson(s, rows);
+  for (auto& a : j["benchmarks"][0]["states"][0]["axis_values"])
+    if (a["name"] == "Timing") a["value"] = "stopwatch";
+  EXPECT_TRUE(measurementsFromJson(j, &err).empty());
+  EXPECT_NE(err.find("Timing 'stopwatch' is not a timing mode"), std::string::npos) << err;
+}
+
 TEST(OneResourceComputation, K7AtBlock512IsTheSameForTheGuiTheCliAndTheReport) {
   const DeviceInfo d = assumedH200();
   RunConfig c;

@@ -67,6 +67,30 @@ void drawNotes(const KernelInfo& k, const Palette& pal) {
   flush();
 }
 
+// A tuned kernel's policy on this device: the stored table, and what the latest run of it used.
+void drawPolicy(const Model& model, const KernelInfo& k, const Palette& pal) {
+  if (!k.policyTuned) return;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "Launch policy on this device");
+  if (model.policies.empty()) {
+    ImGui::TextWrapped("No tuned table is stored for this GPU: the latency rule decides (reducelab tune measures one).");
+  } else {
+    ImGui::TextWrapped("Tuned %s on %s (driver %s); per N: loads in flight / CTAs per SM / cache hint.",
+                       model.policies.date.c_str(), model.policies.deviceName.c_str(), model.policies.driver.c_str());
+    for (const std::string& line : describePolicyTable(model.policies)) ImGui::TextWrapped("%s", line.c_str());
+  }
+  for (size_t i = model.results.size(); i-- > 0;) {
+    const Measurement& m = model.results[i];
+    if (!m.ok || m.config.kernel != k.key) continue;
+    ImGui::TextWrapped("Latest run (%s, N = %s, block %d): grid %llu, %s; %s.", std::string(name(m.config.type)).c_str(),
+                       formatCount(m.config.n).c_str(), m.config.block, (unsigned long long)m.geometry.grid(),
+                       (std::to_string(m.geometry.loadsInFlight) + " loads in flight, hint " +
+                        std::string(name(m.geometry.cacheHint))).c_str(),
+                       m.geometry.policySource.c_str());
+    break;
+  }
+  ImGui::Spacing();
+}
+
 }  // namespace
 
 void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
@@ -113,6 +137,7 @@ void drawKernelPanel(Model& model, UiActions&) {
   if (current && ImGui::BeginTabItem("Notes")) {
     ImGui::BeginChild("notes");
     drawNotes(*current, pal);
+    drawPolicy(model, *current, pal);
     ImGui::EndChild();
     ImGui::EndTabItem();
   }

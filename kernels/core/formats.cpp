@@ -367,6 +367,7 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   t.headers = std::move(c.headers);
   t.numeric = std::move(c.numeric);
   t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  if (std::string note = timingModesNote(rows); !note.empty()) t.caption += " " + note;
   for (const Measurement& m : rows) t.rows.push_back(benchRow(m, peaks, basis));
   return t;
 }
@@ -377,6 +378,7 @@ Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
   Table t;
   t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
+  if (std::string note = timingModesNote(rows); !note.empty()) t.caption += " " + note;
   t.headers = {"kernel", "type", "N", "block", "time ms" + by, "min ms" + by, "max ms" + by, "GB/s" + by,
                "% theor." + by, "% meas." + by, "occ. %", "regs", "check"};
   t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true, false};
@@ -458,7 +460,8 @@ std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m)
           {"Final", std::string(name(m.ok ? m.geometry.final : c.final))},
           {"Data", std::string(name(c.data))},
           {"Seed", std::to_string(c.seed)},
-          {"L2", c.warmL2 ? "warm" : "cold"}};
+          {"L2", c.warmL2 ? "warm" : "cold"},
+          {"Timing", std::string(name(c.timing))}};
   // The matrix families' own parameters (a reduction's record has none of these axes).
   if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
     point.push_back({"Rows", std::to_string(c.rows)});
@@ -627,6 +630,9 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
       sum.push_back(summary(nv + "bw/global/utilization", "BWUtil", "percentage", "float64", m.pctTheoretical / 100,
                             "Global memory bandwidth as a fraction of the theoretical peak"));
     sum.push_back(ownSummary("reducelab/time/end_to_end/median", "End-to-end time (median)", "duration", "float64", m.endToEnd.median * 1e-3));
+    if (m.launchFloorMs > 0)
+      sum.push_back(ownSummary("reducelab/time/launch_floor", "Empty-launch floor (same timing)", "duration", "float64",
+                               m.launchFloorMs * 1e-3));
     sum.push_back(ownSummary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
     if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
       sum.push_back(ownSummary("reducelab/matrix/bytes_moved", "Bytes moved (least)", "bytes", "float64", m.bytesRead));
@@ -652,6 +658,13 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
       sum.push_back(ownSummary("reducelab/speedup/cpu", "Speedup vs CPU", "", "float64", m.speedupVsCpu));
     }
     sum.push_back(ownSummary("reducelab/launch/shared_bytes", "Dynamic shared memory", "bytes", "int64", m.geometry.smemBytes));
+    if (m.geometry.loadsInFlight > 0) {
+      sum.push_back(ownSummary("reducelab/launch/loads_in_flight", "Loads in flight per thread", "", "int64", m.geometry.loadsInFlight));
+      sum.push_back(ownSummary("reducelab/launch/cache_hint", "Cache hint of the loads", "", "string", std::string(name(m.geometry.cacheHint))));
+      sum.push_back(ownSummary("reducelab/launch/policy", "Launch policy source", "", "string", m.geometry.policySource));
+      sum.push_back(ownSummary("reducelab/launch/programmatic_dependent", "Later passes with programmatic dependent launch", "",
+                               "int64", m.geometry.programmaticDependentLaunch ? 1 : 0));
+    }
     sum.push_back(ownSummary("reducelab/resources/registers", "Registers per thread", "", "int64", m.resources.registers));
     sum.push_back(ownSummary("reducelab/resources/occupancy", "Theoretical occupancy", "percentage", "float64", m.resources.occupancy));
     sum.push_back(ownSummary("reducelab/resources/active_blocks_per_sm", "Active blocks per SM", "", "int64", m.resources.activeBlocksPerSM));
@@ -791,6 +804,8 @@ Measurement measurementFromState(const nlohmann::json& st) {
       const auto x = wholeNumber<int>(v);
       if (!x || *x < 1 || *x > 32) throw bad(n, v, "is not a tile size (1..32)");
       m.config.tile = *x;
+    } else if (n == "Timing") {  // absent in files written before the timing modes: blocked
+      if (auto t = parseTimingMode(v)) m.config.timing = *t; else throw bad(n, v, "is not a timing mode");
     } else if (n == "Accumulator") {
       const auto acc = parseElemType(v);
       if (!acc) throw bad(n, v, "is not a type");
@@ -896,6 +911,18 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = finiteNonNegative(*v, "the waves");
     if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = size_t(int64In(*v, 0, INT64_MAX, "shared memory"));
     if (auto* v = findSummary(st, "reducelab/speedup/cpu"); v && m.haveCpu) m.speedupVsCpu = finiteNonNegative(*v, "the CPU speedup");
+    if (auto* v = findSummary(st, "reducelab/launch/loads_in_flight")) m.geometry.loadsInFlight = int(int64In(*v, 1, 64, "loads in flight"));
+    if (auto* v = findSummary(st, "reducelab/launch/cache_hint")) {
+      const auto h = v->is_string() ? parseCacheHint(v->get<std::string>()) : std::nullopt;
+      if (!h) throw std::invalid_argument("the cache hint is not one of none, L1::no_allocate, L2::evict_first, L2::256B");
+      m.geometry.cacheHint = *h;
+    }
+    if (auto* v = findSummary(st, "reducelab/launch/policy")) {
+      if (!v->is_string()) throw std::invalid_argument("the launch policy source is not text");
+      m.geometry.policySource = v->get<std::string>();
+    }
+    if (auto* v = findSummary(st, "reducelab/launch/programmatic_dependent")) m.geometry.programmaticDependentLaunch = int64In(*v, 0, 1, "the PDL flag") == 1;
+    if (auto* v = findSummary(st, "reducelab/time/launch_floor")) m.launchFloorMs = finiteNonNegative(*v, "the launch floor") * 1e3;
     if (auto* v = findSummary(st, "reducelab/bw/measured_read_fraction")) m.pctMeasuredRead = finiteNonNegative(*v, "the read fraction") * 100;
     if (auto* v = findSummary(st, "reducelab/check")) {
       if (!v->is_string()) throw std::invalid_argument("the check is not text");

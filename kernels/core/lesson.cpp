@@ -101,6 +101,8 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     } catch (...) {
       return bad("a whole number");
     }
+  } else if (key == "timing") {
+    if (auto v = parseTimingMode(value)) c.timing = *v; else return bad("blocked, events, graph");
   } else if (key == "warm-l2") {
     if (value == "true" || value == "yes" || value == "1") c.warmL2 = true;
     else if (value == "false" || value == "no" || value == "0") c.warmL2 = false;

@@ -181,8 +181,10 @@ void MeasurementService::serviceSmallJobs(const RunConfig* duringMeasurementOf) 
     } else if (peaks) {
       if (!engine_) continue;
       Peaks p = engine_->peaks(*peaks, [this] { return stopping(); });
+      PolicyTable policies = engine_->policies();
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.peaks = p;
+      pending_.policies = std::move(policies);
     } else {
       return;
     }

@@ -33,7 +33,34 @@ double comparedGBs(const Measurement& m, TimeBasis b) {
   return b == TimeBasis::EndToEnd && m.endToEnd.count > 0 ? m.endToEndGBs : m.bandwidthGBs;
 }
 
+bool mixedTimingModes(const std::vector<Measurement>& rows) {
+  const Measurement* first = nullptr;
+  for (const Measurement& m : rows) {
+    if (!m.ok) continue;
+    if (!first) first = &m;
+    else if (m.config.timing != first->config.timing) return true;
+  }
+  return false;
+}
+
+std::string timingModesNote(const std::vector<Measurement>& rows) {
+  if (!mixedTimingModes(rows)) return {};
+  std::string modes;
+  bool seen[3] = {};
+  for (const Measurement& m : rows)
+    if (m.ok && !seen[int(m.config.timing)]) {
+      seen[int(m.config.timing)] = true;
+      modes += (modes.empty() ? "" : ", ") + std::string(name(m.config.timing));
+    }
+  return "The rows were timed in different modes (" + modes +
+         "): their times are not like for like, so no speedups are given.";
+}
+
 void fillLadderSpeedups(std::vector<Measurement>& rows) {
+  if (mixedTimingModes(rows)) {
+    for (Measurement& m : rows) m.stepSpeedup = m.cumulativeSpeedup = 0;
+    return;
+  }
   const TimeBasis basis = comparisonBasis(rows);
   const Measurement* first = nullptr;
   const Measurement* prev = nullptr;

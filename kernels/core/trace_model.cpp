@@ -147,6 +147,7 @@ class BlockModel {
         case Phase::GridStridePairsToShared: gridStridePairs(true); break;
         case Phase::GridStridePairs: gridStridePairs(false); break;
         case Phase::VectorLoads: vectorThreadSum(); break;
+        case Phase::VectorGridStride: vectorGridStride(); break;
         case Phase::TreeInterleavedDivergent:
           for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
           break;
@@ -305,6 +306,41 @@ class BlockModel {
           }
           tb_.warpLoad(a, 16);
         }
+      }
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
+    }
+  }
+  // Kernel 13's loop: thread t of block b loads vectors g, g + S, g + 2S ... (g = b * block + t,
+  // S = grid x block), one per step whatever the depth the policy keeps in flight, then the
+  // scalar tail.
+  void vectorGridStride() {
+    const SlotInfo v16{kSpaceGlobal, kLoad, 16, 0};
+    tb_.step(kStepGridStride, kWidth, v16);
+    regs_.assign(B_, Op::template identity<TAcc>());
+    const uint64_t numVecs = n_ / kWidth;
+    const uint64_t stride = grid_ * B_;
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t first = b_ * B_ + t;
+      TAcc acc = Op::template identity<TAcc>();
+      uint32_t it = 0;
+      for (uint64_t j = first; j < numVecs; j += stride, ++it)
+        for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
+      const uint64_t tail = numVecs * kWidth + first;
+      if (tail < n_) acc = Op()(acc, element(tail));
+      regs_[t] = acc;
+      const Addr a{int32_t(int64_t(first * 16) - int64_t(firstElem() * sizeof(TIn))), first < numVecs};
+      tb_.lane(t, acc, a, {}, {}, {}, it);
+    }
+    // Totals: in step k a warp loads the vectors of its lanes still in the loop; then the tail.
+    for (unsigned w = 0; w < warps(); ++w) {
+      for (uint64_t k = 0;; ++k) {
+        std::vector<int64_t> a;
+        for (unsigned t = w * 32; t < w * 32 + 32 && t < B_; ++t) {
+          const uint64_t j = b_ * B_ + t + k * stride;
+          if (j < numVecs) a.push_back(int64_t(j * 16));
+        }
+        if (a.empty()) break;
+        tb_.warpLoad(a, 16);
       }
       tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
     }

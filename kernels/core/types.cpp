@@ -81,6 +81,27 @@ std::optional<FinalStage> parseFinalStage(std::string_view s) {
                         {"atomic", FinalStage::Atomic},
                         {"lastblock", FinalStage::LastBlock}}});
 }
+std::string_view name(TimingMode m) {
+  switch (m) {
+    case TimingMode::Blocked: return "blocked";
+    case TimingMode::Events: return "events";
+    case TimingMode::Graph: return "graph";
+  }
+  return "?";
+}
+const char* timingModeMeaning(TimingMode m) {
+  switch (m) {
+    case TimingMode::Blocked:
+      return "a kernel holds the stream until every launch is enqueued, then the start event: GPU time only";
+    case TimingMode::Events: return "events around the launches as the host enqueues them: host enqueue cost can sit inside";
+    case TimingMode::Graph: return "the reduction captured once as a CUDA graph, one replay between the events, after the blocking kernel";
+  }
+  return "?";
+}
+std::optional<TimingMode> parseTimingMode(std::string_view s) {
+  return lookup(s, std::array<std::pair<std::string_view, TimingMode>, 3>{
+                       {{"blocked", TimingMode::Blocked}, {"events", TimingMode::Events}, {"graph", TimingMode::Graph}}});
+}
 std::optional<DataPattern> parseDataPattern(std::string_view s) {
   return lookup(s, std::array<std::pair<std::string_view, DataPattern>, 4>{
                        {{"uniform", DataPattern::Uniform},

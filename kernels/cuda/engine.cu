@@ -16,6 +16,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "cub_reduce.hpp"
 #include "launch.hpp"
@@ -27,6 +28,8 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/matrix.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/policy.hpp"
+#include "reducelab/reference.hpp"
 #include "reducelab/type_dispatch.hpp"
 
 namespace rl {
@@ -112,6 +115,9 @@ __global__ void blockStreamKernel(const volatile int* release, unsigned long lon
   }
 }
 
+// Does nothing: one launch of it, timed as a repetition is, is the launch floor.
+__global__ void emptyKernel() {}
+
 // The SM clock now: SM cycles against %globaltimer nanoseconds over ~`spanNs`.
 __global__ void smClockKernel(unsigned long long spanNs, unsigned long long* out) {
   unsigned long long t0, t1;
@@ -195,6 +201,9 @@ class CudaEngine final : public Engine {
   PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel) override {
     return runPitfallOnGpu(dev_, stream_, r, cancel);
   }
+  Stats launchFloor(TimingMode mode) override;
+  PolicyTable policies() override;
+  std::string tune(const TuneOptions& options, PolicyTable* out) override;
   TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) override {
     const size_t size = trace::bufferBytes(unsigned(c.block));
     if (cudaError_t e = traceBuf_.reserve(size); e != cudaSuccess) {
@@ -220,6 +229,11 @@ class CudaEngine final : public Engine {
     return kernels::registry().find(key);
   }
   uint64_t residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem);
+  // A tuned kernel at small N: the CTAs of the one cluster its grid is launched as (the work needs
+  // 2 .. 8 x the largest cluster that fits of one-vector CTAs), else 0.
+  int clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem);
+  // (op, input type, accumulator type, block, shared bytes): the instantiation's resources decide -> 16, 8 or 0
+  std::map<std::tuple<int, int, int, int, size_t>, int> largestCluster_;
   std::string prepareInput(const RunConfig& c);
   std::string prepareScratch(const RunConfig& c, const Geometry& g);
   std::string prepareMatrixScratch(const RunConfig& c);
@@ -281,6 +295,32 @@ class CudaEngine final : public Engine {
   }
   static constexpr unsigned long long kBlockTimeoutNs = 2000000000ull;  // 2 s
 
+  // A CUDA graph of whatever `enqueue` puts on the stream (captured once, replayed per repetition).
+  // Returns "" or the error; *exec is null on failure.
+  template <class Enqueue>
+  std::string captureGraph(Enqueue&& enqueue, cudaGraphExec_t* exec) {
+    *exec = nullptr;
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      return "cannot capture a CUDA graph: " + cudaText(e);
+    }
+    std::string err = enqueue();
+    e = cudaStreamEndCapture(stream_, &graph);
+    if (err.empty() && e != cudaSuccess) err = "capturing the CUDA graph failed: " + cudaText(e);
+    if (err.empty() && (e = cudaGraphInstantiate(exec, graph, 0)) != cudaSuccess) {
+      err = "cannot instantiate the CUDA graph: " + cudaText(e);
+      *exec = nullptr;
+    }
+    if (graph) cudaGraphDestroy(graph);
+    if (!err.empty()) cudaGetLastError();
+    return err;
+  }
+  std::map<TimingMode, Stats> floors_;  // launchFloor, per mode
+  std::optional<PolicyTable> policies_;  // read once
+  std::optional<LaunchPolicy> forcedPolicy_;  // while tuning: the policy under test
+
   DeviceInfo dev_;
   int* hostFlags_ = nullptr;    // [0] release, [1] timed out
   int* deviceFlags_ = nullptr;
@@ -304,6 +344,39 @@ uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, siz
   return uint64_t(std::max(perSM, 1)) * uint64_t(dev_.smCount);
 }
 
+int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem) {
+  if (!k.policyTuned || dev_.ccMajor < 9 || cover < 2) return 0;
+  const auto key = std::make_tuple(int(c.op), int(c.type), int(c.accType()), c.block, smem);
+  auto it = largestCluster_.find(key);
+  if (it == largestCluster_.end()) {
+    int largest = 0;
+    if (const KernelEntry* e = entry(k, c, c.type, false)) {
+      for (int size : {16, 8}) {
+        cudaLaunchConfig_t cfg{};
+        cfg.gridDim = dim3(unsigned(size));
+        cfg.blockDim = dim3(unsigned(c.block));
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = unsigned(size);
+        attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, e->func, &cfg) == cudaSuccess && clusters > 0) {
+          largest = size;
+          break;
+        }
+        cudaGetLastError();
+      }
+    }
+    it = largestCluster_.emplace(key, largest).first;
+  }
+  const int largest = it->second;
+  if (largest < 2 || cover > uint64_t(largest) * 8) return 0;
+  return int(std::min<uint64_t>(cover, uint64_t(largest)));
+}
+
 std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry* g) {
   refreshFreeMemory();
   if (std::string err = validate(c, &dev_); !err.empty()) return err;
@@ -317,7 +390,44 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
   }
   // Shared memory does not depend on the grid: plan once to learn it, then with residency.
   Geometry probe = planGeometry(*k, c, 1);
-  *g = planGeometry(*k, c, residentBlocks(*k, c, probe.smemBytes));
+  const uint64_t resident = residentBlocks(*k, c, probe.smemBytes);
+  if (k->policyTuned) {
+    // The dispatch policy: tuned on this device, or the latency rule.
+    const uint64_t cover = blocksToCover(*k, c.n, c.block, c.type);
+    LaunchPolicy p;
+    std::string source;
+    int log2n = 0;
+    if (forcedPolicy_) {
+      p = *forcedPolicy_;
+      source = "under test (tune)";
+    } else if (const LaunchPolicy* t = policies().find(c.type, c.block, c.n, &log2n)) {
+      p = *t;
+      source = "tuned on this device (policies.json, entry 2^" + std::to_string(log2n) + ")";
+    } else {
+      p = defaultPolicy(cover, resident);
+      source = "latency rule (no tuned entry for " + std::string(name(c.type)) + ", block " + std::to_string(c.block) + ")";
+    }
+    const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
+    uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
+    // Small N: the whole grid as one thread-block cluster when the work fits in one (at most 8
+    // vectors a thread): the CTAs finish through distributed shared memory, not the ticket.
+    if (const int cluster = clusterCtasFor(*k, c, cover, probe.smemBytes); cluster > 1) {
+      grid = uint64_t(cluster);
+      const uint64_t perThread = (cover + grid - 1) / grid;
+      p.loadsInFlight = perThread <= 1 ? 1 : perThread <= 2 ? 2 : perThread <= 4 ? 4 : 8;
+      source += "; one cluster of " + std::to_string(cluster) + " CTAs (distributed shared memory finish)";
+    }
+    *g = planGeometry(*k, c, grid);
+    g->loadsInFlight = p.loadsInFlight;
+    g->cacheHint = p.hint;
+    g->policySource = source;
+  } else {
+    *g = planGeometry(*k, c, resident);
+    g->loadsInFlight = k->loadsPerIteration;
+    g->policySource = "descriptor";
+    // Two-pass finals: the later passes launch while the previous one drains (sm_90+).
+    g->programmaticDependentLaunch = g->final == FinalStage::Gpu && g->passGrids.size() > 1 && dev_.ccMajor >= 9;
+  }
   if (k->id != KernelId::Cub && !entry(*k, c, c.type, false))
     return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
   return {};
@@ -464,6 +574,15 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     a.trace = p == 0 ? trace : nullptr;
     a.tracedBlock = unsigned(c.tracedBlock);
     a.partials = partialsA_.get();
+    a.loadsInFlight = g.loadsInFlight;
+    // k13's launch word: the hint in bits 0-7, the cluster's CTAs in bits 8-15
+    // (kLaunchClusterShift in k13_tuned_single_pass.cuh).
+    a.cacheHint = int(g.cacheHint);
+    if (k.policyTuned && p == 0)
+      if (const int cluster = clusterCtasFor(k, c, blocksToCover(k, c.n, c.block, c.type), g.smemBytes);
+          cluster > 1 && uint64_t(cluster) == g.grid())
+        a.cacheHint |= cluster << 8;
+    a.programmaticDependent = p > 0 && g.programmaticDependentLaunch;
     if (cudaError_t err = e->launch(a); err != cudaSuccess)
       return "launch of pass " + std::to_string(p + 1) + " failed: " + cudaText(err);
     in = out;
@@ -513,18 +632,32 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     if (std::string e = launchAll(*k, c, m.geometry, nullptr); !e.empty()) return fail(e);
   }
   if (cudaError_t e = cudaStreamSynchronize(stream_); e != cudaSuccess) return fail(cudaText(e));
+  // Graph timing: the whole reduction (every pass, k11's identity write) captured once.
+  cudaGraphExec_t graph = nullptr;
+  struct GraphGuard {
+    cudaGraphExec_t* g;
+    ~GraphGuard() { if (*g) cudaGraphExecDestroy(*g); }
+  } graphGuard{&graph};
+  if (c.timing == TimingMode::Graph)
+    if (std::string e = captureGraph([&] { return launchAll(*k, c, m.geometry, nullptr); }, &graph); !e.empty())
+      return fail(e);
   std::set<std::string> distinct;
   for (int r = 0; r < c.reps; ++r) {
     if (o.cancel && o.cancel()) return fail("cancelled");
     // Order on the stream: L2 flush, blocking kernel, start event, the reduction, end event.
     // The blocking kernel holds the start event back until the host has enqueued everything,
-    // so the interval holds GPU work only, warm or cold.
+    // so the interval holds GPU work only, warm or cold. Events mode leaves it out: the
+    // interval then also holds whatever the host takes to enqueue the launches.
     if (!c.warmL2) flushL2();
-    const bool held = holdStream();
+    const bool held = c.timing != TimingMode::Events && holdStream();
     cudaEventRecord(e0_, stream_);
-    if (std::string e = launchAll(*k, c, m.geometry, nullptr); !e.empty()) return fail(e);
+    if (graph) {
+      if (cudaError_t e = cudaGraphLaunch(graph, stream_); e != cudaSuccess) return fail("graph launch failed: " + cudaText(e));
+    } else if (std::string e = launchAll(*k, c, m.geometry, nullptr); !e.empty()) {
+      return fail(e);
+    }
     cudaEventRecord(e1_, stream_);
-    releaseStream();
+    if (held) releaseStream();
     Value v;
     if (!matrix)  // a matrix's output is checked once, after the repetitions
       if (std::string e = readResult(c, *k, m.geometry, &v); !e.empty()) return fail(e);
@@ -546,6 +679,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   }
   m.kernel = Stats::of(m.kernelMs);
   m.endToEnd = Stats::of(m.endToEndMs);
+  m.launchFloorMs = launchFloor(c.timing).median;
   if (matrix) {
     if (std::string e = checkMatrix(c, &m, o.cancel); !e.empty()) return fail(e);
     m.distinctResults = {m.result.text()};
@@ -614,6 +748,150 @@ ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {
   else
     cudaGetLastError();
   return resourceUsage(c, dev_, &a);  // the same computation as the GUI and the report
+}
+
+Stats CudaEngine::launchFloor(TimingMode mode) {
+  if (auto it = floors_.find(mode); it != floors_.end()) return it->second;
+  constexpr int kWarmup = 5, kLaunches = 50;
+  auto enqueue = [&] {
+    emptyKernel<<<1, 32, 0, stream_>>>();
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? std::string() : cudaText(e);
+  };
+  cudaGraphExec_t graph = nullptr;
+  if (mode == TimingMode::Graph && !captureGraph(enqueue, &graph).empty()) return {};
+  std::vector<double> ms;
+  for (int r = 0; r < kWarmup + kLaunches; ++r) {
+    const bool held = mode != TimingMode::Events && holdStream();
+    cudaEventRecord(e0_, stream_);
+    const bool launched = graph ? cudaGraphLaunch(graph, stream_) == cudaSuccess : enqueue().empty();
+    cudaEventRecord(e1_, stream_);
+    if (held) releaseStream();
+    float t = 0;
+    if (!launched || cudaEventSynchronize(e1_) != cudaSuccess || cudaEventElapsedTime(&t, e0_, e1_) != cudaSuccess) {
+      recoverAfterFailure();
+      ms.clear();
+      break;
+    }
+    if (held && holdTimedOut()) continue;
+    if (r >= kWarmup) ms.push_back(t);
+  }
+  if (graph) cudaGraphExecDestroy(graph);
+  const Stats st = Stats::of(ms);
+  if (st.count > 0) floors_[mode] = st;
+  return st;
+}
+
+PolicyTable CudaEngine::policies() {
+  if (policies_) return *policies_;
+  policies_ = PolicyTable{};
+  std::ifstream in(configDir() / "policies.json");
+  if (!in) return *policies_;
+  const nlohmann::json cache = nlohmann::json::parse(in, nullptr, false);
+  if (!cache.is_object() || !cache.contains(dev_.uuid)) return *policies_;
+  PolicyTable t;
+  // A table of another driver, or one that does not read, is not used (tune again).
+  if (policyTableFromJson(cache[dev_.uuid], &t).empty() && t.driver == cudaVersionString(dev_.driverVersion))
+    policies_ = std::move(t);
+  return *policies_;
+}
+
+std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
+  PolicyTable table;
+  table.deviceName = dev_.name;
+  table.uuid = dev_.uuid;
+  table.driver = cudaVersionString(dev_.driverVersion);
+  struct Reset {
+    std::optional<LaunchPolicy>* p;
+    ~Reset() { p->reset(); }
+  } reset{&forcedPolicy_};
+  MeasureOptions mo;
+  mo.cpuBaseline = false;
+  mo.reference = false;
+  mo.cancel = o.cancel;
+  for (ElemType type : o.types)
+    for (int lg : o.log2Sizes) {
+      RunConfig c;
+      c.kernel = "k13";
+      c.type = type;
+      c.n = uint64_t(1) << lg;
+      c.reps = o.reps;
+      c.warmup = 2;
+      c.data = DataPattern::IntRange;  // exact in every type: a wrong sum cannot hide in rounding
+      c.rangeLo = -1000;
+      c.rangeHi = 1000;
+      if (!validate(c, &dev_).empty()) continue;  // does not fit: the largest measured N serves
+      const Reference ref = computeReference(c, 0, CpuWork{o.cancel, {}});
+      if (ref.cancelled) return "cancelled";
+      mo.knownReference = &ref;
+      for (int block : o.blocks) {
+        c.block = block;
+        const KernelInfo& k = *findKernel("k13");
+        const Geometry probe = planGeometry(k, c, 1);
+        const uint64_t resident = residentBlocks(k, c, probe.smemBytes);
+        const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
+        const uint64_t cover = blocksToCover(k, c.n, c.block, c.type);
+        std::optional<LaunchPolicy> best;
+        std::set<std::pair<uint64_t, int>> tried;  // (grid, effective depth): equal launches once
+        auto tryPolicy = [&](LaunchPolicy p) -> std::string {
+          const uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
+          const uint64_t perThread = (cover + grid - 1) / grid;  // vectors per thread
+          if (p.loadsInFlight > 1 && perThread < uint64_t(p.loadsInFlight)) return {};  // runs as a shallower depth
+          if (p.hint == CacheHint::None && !tried.insert({grid, p.loadsInFlight}).second) return {};
+          forcedPolicy_ = p;
+          Measurement m = measure(c, mo);
+          if (o.cancel && o.cancel()) return "cancelled";
+          if (!m.ok) return "k13 " + std::string(name(type)) + " 2^" + std::to_string(lg) + " block " +
+                            std::to_string(block) + ": " + m.error;
+          if (!m.check.pass)
+            return "k13 computed a wrong result with " + describePolicy(p) + " (" + std::string(name(type)) + " 2^" +
+                   std::to_string(lg) + ", block " + std::to_string(block) + ")";
+          p.medianUs = m.kernel.median * 1e3;
+          if (!best || p.medianUs < best->medianUs) best = p;
+          return {};
+        };
+        for (int depth : kPolicyLoadsInFlight)
+          for (int ctas : kPolicyCtasPerSM) {
+            LaunchPolicy p;
+            p.loadsInFlight = depth;
+            p.ctasPerSM = ctas;
+            if (std::string e = tryPolicy(p); !e.empty()) return e;
+          }
+        if (best)
+          for (CacheHint h : {CacheHint::NoAllocate, CacheHint::EvictFirst, CacheHint::Prefetch256}) {
+            LaunchPolicy p = *best;
+            p.hint = h;
+            if (std::string e = tryPolicy(p); !e.empty()) return e;
+          }
+        if (!best) continue;
+        table.entries[{type, block, lg}] = *best;
+        if (o.progress)
+          o.progress(std::string(name(type)) + " 2^" + std::to_string(lg) + " block " + std::to_string(block) + ": " +
+                     describePolicy(*best) + ", " + std::to_string(best->medianUs).substr(0, 7) + " us");
+      }
+    }
+  if (table.empty()) return "nothing could be measured";
+  char date[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  table.date = date;
+  // Stored beside the peaks, one entry per device; other devices' entries are kept.
+  const std::filesystem::path file = configDir() / "policies.json";
+  nlohmann::json cache = nlohmann::json::object();
+  {
+    std::ifstream in(file);
+    if (in) {
+      cache = nlohmann::json::parse(in, nullptr, false);
+      if (!cache.is_object()) cache = nlohmann::json::object();
+    }
+  }
+  cache[dev_.uuid] = policyTableJson(table);
+  std::error_code ec;
+  std::filesystem::create_directories(configDir(), ec);
+  if (std::string e = writeTextAtomic(file.string(), cache.dump(2)); !e.empty()) return e;
+  policies_ = table;
+  *out = std::move(table);
+  return {};
 }
 
 TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) {

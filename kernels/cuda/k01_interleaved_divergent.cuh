@@ -33,6 +33,7 @@ __device__ __forceinline__ void writeBlockResult(const TAcc* sdata, TAcc* out, T
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k1InterleavedDivergent(const TIn* __restrict__ in, TAcc* __restrict__ out,
                                        size_t n, Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));

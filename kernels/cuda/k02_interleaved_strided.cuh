@@ -8,6 +8,7 @@ namespace rl::kernels {
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k2InterleavedStrided(const TIn* __restrict__ in, TAcc* __restrict__ out,
                                      size_t n, Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));

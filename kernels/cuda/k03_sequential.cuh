@@ -26,6 +26,7 @@ __device__ __forceinline__ void sequentialTree(TAcc* sdata, Trace& tr, unsigned 
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k3Sequential(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                              Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x, sizeof(TIn), sizeof(TAcc));
   loadOneToShared<Op>(in, sdata, n, tr);

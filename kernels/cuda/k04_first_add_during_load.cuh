@@ -21,6 +21,7 @@ __device__ __forceinline__ void loadPairToShared(const TIn* in, TAcc* sdata, siz
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k4FirstAddDuringLoad(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                                      Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
   loadPairToShared<Op>(in, sdata, n, tr);

@@ -21,6 +21,7 @@ __device__ __forceinline__ void volatileStage(volatile TAcc* smem, unsigned tid,
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k5UnrollLastWarpVolatile(const TIn* __restrict__ in, TAcc* __restrict__ out,
                                          size_t n, Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
@@ -67,6 +68,7 @@ __device__ __forceinline__ TAcc syncwarpStage(TAcc* sdata, TAcc v, unsigned tid,
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k5UnrollLastWarpSync(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                                      Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));

@@ -49,6 +49,7 @@ __device__ __forceinline__ void blockReduceUnrolled(TAcc* sdata, unsigned tid, T
 template <unsigned BlockSize, class Op, class TIn, class TAcc, class Trace>
 __global__ void __launch_bounds__(BlockSize)
     k6CompleteUnroll(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n, Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   tr.begin(sdata, in, n, size_t(blockIdx.x) * BlockSize * 2, sizeof(TIn), sizeof(TAcc));

@@ -10,6 +10,7 @@ namespace rl::kernels {
 template <unsigned BlockSize, class Op, class TIn, class TAcc, class Trace>
 __global__ void __launch_bounds__(BlockSize)
     k7GridStride(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n, Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   TAcc* sdata = sharedArray<TAcc>();
   const unsigned tid = threadIdx.x;
   const size_t first = size_t(blockIdx.x) * (BlockSize * 2) + tid;

@@ -92,6 +92,7 @@ __device__ __forceinline__ void storeBlockResult(TAcc v, TAcc* out, Trace& tr) {
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k8WarpShuffle(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                               Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * 2, sizeof(TIn), sizeof(TAcc));
   TAcc v = pairGridStrideSum<Op, TIn, TAcc>(in, n, tr);
   v = blockReduce<Op>(v, tr);  // shuffles instead of the shared-memory tree

@@ -19,6 +19,7 @@ template <class T> struct CgOperator<MaxOp, T> { using type = cg::greater<T>; };
 template <class Op, class TIn, class TAcc, class Trace>
 __global__ void k9CooperativeGroups(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
                                     Trace tr) {
+  waitForPreviousGrid();  // a second pass launched early waits for the first here
   using CgOp = typename CgOperator<Op, TAcc>::type;
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);

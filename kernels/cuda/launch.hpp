@@ -28,6 +28,11 @@ struct LaunchArgs {
   // B right after it in the same buffer).
   unsigned gridX = 0, gridY = 0, blockX = 0, blockY = 0;
   int rows = 0, cols = 0, inner = 0;
+  int loadsInFlight = 1;  // k13: the policy's depth and cache hint
+  int cacheHint = 0;
+  // Launched with programmatic dependent launch (a later pass of a GPU final): it may start while
+  // the previous pass drains; the kernel waits for that grid before reading its partials.
+  bool programmaticDependent = false;
 };
 
 using LaunchFn = cudaError_t (*)(const LaunchArgs&);

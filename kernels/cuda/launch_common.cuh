@@ -35,6 +35,28 @@ template <class Trace> Trace makeTracer(const LaunchArgs& a) {
   return t;
 }
 
+// Launches `kernel` with the args' grid, `block`, shared memory and stream; a later pass of a GPU
+// final with programmatic stream serialization (it may start while the previous pass drains; the
+// kernel's waitForPreviousGrid() holds it until that grid is done).
+template <class... Params, class... Args>
+cudaError_t launchPass(void (*kernel)(Params...), const LaunchArgs& a, unsigned block, Args... args) {
+  if (!a.programmaticDependent) {
+    kernel<<<a.grid, block, a.smemBytes, a.stream>>>(args...);
+    return cudaGetLastError();
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(a.grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = a.smemBytes;
+  cfg.stream = a.stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
 template <class Op, class TIn, class TAcc, class Trace>
 VariantKey variantKey(KernelId id, int blockTemplate = 0) {
   return {id, opOf<Op>(), elemTypeOf<TIn>(), elemTypeOf<TAcc>(), Trace::enabled, blockTemplate};
@@ -46,9 +68,8 @@ VariantKey variantKey(KernelId id, int blockTemplate = 0) {
   static_assert(!desc::ID.blockTemplated, #ID "'s descriptor says it is block-templated");   \
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                   \
-      KERNEL<Op_, In_, Acc_, Tr_><<<a.grid, a.block, a.smemBytes, a.stream>>>(               \
-          static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
-      return cudaGetLastError();                                                             \
+      return launchPass(&KERNEL<Op_, In_, Acc_, Tr_>, a, a.block, static_cast<const In_*>(a.in), \
+                        static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a));                 \
     };                                                                                       \
     (REG).add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::ID),                                           \
               {fn, reinterpret_cast<const void*>(&KERNEL<Op_, In_, Acc_, Tr_>)});             \
@@ -61,9 +82,8 @@ using BlockTemplateSizes = std::integer_sequence<unsigned, 32, 64, 128, 256, 512
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {                          \
     auto one = [&]<unsigned B>() {                                                           \
       LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {                                 \
-        KERNEL<B, Op_, In_, Acc_, Tr_><<<a.grid, B, a.smemBytes, a.stream>>>(                \
-            static_cast<const In_*>(a.in), static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a)); \
-        return cudaGetLastError();                                                           \
+        return launchPass(&KERNEL<B, Op_, In_, Acc_, Tr_>, a, B, static_cast<const In_*>(a.in), \
+                          static_cast<Acc_*>(a.out), a.n, makeTracer<Tr_>(a));               \
       };                                                                                     \
       (REG).add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::ID, B),                                      \
                 {fn, reinterpret_cast<const void*>(&KERNEL<B, Op_, In_, Acc_, Tr_>)});        \

@@ -20,6 +20,17 @@ __device__ __forceinline__ TAcc loadOrIdentity(const TIn* in, size_t i, size_t n
   return i < n ? TAcc(in[i]) : Op::template identity<TAcc>();
 }
 
+// Programmatic dependent launch (sm_90): a later pass of a GPU final may be launched while the
+// previous pass still runs; it waits here until that grid has completed and its writes are
+// visible, then lets its own dependent start launching. Without the launch attribute both are
+// no-ops, so every pass of every kernel calls it first.
+__device__ __forceinline__ void waitForPreviousGrid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
 // ---- atomics for the single-pass kernel (k11) ----
 __device__ inline void atomicCombine(SumOp, int32_t* p, int32_t v) { atomicAdd(p, v); }
 __device__ inline void atomicCombine(SumOp, int64_t* p, int64_t v) {

@@ -15,7 +15,7 @@
 namespace rl {
 
 enum class KernelId {
-  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12,
+  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, K13,
   TrNaive, TrTile, TrPadded, TrSwizzled, TrDiagonal,  // the transpose family (seed 004)
   MmNaive, MmTiled,                                   // the matrix-multiply family (seed 003)
   Cub
@@ -59,6 +59,7 @@ enum class Phase {
   GridStridePairsToShared,   // grid-stride loop over pairs, the partial into shared memory (k7)
   GridStridePairs,           // the same loop, the partial kept in a register (k8, k9)
   VectorLoads,               // grid-stride loop of 16-byte vector loads, several in flight
+  VectorGridStride,          // one 16-byte vector per thread per step of the grid's threads (k13)
   TreeInterleavedDivergent,  // shared tree, tid % (2s) == 0 adds sdata[tid + s]
   TreeInterleavedStrided,    // shared tree, thread t writes 2st (bank conflicts)
   TreeSequential,            // shared tree, s = block/2 .. 1, the first s threads add
@@ -132,6 +133,9 @@ struct KernelInfo {
   int threadRows = -1;        // transpose: blockDim.y (the seed's BLOCK_ROWS); 0: tile (square)
   TileLayout tileLayout = TileLayout::None;
   BlockOrder blockOrder = BlockOrder::Grid;
+  // Grid, loads in flight and cache hint come from the device's tuned policy table (reducelab
+  // tune), or the latency rule without one, not from the fixed shape alone.
+  bool policyTuned = false;
   // ---- behaviour ----
   bool unsafe;                // relies on warp-synchronous execution (racy since Volta)
   bool deterministic;         // same bits every run

@@ -7,6 +7,7 @@
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/device_info.hpp"
+#include "reducelab/policy.hpp"
 #include "reducelab/types.hpp"
 
 namespace rl {
@@ -22,6 +23,7 @@ struct RunConfig {
   int reps = 20;
   int warmup = 3;
   bool warmL2 = false;
+  TimingMode timing = TimingMode::Blocked;
   DataPattern data = DataPattern::Uniform;
   uint64_t seed = 1;
   int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
@@ -48,6 +50,14 @@ struct Geometry {
   // Matrix families: the 2-D grid and block (grid() == gridX x gridY, block == blockX x blockY).
   unsigned gridX = 0, gridY = 0, blockX = 0, blockY = 0;
   int tile = 0;
+  // Loads each thread keeps in flight in the first pass: the descriptor's, or (tuned kernel) the
+  // dispatch policy's. Where the launch comes from: "descriptor", "policy (tuned ...)", "default policy".
+  int loadsInFlight = 0;
+  CacheHint cacheHint = CacheHint::None;
+  std::string policySource;
+  // Two-pass finals: the later passes launched with programmatic dependent launch (they start
+  // while the previous pass drains and wait for it in the kernel).
+  bool programmaticDependentLaunch = false;
   uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
 };
 

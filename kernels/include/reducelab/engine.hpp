@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reducelab/pitfalls.hpp"
+#include "reducelab/policy.hpp"
 #include "reducelab/record.hpp"
 
 namespace rl {
@@ -33,6 +34,17 @@ inline CpuWork cpuWorkOf(const MeasureOptions& o, const std::string& what) {
   if (o.progress) w.progress = [progress = o.progress, what](double fraction) { progress(what, fraction); };
   return w;
 }
+
+// What `reducelab tune` measures: the tuned kernel (k13) for each type x block x N, over loads in
+// flight x CTAs per SM (hint none), then every cache hint with the fastest of those.
+struct TuneOptions {
+  std::vector<ElemType> types = {ElemType::Int32, ElemType::Float32, ElemType::Float64};
+  std::vector<int> blocks = {256, 512, 1024};
+  std::vector<int> log2Sizes = {12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+  int reps = 10;
+  std::function<bool()> cancel;
+  std::function<void(const std::string&)> progress;  // one line per (type, N, block)
+};
 
 struct TraceRun {
   bool ok = false;
@@ -71,6 +83,23 @@ class Engine {
     out.label = r.label;
     out.error = "this engine runs no pitfall demonstrations";
     return out;
+  }
+  // The empty-launch floor: one launch of an empty kernel timed the way `mode` times a
+  // repetition (median and spread over 50 launches after warm-up; measured once per engine and
+  // mode). Empty statistics where nothing can be launched.
+  virtual Stats launchFloor(TimingMode mode) {
+    (void)mode;
+    return {};
+  }
+  // The tuned policies of this device (empty when none are stored): read once from
+  // $XDG_CONFIG_HOME/reducelab/policies.json, by device UUID and driver.
+  virtual PolicyTable policies() { return {}; }
+  // Measures the policies and stores them (replacing this device's entry). "" or the reason
+  // (nothing stored then); *out holds what was measured.
+  virtual std::string tune(const TuneOptions& options, PolicyTable* out) {
+    (void)options;
+    (void)out;
+    return "tuning needs a CUDA device";
   }
 };
 

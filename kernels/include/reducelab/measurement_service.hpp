@@ -63,6 +63,7 @@ struct ServiceEvents {
   std::optional<Peaks> peaks;
   std::optional<RunProgress> progress;                            // the latest
   std::vector<PitfallResult> pitfalls;                            // seed 002's pitfalls
+  std::optional<PolicyTable> policies;  // with the peaks: the device's tuned launch policies
 };
 
 enum class RunKind {

@@ -57,6 +57,9 @@ struct Measurement {
   // Repetitions whose blocking kernel gave up waiting for the host (their interval may hold
   // host enqueue time); 0 in a sound measurement.
   int enqueueTimeouts = 0;
+  // The empty-launch floor timed the same way (config.timing): the median time of one launch of
+  // an empty kernel, per launch of this reduction (0: not measured). A row near it is launch latency.
+  double launchFloorMs = 0;
   Stats kernel, endToEnd;
   double bytesRead = 0;             // N x sizeof(element)
   double bandwidthGBs = 0;          // bytesRead / median kernel time
@@ -95,8 +98,14 @@ const char* timeBasisMeaning(TimeBasis b);
 const Stats& comparedTime(const Measurement& m, TimeBasis b);
 double comparedGBs(const Measurement& m, TimeBasis b);
 
+// Like for like across timing modes: rows timed differently (blocked, events, graph) are never
+// compared. True when the ok rows use more than one timing mode.
+bool mixedTimingModes(const std::vector<Measurement>& rows);
+// The caption sentence for such rows ("" when one mode): which modes, and that no speedups are given.
+std::string timingModesNote(const std::vector<Measurement>& rows);
+
 // Fills step and cumulative speedups of consecutive rows, by median compared time
-// (comparisonBasis of the rows).
+// (comparisonBasis of the rows). Rows of mixed timing modes get none (0: not compared).
 void fillLadderSpeedups(std::vector<Measurement>& rows);
 
 }  // namespace rl

@@ -14,18 +14,27 @@ enum class Accumulate { Same, Wide };  // wide: int32 -> int64, float32 -> float
 // How the per-block partial results become one value.
 enum class FinalStage { Default, Cpu, Gpu, Atomic, LastBlock };
 enum class DataPattern { Uniform, IntRange, Ones, IllConditioned };
+// How a repetition is timed. Blocked (nvbench's method, the default): a kernel holds the stream
+// until the host has enqueued the timed work, then the start event; Events: events around the
+// launches as the host enqueues them (host enqueue cost can sit inside); Graph: the reduction
+// captured once into a CUDA graph, one replay between the events (after the blocking kernel).
+enum class TimingMode { Blocked, Events, Graph };
 
 std::string_view name(ElemType t);
 std::string_view name(Op o);
 std::string_view name(Accumulate a);
 std::string_view name(FinalStage f);
 std::string_view name(DataPattern d);
+std::string_view name(TimingMode m);
+// One sentence: what the interval of a repetition holds in this mode.
+const char* timingModeMeaning(TimingMode m);
 
 std::optional<ElemType> parseElemType(std::string_view s);
 std::optional<Op> parseOp(std::string_view s);
 std::optional<Accumulate> parseAccumulate(std::string_view s);
 std::optional<FinalStage> parseFinalStage(std::string_view s);
 std::optional<DataPattern> parseDataPattern(std::string_view s);
+std::optional<TimingMode> parseTimingMode(std::string_view s);
 
 size_t elemBytes(ElemType t);
 bool isFloat(ElemType t);

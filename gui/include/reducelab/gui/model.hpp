@@ -157,6 +157,7 @@ struct Model {
   TraceState trace;
 
   Peaks peaks;
+  PolicyTable policies;             // the device's tuned launch policies (k13), empty: none stored
   ResultsStore results;             // the results table (latest last), append-only
   bool measuring = false;
   std::string measuringWhat;

@@ -1,0 +1,70 @@
+#pragma once
+// Launch policies of the tuned single-pass kernel (k13): how deep each thread's loads go, how many
+// CTAs per SM the grid may use, and which cache hint the loads carry, per element type, block size
+// and N. `reducelab tune` measures them on the device and stores the table per device, beside the
+// measured peaks ($XDG_CONFIG_HOME/reducelab/policies.json); without a table a rule decides.
+// Plain C++: the GUI, the CLI and the tests read tables without CUDA.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "reducelab/types.hpp"
+
+namespace rl {
+
+// The cache hint of the 16-byte loads (PTX ld.global.nc qualifiers).
+enum class CacheHint {
+  None,         // ld.global.nc.v4 (the read-only path, as __ldg)
+  NoAllocate,   // .L1::no_allocate: streamed data does not displace L1 lines
+  EvictFirst,   // .L1::no_allocate + an L2 evict_first cache policy (createpolicy): leaves L2 first
+  Prefetch256,  // .L1::no_allocate.L2::256B: L2 fetches 256-byte blocks (whole DRAM bursts)
+};
+constexpr int kCacheHintCount = 4;
+std::string_view name(CacheHint h);
+std::optional<CacheHint> parseCacheHint(std::string_view s);
+
+struct LaunchPolicy {
+  int loadsInFlight = 1;  // 16-byte loads each thread issues before using one: 1, 2, 4 or 8
+  int ctasPerSM = 0;      // grid cap, CTAs per SM (0: as many as are resident)
+  CacheHint hint = CacheHint::None;
+  double medianUs = 0;    // what the tuner measured with it (0: not measured)
+  bool operator==(const LaunchPolicy&) const = default;
+};
+constexpr int kPolicyLoadsInFlight[] = {1, 2, 4, 8};
+constexpr int kPolicyCtasPerSM[] = {1, 2, 4, 0};
+
+// Without a tuned entry: enough CTAs that every SM has loads in flight (one vector per thread)
+// while the work fits in one resident wave; beyond it one wave, each thread looping with four
+// loads in flight. `coverOneLoad`: CTAs that give each thread exactly one 16-byte load;
+// `resident`: CTAs that fit on the GPU at once.
+LaunchPolicy defaultPolicy(uint64_t coverOneLoad, uint64_t resident);
+
+// The grid a policy gives: one CTA per block x 1 vector of work up to the cap.
+uint64_t policyGrid(const LaunchPolicy& p, uint64_t coverOneLoad, uint64_t resident, int smCount, int residentPerSM);
+
+struct PolicyTable {
+  std::string deviceName, uuid, driver, date;
+  // (type, block, log2 N) -> the fastest policy measured there.
+  std::map<std::tuple<ElemType, int, int>, LaunchPolicy> entries;
+  // The entry of the measured N nearest to n in log2 (beyond the largest: the largest), for
+  // this type and block; nullptr when the table has none for them.
+  const LaunchPolicy* find(ElemType t, int block, uint64_t n, int* log2nOut = nullptr) const;
+  // The fastest block size measured for this type at the measured N nearest to n (0: none).
+  int bestBlock(ElemType t, uint64_t n) const;
+  bool empty() const { return entries.empty(); }
+};
+
+nlohmann::json policyTableJson(const PolicyTable& t);
+// Checked like any input file: "" and *out, or the reason (nothing half-read).
+std::string policyTableFromJson(const nlohmann::json& j, PolicyTable* out);
+// One line per (type, block) for the GUI and `info`: "int32 block 512: 2^12-2^18 x1 ...".
+std::vector<std::string> describePolicyTable(const PolicyTable& t);
+// What a geometry's policy says, in words ("4 loads in flight, 2 CTAs/SM, L1::no_allocate").
+std::string describePolicy(const LaunchPolicy& p);
+
+}  // namespace rl
