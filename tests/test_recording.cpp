@@ -292,7 +292,7 @@ TEST(Recording, HostileContentIsRefusedBeforeUse) {
     std::memcpy(&st, b.data() + trace::kStepsOffset, sizeof st);
     st.slots[0].space = trace::kSpaceShared;
     std::memcpy(b.data() + trace::kStepsOffset, &st, sizeof st);
-    refusedWith(h, b, "outside its shared memory");
+    refusedWith(h, b, "shared-memory address out of range");
   }
   // A trace header that is not the configuration's (block size, then zero accumulator bytes).
   {
@@ -301,7 +301,7 @@ TEST(Recording, HostileContentIsRefusedBeforeUse) {
     std::memcpy(&th, b.data(), sizeof th);
     th.accBytes = 0;
     std::memcpy(b.data(), &th, sizeof th);
-    refusedWith(h, b, "element sizes are impossible");
+    refusedWith(h, b, "bad element or accumulator size");
     nlohmann::json other = h;
     other["traces"][0]["config"]["block"] = 256;
     refusedWith(other, blobs, "has " + std::to_string(blobs.size()) + " bytes");

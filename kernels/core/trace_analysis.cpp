@@ -20,7 +20,12 @@ TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* err
   if (size < kLanesOffset) return fail("trace buffer too small");
   std::memcpy(&t.header, bytes, sizeof t.header);
   if (t.header.magic != kMagic) return fail("no trace was written (magic missing)");
-  if (t.header.version != kVersion) return fail("trace version mismatch");
+  if (t.header.version != kVersion) {  // e.g. a recording made by another ReduceLab: say which
+    if (error)
+      *error = "trace format " + std::to_string(t.header.version) + ", but this ReduceLab reads format " +
+               std::to_string(kVersion) + " (record it again with this version)";
+    return TraceData{};
+  }
   if (t.header.blockSize == 0 || t.header.blockSize > kMaxBlock) return fail("bad block size in trace");
   if (t.header.numSteps > uint32_t(kMaxSteps)) return fail("bad step count in trace");
   if (size < bufferBytes(t.header.blockSize)) return fail("trace buffer smaller than its block");

@@ -9,6 +9,7 @@ namespace rl::desc {
 
 inline constexpr KernelInfo K13 = {
     .id = KernelId::K13,
+    .family = Family::Reduction,
     .key = "k13",
     .name = "tuned single pass",
     .title = "Tuned single pass: policy from the device, one launch at every N",
@@ -22,6 +23,10 @@ inline constexpr KernelInfo K13 = {
     .bytesPerLoad = 16,
     .sharedRule = SharedRule::OnePerWarp,
     .finals = {FinalStage::LastBlock},
+    .tiles = {},
+    .threadRows = 0,
+    .tileLayout = TileLayout::None,
+    .blockOrder = BlockOrder::Grid,
     .policyTuned = true,
     .unsafe = false,
     .deterministic = true,
