@@ -43,7 +43,7 @@ TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* err
   if (h.globalBase < 0 || h.globalBase > (int64_t(1) << 50)) return fail("bad global base in trace");
   for (uint32_t s = 0; s < h.numSteps; ++s) {
     const StepHeader& st = t.steps[s];
-    if (st.kind < kStepLoad || st.kind > kStepBlockResult || st.numSlots > uint32_t(kMaxSlots))
+    if (st.kind < kStepLoad || st.kind > kStepLastKind || st.numSlots > uint32_t(kMaxSlots))
       return fail("bad step kind or slot count in trace");
     for (int k = 0; k < kMaxSlots; ++k)
       if (st.slots[k].space > kSpaceShuffle || st.slots[k].access > kAtomic || st.slots[k].bytes > 16)
@@ -261,7 +261,7 @@ std::string checkTraceContent(const TraceData& t) {
   for (uint32_t si = 0; si < h.numSteps; ++si) {
     const StepHeader& st = t.steps[si];
     const std::string where = "step " + std::to_string(si);
-    if (st.kind < kStepLoad || st.kind > kStepBlockResult) return where + " has an unknown kind";
+    if (st.kind < kStepLoad || st.kind > kStepLastKind) return where + " has an unknown kind";
     if (st.numSlots > uint32_t(kMaxSlots)) return where + " has too many access slots";
     for (const SlotInfo& slot : st.slots)
       if (slot.space > kSpaceShuffle || slot.access > kAtomic || !oneOf(slot.bytes, {0, 1, 2, 4, 8, 16}))

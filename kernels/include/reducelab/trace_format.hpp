@@ -31,6 +31,9 @@ enum StepKind : uint32_t {
   kStepDot = 13,         // multiply-add loop (param: its length; lane detail = first iteration)
   kStepOutput = 14,      // each thread stores its output element
 };
+// The last step kind: readers refuse kinds above it (a trace from a file or a pipe). A new kind
+// goes above and moves this.
+constexpr uint32_t kStepLastKind = kStepOutput;
 
 // Memory space of an access slot.
 enum Space : uint8_t { kSpaceNone = 0, kSpaceShared = 1, kSpaceGlobal = 2, kSpaceShuffle = 3 };
