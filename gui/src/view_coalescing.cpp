@@ -84,7 +84,7 @@ void drawCoalescing(Model& model) {
     return;
   }
   const int requested = lanes * bytes, moved = int(sectors.size()) * 32;
-  ImGui::Text("%d lanes x %d B = %d B requested; %zu sectors of 32 B (%d B) in %zu line%s of 128 B; efficiency %.0f%%",
+  ImGui::TextWrapped("%d lanes x %d B = %d B requested; %zu sectors of 32 B (%d B) in %zu line%s of 128 B; efficiency %.0f%%",
               lanes, bytes, requested, sectors.size(), moved, lines.size(), lines.size() == 1 ? "" : "s",
               100.0 * requested / moved);
   if (t.data.steps[size_t(t.step)].kind == trace::kStepGridStride)
@@ -130,10 +130,17 @@ void drawCoalescing(Model& model) {
     const float x = o.x + float(ln * 128) * px;
     dl->AddLine(ImVec2(x, o.y), ImVec2(x, sy + sectorH + 4), pal.text, 2.0f);
   }
-  dl->AddText(ImVec2(o.x, sy + sectorH + 4), pal.dim, "lanes (top) over 32-byte sectors; thick lines: 128-byte lines");
+  // The legend in the words that fit the view's width (a quarter of All four is narrow).
+  for (const char* legend : {"lanes (top) over 32-byte sectors; thick lines: 128-byte lines", "lanes over 32 B sectors", ""})
+    if (ImGui::CalcTextSize(legend).x <= w) {
+      dl->AddText(ImVec2(o.x, sy + sectorH + 4), pal.dim, legend);
+      break;
+    }
   ImGui::Dummy(ImVec2(w, sy + sectorH + ImGui::GetTextLineHeightWithSpacing() + 8 * s - o.y));
 
-  // Every warp of the block: the same picture, one row each (shader over the trace buffer).
+  // Every warp of the block: the same picture, one row each (shader over the trace buffer), where
+  // the view has room for it below the warp's picture.
+  if (ImGui::GetContentRegionAvail().y < 3 * ImGui::GetTextLineHeightWithSpacing()) return;
   ImGui::TextUnformatted("All warps of the block:");
   const ImVec2 g0 = ImGui::GetCursorScreenPos();
   const ImVec2 gs(ImGui::GetContentRegionAvail().x, std::max(40.0f, ImGui::GetContentRegionAvail().y - 4));
