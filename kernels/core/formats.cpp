@@ -483,7 +483,10 @@ std::vector<AxisColumn> axisColumns(const std::vector<Measurement>& rows) {
   std::vector<AxisColumn> cols;
   for (const Measurement& m : rows) {
     // By name: records of different families have different axes.
-    for (const auto& [n, v] : axisPoint(m)) {
+    for (const auto& point : axisPoint(m)) {
+      // (not a structured binding: clang 14, the fuzz build's compiler, cannot capture one in a lambda)
+      const std::string& n = point.first;
+      const std::string& v = point.second;
       auto it = std::find_if(cols.begin(), cols.end(), [&](const AxisColumn& a) { return a.name == n; });
       if (it == cols.end()) it = cols.insert(cols.end(), AxisColumn{n, axisType(n), {}});
       if (std::find(it->values.begin(), it->values.end(), v) == it->values.end()) it->values.push_back(v);
