@@ -59,14 +59,13 @@ SeedColumns seedColumns(const TraceState& t, float room) {
   return measureSeedColumns(t, "lanes");
 }
 
-void drawSeedTable(const TraceState& t, float width) {
+void drawSeedTable(const TraceState& t, const SeedColumns& cols, float width) {
   ImGui::BeginChild("seed-table", ImVec2(width, 0), false);
   ImGui::TextWrapped("From the trace, as in seed 000's table:");
   // No ScrollY: a scrolling table is a child window of its own, and ImGui 1.86 gives a child the
   // font scale of its parent only (All four's shrunken quarter -> full-size text in the table).
   // The seed-table child scrolls instead.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  const SeedColumns cols = seedColumns(t, width);
   if (ImGui::BeginTable("seed", 3, flags, ImVec2(std::min(width, cols.width), 0))) {
     for (int k = 0; k < 3; ++k) ImGui::TableSetupColumn(cols.headers[k], ImGuiTableColumnFlags_WidthFixed, cols.columnW[k]);
     ImGui::TableHeadersRow();
@@ -97,8 +96,10 @@ void drawWarpActivity(Model& model) {
   const float room = ImGui::GetContentRegionAvail().x * 0.45f;
   // Where even the short columns do not fit (a quarter of All four at a large scale), the grid
   // takes the whole width: the table is one tab away, whole.
-  const bool showTable = seedColumns(t, room).width <= room;
-  const float tableW = showTable ? std::min(room, std::max(seedColumns(t, room).width, std::min(300 * s, room))) : 0.0f;
+  // Measured once a frame: the same columns decide the room and set the table.
+  const SeedColumns cols = seedColumns(t, room);
+  const bool showTable = cols.width <= room;
+  const float tableW = showTable ? std::min(room, std::max(cols.width, std::min(300 * s, room))) : 0.0f;
   ImGui::BeginChild("warp-grid", ImVec2(showTable ? ImGui::GetContentRegionAvail().x - tableW - 8 * s : 0, 0), false,
                     ImGuiWindowFlags_NoScrollbar);
   const int warps = t.data.numWarps(), steps = t.data.numSteps();
@@ -202,7 +203,7 @@ void drawWarpActivity(Model& model) {
   ImGui::EndChild();
   if (!showTable) return;
   ImGui::SameLine(0.0f, 8 * s);  // the gap the grid's width left (ItemSpacing is larger in presentation)
-  drawSeedTable(t, tableW);
+  drawSeedTable(t, cols, tableW);
 }
 
 }  // namespace rl::gui
