@@ -10,6 +10,8 @@ rm -rf .gpu-carry; mkdir -p .gpu-carry/fonts
 for b in app/reducelab tests/reducelab_tests tests/reducelab_gpu_tests; do
   [ -x "$build/$b" ] && strip -s -o ".gpu-carry/$(basename "$b")" "$build/$b"
 done
+# The shared-memory probe (scripts/bank_probe.cu, step bank-probe), built beside the app.
+command -v nvcc > /dev/null && nvcc -arch=sm_90 -O2 -std=c++17 -o .gpu-carry/bank_probe scripts/bank_probe.cu
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf \
    /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf .gpu-carry/fonts/ 2>/dev/null || true
 # Carried compressed (the working tree that travels is limited to 64 MiB); gpu-run.sh unpacks it.

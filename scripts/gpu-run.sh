@@ -149,6 +149,11 @@ while [ $# -gt 0 ]; do
       done; wait
       cat /tmp/layout-rc.txt; cat /tmp/layout-*.log > "$OUT/layout-full.log"
       grep -hE "cases|slowest|FAILED|Failure" /tmp/layout-*.log | head -60 ;;
+    bank-probe)
+      # How the hardware serves one warp's shared load (4, 8, 16 bytes), pattern by pattern: one LDS
+      # per launch under Nsight Compute (scripts/bank_probe.py); the model must give the same counts.
+      log "bank probe"; cuobjdump -sass "$C/bank_probe" | grep -E "Function|LDS" | head -12
+      timeout 560 python3 scripts/bank_probe.py "$C/bank_probe" "$OUT" "${BANK_PROBE_BUDGET:-330}" | tail -200 ;;
     ncu-matrix)
       # The matrix families (issue 14): shared-memory wavefronts and bank conflicts of the transpose
       # and tiled matmul kernels, model against Nsight Compute, as a Markdown table for the docs.

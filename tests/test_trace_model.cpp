@@ -2,6 +2,10 @@
 // conflicts, coalescing, and a model result equal to the reference for one-block inputs.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "reducelab/reference.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
@@ -277,3 +281,51 @@ TEST(TraceModel, EveryKernelsTraceReadsBackThroughTheFileAndPipeReaders) {
 
 }  // namespace
 }  // namespace rl
+
+// The bank model against the H200 itself: 1,438 one-warp shared loads of 4, 8 and 16 bytes
+// (plain, broadcasts, pairs, strides, partial warps, random, every tiled-matmul read), each
+// measured alone under Nsight Compute (scripts/bank_probe.py). The model must give the
+// hardware's wavefront count for every one.
+TEST(TraceModel, BankModelGivesTheH200sWavefrontsForEveryProbedPattern) {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  std::ifstream in(std::string(env && *env ? env : REDUCELAB_SOURCE_DIR) + "/tests/data/bank-probe-h200.txt");
+  ASSERT_TRUE(in) << "missing tests/data/bank-probe-h200.txt";
+  TraceData t;
+  t.header.magic = trace::kMagic;
+  t.header.blockSize = 32;
+  t.steps.resize(1);
+  t.lanes.resize(32);
+  std::string line;
+  int patterns = 0, wrong = 0;
+  int byWidth[17] = {};
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream row(line);
+    int width = 0, l1 = 0, sass = 0;
+    row >> width >> l1 >> sass;
+    t.steps[0] = trace::StepHeader{};
+    t.steps[0].kind = trace::kStepDotTerm;
+    t.steps[0].slots[0] = {trace::kSpaceShared, trace::kLoad, uint8_t(width), 0};
+    t.steps[0].numSlots = 1;
+    for (int l = 0; l < 32; ++l) {
+      int offset = -1;
+      row >> offset;
+      t.lanes[size_t(l)] = trace::LaneRecord{};
+      if (offset >= 0) {
+        t.lanes[size_t(l)].flags = trace::kLaneActive | trace::slotBit(0);
+        t.lanes[size_t(l)].addr[0] = offset;
+      }
+    }
+    ASSERT_TRUE(row) << "bad line: " << line;
+    const auto acc = bankAccesses(t, 0, 0);
+    const int model = acc.empty() ? 0 : acc[0].wavefronts;
+    if (model != l1 && ++wrong <= 10) ADD_FAILURE() << width << "-byte pattern: model " << model << ", H200 " << l1 << ": " << line;
+    ++patterns;
+    ++byWidth[width];
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GE(patterns, 1438);
+  EXPECT_GE(byWidth[4], 300);
+  EXPECT_GE(byWidth[8], 900);
+  EXPECT_GE(byWidth[16], 70);
+}

@@ -112,7 +112,7 @@ void drawBankConflicts(Model& model) {
     ImGui::TextWrapped("Warp %d makes no access in this slot at step %d (its lanes are idle).", t.warp, t.step);
   } else {
     const int wordsPerLane = a->bytes / 4;
-    const int phaseLanes = std::max(1, 32 / wordsPerLane);
+    const int phaseLanes = a->phaseLanes;  // as the analysis served it (packed loads: wider phases)
     const int phases = 32 / phaseLanes;
     char sentence[160];
     if (a->degree > 1)
@@ -131,8 +131,14 @@ void drawBankConflicts(Model& model) {
       ImGui::PopTextWrapPos();
     }
     if (phases > 1 && roomForText) {
-      helpMarker("Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
-                 "one wavefront): conflicts only count within each half.");
+      helpMarker(wordsPerLane == 4 && phases == 4
+                     ? "Accesses of 16 bytes are served a quarter of a warp at a time (8 lanes x 16 B = 128 B, "
+                       "one wavefront): conflicts only count within each quarter."
+                 : wordsPerLane == 4
+                     ? "A 16-byte load whose lanes come in pairs with one address: two lanes share each returned "
+                       "register, so half a warp at a time (conflicts only count within each half)."
+                     : "Accesses of 8 bytes are served half a warp at a time (16 lanes x 8 B = 128 B, "
+                       "one wavefront): conflicts only count within each half.");
     }
     // Per phase: bank -> distinct words (rows) -> lanes.
     ImDrawList* dl = ImGui::GetWindowDrawList();

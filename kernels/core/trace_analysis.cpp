@@ -67,16 +67,22 @@ std::vector<uint8_t> TraceData::toBuffer() const {
   return out;
 }
 
-// How a warp's shared-memory access is served:
+// How a warp's shared-memory access is served (measured on the H200: scripts/bank_probe.py runs
+// 1,438 one-warp patterns of 4-, 8- and 16-byte loads under Nsight Compute, and this rule gives
+// its wavefront count for every one of them; tests/data/bank-probe-h200.txt keeps them):
 // - 32 banks of 4-byte words (CUDA C++ Programming Guide, "Shared Memory", compute capability
-//   5.x and later, unchanged through 9.0); a request needs one wavefront per distinct word in
-//   its busiest bank; lanes reading the same word share it (broadcast, not a conflict).
-// - A wavefront carries at most 128 bytes (32 banks x 4 bytes). Wider accesses are served in
-//   phases of 128 bytes: half-warps for 8-byte accesses (lanes 0-15, then 16-31), quarter-warps
-//   for 16-byte ones, and conflicts only arise between lanes of one phase. So 32 lanes reading
+//   5.x and later); a phase needs one wavefront per distinct word in its busiest bank; lanes
+//   reading the same word share it (broadcast, not a conflict).
+// - A wavefront returns at most 128 bytes: one register per lane. So a warp is served in phases
+//   of 128 bytes of lanes: half-warps for 8-byte accesses (lanes 0-15, then 16-31), quarter-warps
+//   for 16-byte ones, and conflicts only arise between lanes of one phase. 32 lanes reading
 //   8 consecutive bytes each need 2 wavefronts: that is the ideal, not a conflict.
-//   This phase model is checked against Nsight Compute's counters on the H200 (kernels 1-4,
-//   int32 and float64, block 256): docs/bank-conflicts.md has the measured table.
+// - Except for loads where lanes come in pairs with one address (for every active lane n, lane
+//   n^1 idle or at the same address; or the same with n^2; measured: an idle partner counts): then
+//   two lanes share each returned register and the phases are twice as wide (an 8-byte broadcast needs 1 wavefront, a 16-byte one 2). NVIDIA describes this
+//   "uniform packing" for LDS on Volta and later; on the H200 it explains the tiled matmul's
+//   A-tile reads, whose cost depends on whether a warp's row change falls between a lane pair.
+//   Stores keep the plain phases (k1-k4 and the transposes match Nsight Compute exactly).
 std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
   std::vector<BankAccess> out;
   if (step < 0 || step >= t.numSteps()) return out;
@@ -92,25 +98,7 @@ std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
       a.bytes = std::max<int>(4, h.slots[s].bytes);
       a.store = h.slots[s].access == kStore;
       const int wordsPerLane = a.bytes / 4;
-      const int phaseLanes = std::max(1, 32 / wordsPerLane);
-      std::set<int> bankWords[32];
-      std::set<int> phaseBankWords[32];
-      int phaseActive = 0;
-      auto closePhase = [&] {
-        if (phaseActive == 0) return;
-        size_t worst = 1;
-        for (auto& b : phaseBankWords) worst = std::max(worst, b.size());
-        a.wavefronts += int(worst);
-        a.idealWavefronts += 1;
-        a.degree = std::max(a.degree, int(worst));
-        for (int b = 0; b < 32; ++b) {
-          for (int wd : phaseBankWords[b]) bankWords[b].insert(wd);
-          phaseBankWords[b].clear();
-        }
-        phaseActive = 0;
-      };
       for (int l = 0; l < 32; ++l) {
-        if (l % phaseLanes == 0) closePhase();
         a.bank[l] = a.word[l] = -1;
         const int thread = w * 32 + l;
         if (thread >= t.blockSize()) continue;
@@ -119,11 +107,31 @@ std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
         a.word[l] = r.addr[s] / 4;
         a.bank[l] = a.word[l] % 32;
         ++a.activeLanes;
-        ++phaseActive;
-        for (int k = 0; k < wordsPerLane; ++k) phaseBankWords[(a.word[l] + k) % 32].insert(a.word[l] + k);
       }
-      closePhase();
       if (a.activeLanes == 0) continue;
+      auto pairsShare = [&](int mask) {
+        for (int l = 0; l < 32; ++l)
+          if (a.word[l] >= 0 && a.word[l ^ mask] >= 0 && a.word[l ^ mask] != a.word[l]) return false;
+        return true;
+      };
+      int phaseLanes = std::max(1, 32 / wordsPerLane);
+      if (!a.store && wordsPerLane > 1 && (pairsShare(1) || pairsShare(2))) phaseLanes *= 2;
+      a.phaseLanes = phaseLanes;
+      for (int p0 = 0; p0 < 32; p0 += phaseLanes) {
+        std::set<int> phaseBankWords[32];
+        bool active = false;
+        for (int l = p0; l < p0 + phaseLanes; ++l) {
+          if (a.word[l] < 0) continue;
+          active = true;
+          for (int k = 0; k < wordsPerLane; ++k) phaseBankWords[(a.word[l] + k) % 32].insert(a.word[l] + k);
+        }
+        if (!active) continue;
+        size_t worst = 1;
+        for (auto& b : phaseBankWords) worst = std::max(worst, b.size());
+        a.wavefronts += int(worst);
+        a.idealWavefronts += 1;
+        a.degree = std::max(a.degree, int(worst));
+      }
       // Lanes in conflict: their bank holds more than one distinct word within their phase.
       for (int l = 0; l < 32; ++l) {
         if (a.word[l] < 0) continue;
@@ -174,6 +182,7 @@ std::string stepLabel(const StepHeader& s) {
       return b;
     case kStepTileStore: std::snprintf(b, sizeof b, "tile out +%d", s.param); return b;
     case kStepDot: std::snprintf(b, sizeof b, "dot (%d terms)", s.param); return b;
+    case kStepDotTerm: std::snprintf(b, sizeof b, "dot n = %d", s.param); return b;
     case kStepOutput: return "store C";
   }
   return "?";

@@ -54,6 +54,7 @@ struct BankAccess {
   int wavefronts = 0;       // shared-memory wavefronts the access needs
   int idealWavefronts = 0;  // without conflicts (bytes needed / 128 per phase)
   int conflictLanes = 0;    // lanes that share a bank with another lane at a different word
+  int phaseLanes = 32;      // lanes served together (32 / words per lane; twice that for packed loads)
 };
 
 // Analyses every shared-memory slot of `warp` (or of all warps when warp < 0) at `step`.
