@@ -274,6 +274,7 @@ void Application::enterLessonStep(int step) {
   model_.trace.pendingSelection = true;
   model_.trace.pendingStep = st.viewStep;
   model_.trace.pendingWarp = st.warp;
+  if (st.slot >= 0) model_.trace.slot = st.slot;  // the bank view falls back to the first slot it has
   model_.trace.playing = false;
   if (!st.panel.empty()) model_.focusPanel = st.panel;
   // Measure what the step asks for, once (going back does not measure again).

@@ -4,23 +4,22 @@
 For each transpose and tiled-matmul case (sizes that are multiples of the tile, so every block
 has the same pattern): the model's shared load/store wavefronts and bank conflicts of block 0
 (`reducelab trace --format json --compare`: the GPU's trace, checked equal to the CPU model's),
-scaled to the grid, against ncu's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st.sum and
-l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum for one launch of the same run
-(`reducelab bench ... --reps 1 --warmup 0`). The matmul's trace holds the first K-tile and, in the
-multiply loop, the first of its `tile` iterations (every iteration has the same pattern), so its
-loop step counts tile x K-tiles times and its tile-load step K-tiles times.
-Stores must match exactly; ncu's loads may exceed the model by at most LOAD_EXCESS (env
-NCU_CHECK_LOAD_EXCESS, default 2 %: docs/bank-conflicts.md). Writes a Markdown table (--out FILE).
-Exits 1 on a difference.
+scaled to the grid, against Nsight Compute for one launch of the same run (`reducelab bench ...
+--reps 1 --warmup 0`). The matmul's trace holds the first K-tile, term by term of its multiply
+loop (later K-tiles repeat it), so its tile-load and loop steps count K-tiles times.
+Compared, as scripts/ncu_check.py does (docs/bank-conflicts.md, "Two kinds of counters"), with
+the instruction-level counters, which do not see other warps' timing: loads exactly
+(smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld), stores as data bytes over average
+bytes per wavefront, exact to the rounding of the printed ratio. The L1 counters are printed
+beside them. Writes a Markdown table (--out FILE). Exits 1 on a difference.
 """
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 
-STEP_TILE_LOAD, STEP_DOT = 11, 13
+STEP_TILE_LOAD, STEP_DOT_TERM = 11, 15
 CASES = [  # key, ncu kernel regex, tile, rows = cols (= inner)
     ("tr-tile", "transposeTiled", 32, 1024), ("tr-padded", "transposeTiled", 32, 1024),
     ("tr-swizzle", "transposeTiled", 32, 1024), ("tr-diagonal", "transposeTiled", 32, 1024),
@@ -37,8 +36,9 @@ M = {
     # Instruction-level (SASS-patched): what the executed loads need, without other warps' timing
     # (docs/bank-conflicts.md, "Two kinds of counters"). The model is compared with this one.
     "ld_sass": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "st_bytes": "smsp__sass_data_bytes_mem_shared_op_st.sum",
+    "st_per_wavefront": "smsp__sass_average_data_bytes_per_wavefront_mem_shared_op_st.ratio",
 }
-LOAD_EXCESS = float(os.environ.get("NCU_CHECK_LOAD_EXCESS", "0.02"))
 
 
 def run(cmd):
@@ -59,11 +59,7 @@ def model(key, tile, side, elem):
     k_tiles = next((s["param"] for s in t["steps"] if s["kind"] == STEP_TILE_LOAD and key.startswith("mm")), 1)
     tot = {"ld": 0, "st": 0, "ldc": 0, "stc": 0}
     for s in t["steps"]:
-        times = 1
-        if key.startswith("mm") and s["kind"] == STEP_DOT:
-            times = s["param"] * k_tiles  # the loop's `tile` iterations, every K-tile
-        elif key.startswith("mm") and s["kind"] == STEP_TILE_LOAD:
-            times = k_tiles
+        times = k_tiles if key.startswith("mm") and s["kind"] in (STEP_TILE_LOAD, STEP_DOT_TERM) else 1
         tot["ld"] += s["load_wavefronts"] * times
         tot["st"] += s["store_wavefronts"] * times
         tot["ldc"] += (s["load_wavefronts"] - s["ideal_load_wavefronts"]) * times
@@ -80,20 +76,26 @@ def ncu(key, regex, tile, side, elem):
     if header is None:
         raise RuntimeError(f"no ncu metrics for {key} {elem}:\n{out[-800:]}")
     n, v = header.index("Metric Name"), header.index("Metric Value")
-    values = {}
+    values, decimals = {}, {}
     for r in rows:
         if r is not header and len(r) > v:
             for short, metric in M.items():
-                if r[n] == metric:
-                    values[short] = int(float(r[v].replace(",", "")))
+                if r[n] == metric or r[n] == metric.rsplit(".", 1)[0]:
+                    text = r[v].replace(",", "")
+                    values[short] = float(text)
+                    decimals[short] = len(text.split(".")[1]) if "." in text else 0
     if len(values) != len(M):
         raise RuntimeError(f"ncu did not report every metric for {key} {elem}: {values}")
-    return values
+    per = values["st_per_wavefront"]
+    values["st_sass"] = round(values["st_bytes"] / per) if per > 0 else 0
+    half_unit = 0.5 * 10 ** -decimals["st_per_wavefront"]  # the printed ratio's rounding
+    values["st_slack"] = values["st_bytes"] * half_unit / (per - half_unit) ** 2 + 1 if per > half_unit else float("inf")
+    return {k: (v if k in ("st_per_wavefront", "st_slack") else int(v)) for k, v in values.items()}
 
 
 def main():
     lines = ["| kernel | type | tile | size | grid | shared ld wavefronts model / ncu instr. (L1) | ld conflicts model / ncu L1 | "
-             "st wavefronts model / ncu L1 | st conflicts model / ncu L1 | |",
+             "st wavefronts model / ncu instr. (L1) | st conflicts model / ncu L1 | |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     failures = 0
     for key, regex, tile, side in CASES:
@@ -105,12 +107,11 @@ def main():
                 lines.append(f"| {key} | {elem} | {tile} | {side} | | FAIL: {str(e)[:200]} | | | | FAIL |")
                 failures += 1
                 continue
-            # Loads: exactly the instruction-level count. Stores: the L1 counter, never below the model
-            # and within the timing excess (no instruction-level store-wavefront counter exists).
-            ok = mo["ld"] == nc["ld_sass"] and mo["st"] <= nc["st"] <= mo["st"] * (1 + LOAD_EXCESS)
+            # Loads: exactly the instruction-level count; stores: bytes / bytes per wavefront, to its rounding.
+            ok = mo["ld"] == nc["ld_sass"] and abs(mo["st"] - nc["st_sass"]) <= nc["st_slack"]
             failures += not ok
             lines.append(f"| {key} | {elem} | {tile} | {side} | {grid} | {mo['ld']} / {nc['ld_sass']} ({nc['ld']}) | {mo['ldc']} / "
-                         f"{nc['ldc']} | {mo['st']} / {nc['st']} | {mo['stc']} / {nc['stc']} | "
+                         f"{nc['ldc']} | {mo['st']} / {nc['st_sass']} ({nc['st']}) | {mo['stc']} / {nc['stc']} | "
                          f"{'ok' if ok else 'FAIL'} |")
     report = "\n".join(lines) + "\n"
     sys.stdout.write(report)

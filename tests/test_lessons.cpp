@@ -34,7 +34,7 @@ TEST(LessonFormat, ParsesStepsSettingsRunsAndViews) {
       "  set kernel=k3 n=2^20 block=256 type=int32\n"
       "  run label=one_two times=2 type=float64\n"
       "  reference: 1 ms | 2 GB/s\n"
-      "  view bank step=2 warp=1\n"
+      "  view bank step=2 warp=1 slot=2\n"
       "  panel ladder\n"
       "  caption: line one\n"
       "  caption: line two\n"
@@ -58,6 +58,7 @@ TEST(LessonFormat, ParsesStepsSettingsRunsAndViews) {
   EXPECT_EQ(a.view, "bank");
   EXPECT_EQ(a.viewStep, 2);
   EXPECT_EQ(a.warp, 1);
+  EXPECT_EQ(a.slot, 1);  // slot=2: the step's second access
   EXPECT_EQ(a.panel, "ladder");
   EXPECT_EQ(a.caption, "line one line two");
   const LessonStep& b = l->steps[1];
@@ -79,6 +80,8 @@ TEST(LessonFormat, ErrorsNameFileLineAndReason) {
   EXPECT_NE(parseError("step: a\nreference: x\n").find("must follow the 'run'"), std::string::npos);
   EXPECT_NE(parseError("reference-columns: a\nstep: a\nrun\nreference: x | y\n").find("more reference cells"), std::string::npos);
   EXPECT_NE(parseError("step: a\nview sideways\n").find("view 'sideways'"), std::string::npos);
+  EXPECT_NE(parseError("step: a\nview bank slot=0\n").find("x.lesson:2: slot=0 is not a slot"), std::string::npos);
+  EXPECT_NE(parseError("step: a\nview bank slot=5\n").find("slot=5 is not a slot"), std::string::npos);
   EXPECT_NE(parseError("step: a\nrun times=9\n").find("times=9"), std::string::npos);
   EXPECT_NE(parseError("step: a\nsweep kernels=k3\n").find("axis="), std::string::npos);
   EXPECT_NE(parseError("step:\n").find("a step needs a title"), std::string::npos);

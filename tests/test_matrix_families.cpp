@@ -149,34 +149,43 @@ TEST(MatrixModel, NaiveTransposeWritesAreStrided) {
     if (s.kind == trace::kStepTileStore) EXPECT_EQ(s.globalStoreSectors, 8 * 4);
 }
 
-// The tiled matmul's inner loop: As[ty][n] is one word per warp row (a broadcast), Bs[n][tx]
-// consecutive words: neither conflicts, for every tile, the odd 29 included, with one exception
-// the model finds: 29 in float64, where the second half-warp phase holds tx 16..28 of one row and
-// tx 0..2 of the next, whose words share banks: Bs's read is 2-way there.
+// The tiled matmul's inner loop, term by term: As[ty][n] is one address per warp row (a
+// broadcast; read 16 bytes at a time where the rows are 16-byte aligned), Bs[n][tx] consecutive
+// words: neither conflicts, for every tile, the odd 29 included, with one exception the model
+// finds: 29 in float64, where a half-warp phase of Bs's read holds tx 16..28 of one row and
+// tx 0..2 of the next, whose words share banks: 2-way for some terms.
 TEST(MatrixModel, MatmulTileReadsAreBroadcastAndConflictFree) {
   for (int tile : {8, 16, 32, 29})
     for (ElemType type : {ElemType::Float32, ElemType::Float64}) {
       SCOPED_TRACE("tile " + std::to_string(tile) + " " + std::string(name(type)));
       const TraceData t = modelOf(matrixConfig("mm-tiled", 128, 128, tile, type, 128));
-      int dot = -1;
+      const int elem = int(elemBytes(type)), vec = matmulRowVector(tile, elem);
+      std::vector<int> terms;
       for (int s = 0; s < t.numSteps(); ++s)
-        if (t.steps[size_t(s)].kind == trace::kStepDot) dot = s;
-      ASSERT_GE(dot, 0);
+        if (t.steps[size_t(s)].kind == trace::kStepDotTerm) terms.push_back(s);
+      ASSERT_EQ(int(terms.size()), tile) << "one step per term of the loop";
       const bool oddDouble = tile == 29 && type == ElemType::Float64;
-      int worstB = 0;
-      for (int w = 0; w < t.numWarps(); ++w)
-        for (const BankAccess& a : bankAccesses(t, dot, w)) {
-          if (a.slot == 1) worstB = std::max(worstB, a.degree);
-          if (oddDouble && a.slot == 1) continue;
-          EXPECT_EQ(a.degree, 1) << "warp " << w << " slot " << a.slot;
-          EXPECT_EQ(a.wavefronts, a.idealWavefronts);
-          if (a.slot == 0 && tile == 32) {  // a whole warp on one row of As: one word
-            std::set<int> words;
-            for (int l = 0; l < 32; ++l)
-              if (a.word[l] >= 0) words.insert(a.word[l]);
-            EXPECT_EQ(words.size(), 1u) << "A-tile read is a broadcast";
+      int worstB = 0, aReads = 0;
+      for (int s : terms)
+        for (int w = 0; w < t.numWarps(); ++w)
+          for (const BankAccess& a : bankAccesses(t, s, w)) {
+            if (a.slot == 1) worstB = std::max(worstB, a.degree);
+            if (a.slot == 0) {
+              ++aReads;
+              EXPECT_EQ(a.bytes, vec * elem) << "As is read " << vec << " elements at a time";
+            }
+            if (oddDouble && a.slot == 1) continue;
+            EXPECT_EQ(a.degree, 1) << "step " << s << " warp " << w << " slot " << a.slot;
+            EXPECT_EQ(a.wavefronts, a.idealWavefronts);
+            if (a.slot == 0 && tile == 32) {  // a whole warp on one row of As: one address
+              std::set<int> words;
+              for (int l = 0; l < 32; ++l)
+                if (a.word[l] >= 0) words.insert(a.word[l]);
+              EXPECT_EQ(words.size(), 1u) << "A-tile read is a broadcast";
+              EXPECT_EQ(a.wavefronts, vec > 1 ? 2 : 1) << "a packed broadcast: 2 wavefronts for 16 bytes";
+            }
           }
-        }
+      EXPECT_EQ(aReads, (tile / vec) * t.numWarps());
       EXPECT_EQ(worstB, oddDouble ? 2 : 1);
     }
 }

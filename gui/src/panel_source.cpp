@@ -54,6 +54,7 @@ const char* kindName(uint32_t kind) {
     case trace::kStepTileLoad: return "kStepTileLoad";
     case trace::kStepTileStore: return "kStepTileStore";
     case trace::kStepDot: return "kStepDot";
+    case trace::kStepDotTerm: return "kStepDotTerm";
     case trace::kStepOutput: return "kStepOutput";
   }
   return "";

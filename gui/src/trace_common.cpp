@@ -55,6 +55,7 @@ std::string shortStepLabel(const trace::StepHeader& s) {
     case trace::kStepTileLoad: return s.numSlots == 4 ? "tiles" : (std::snprintf(b, sizeof b, "in%d", s.param), b);
     case trace::kStepTileStore: std::snprintf(b, sizeof b, "out%d", s.param); return b;
     case trace::kStepDot: return "dot";
+    case trace::kStepDotTerm: std::snprintf(b, sizeof b, "n%d", s.param); return b;
     case trace::kStepOutput: return "C";
   }
   return "?";

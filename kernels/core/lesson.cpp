@@ -465,7 +465,11 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
         try {
           if (k == "step") step->viewStep = val == "last" ? -1 : std::stoi(val);
           else if (k == "warp") step->warp = std::stoi(val);
-          else return fail("unknown view setting '" + k + "' (step, warp)");
+          else if (k == "slot") {
+            const int slot = std::stoi(val);
+            if (slot < 1 || slot > 4) return fail("slot=" + val + " is not a slot of a step (1 to 4)");
+            step->slot = slot - 1;
+          } else return fail("unknown view setting '" + k + "' (step, warp, slot)");
         } catch (...) {
           return fail(k + "=" + val + " is not a number");
         }

@@ -643,15 +643,20 @@ class MatrixModel {
     warpLoads(kRegionInput, aIndex);
     warpLoads(kRegionSecond, bIdx);
   }
+  // The multiply loop, term by term: As[ty][n] (every V-th term a 16-byte read of V elements,
+  // matmulRowVector) and Bs[n][tx].
   void matmulTileDot() {
-    tb_.step(kStepDot, T_, sLoad<T>(), sLoad<T>());
+    const int V = matmulRowVector(T_, int(sizeof(T)));
+    const SlotInfo aSlot{kSpaceShared, kLoad, uint8_t(V * sizeof(T)), 0};
     sums_.assign(B_, T(0));
-    for (unsigned t = 0; t < B_; ++t) {
-      T sum = T(0);
-      for (int n = 0; n < T_; ++n)
-        sum = std::fma(shared_[size_t(int(ty(t)) * T_ + n)], shared_[size_t(T_ * T_ + n * T_ + int(tx(t)))], sum);
-      sums_[t] = sum;
-      tb_.lane(t, sum, shared(int(ty(t)) * T_), shared(T_ * T_ + int(tx(t))));
+    for (int n = 0; n < T_; ++n) {
+      const bool readsA = n % V == 0;
+      tb_.step(kStepDotTerm, n, readsA ? aSlot : SlotInfo{}, sLoad<T>());
+      for (unsigned t = 0; t < B_; ++t) {
+        const int a = int(ty(t)) * T_ + n, b = T_ * T_ + n * T_ + int(tx(t));
+        sums_[t] = std::fma(shared_[size_t(a)], shared_[size_t(b)], sums_[t]);
+        tb_.lane(t, sums_[t], readsA ? shared(a) : Addr{}, shared(b));
+      }
     }
   }
   // The store step: the full dot product (every K-tile), as the kernel holds it at the end.

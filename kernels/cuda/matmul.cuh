@@ -3,12 +3,19 @@
 // tile x tile threads (the seed's BLOCK_SIZE x BLOCK_SIZE). A and B lie in one buffer, B right
 // after A. Sums use fma, one per product, in k order (the CPU model and reference do the same).
 #pragma once
+#include "reducelab/catalogue.hpp"
 #include "tracer.cuh"
 
 namespace rl::kernels {
 
 __device__ __forceinline__ float fmaOf(float a, float b, float c) { return fmaf(a, b, c); }
 __device__ __forceinline__ double fmaOf(double a, double b, double c) { return fma(a, b, c); }
+
+// 16 bytes of As's row: V consecutive elements read by one LDS.128 (matmulRowVector).
+template <class T, int V>
+struct alignas(sizeof(T) * V) RowVector {
+  T v[V];
+};
 
 // The seed's global-memory kernel, with its mapping: threadIdx.x walks the rows of C, so a
 // warp's reads of A are a column (`inner` elements apart: uncoalesced) and its reads of B and
@@ -44,12 +51,16 @@ __global__ void __launch_bounds__(Tile * Tile) matmulNaive(const T* __restrict__
 
 // The seed's shared-memory kernel: per K-tile, each thread loads one element of A and one of
 // B into As and Bs (zeros outside the matrices), then the block multiplies the tiles. In the
-// loop a warp reads As[ty][n] (one word for the warp's row: a broadcast) and Bs[n][tx]
-// (consecutive words: conflict-free). The trace records the first K-tile (its header says
-// how many there are) and the store; the other K-tiles repeat the same pattern.
+// loop a warp reads As[ty][n] (one word per row of the tile: a broadcast) and Bs[n][tx]
+// (consecutive words: conflict-free). Where the rows of As are 16-byte aligned, As is read 16
+// bytes at a time (every V-th term), as nvcc vectorizes the seed's loop; each term of the loop
+// is a step of the trace, which records the first K-tile (its header says how many there are)
+// and the store; the other K-tiles repeat the same pattern.
 template <int Tile, class T, class Trace>
 __global__ void __launch_bounds__(Tile * Tile) matmulTiled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int rows,
                             int cols, int inner, Trace tr) {
+  constexpr int V = matmulRowVector(Tile, int(sizeof(T)));
+  using Vec = RowVector<T, V>;
   T* as = sharedArray<T>();
   T* bs = as + Tile * Tile;
   const int tx = int(threadIdx.x), ty = int(threadIdx.y);
@@ -72,13 +83,18 @@ __global__ void __launch_bounds__(Tile * Tile) matmulTiled(const T* __restrict__
     tr.storeShared(3, &bs[ty * Tile + tx], y);
     tr.lane(x);
     __syncthreads();
-    tr.step(kStepDot, Tile, sharedLoad<T>(), sharedLoad<T>());
-    for (int n = 0; n < Tile; ++n) {
-      const T p = tr.loadShared(0, &as[ty * Tile + n]);
-      const T q = tr.loadShared(1, &bs[n * Tile + tx]);
-      sum = fmaOf(p, q, sum);
+#pragma unroll
+    for (int n0 = 0; n0 < Tile; n0 += V) {
+      Vec p;  // As[ty][n0 .. n0 + V - 1], read at the group's first term
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        tr.step(kStepDotTerm, n0 + j, j == 0 ? sharedLoad<Vec>() : SlotInfo{}, sharedLoad<T>());
+        if (j == 0) p = tr.loadShared(0, reinterpret_cast<const Vec*>(&as[ty * Tile + n0]));
+        const T q = tr.loadShared(1, &bs[(n0 + j) * Tile + tx]);
+        sum = fmaOf(p.v[j], q, sum);
+        tr.lane(sum);
+      }
     }
-    tr.lane(sum);
     __syncthreads();
   }
   tr.resume();

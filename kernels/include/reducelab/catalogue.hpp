@@ -195,6 +195,14 @@ uint64_t elemsPerIteration(const KernelInfo& k, ElemType in);
 // Dynamic shared memory of one block, from the descriptor's shared-memory rule (`tile`: the
 // matrix families' tile size, ignored by reductions).
 size_t sharedBytes(const KernelInfo& k, int block, ElemType acc, int tile = 0);
+
+// The tiled matmul reads its row of As in 16-byte vectors (LDS.128: float4, double2) where every
+// row of the tile starts 16-byte aligned, as nvcc's unrolled loop does on its own; the kernel
+// writes the vector load out, so its traced twin and the CPU model record what the SASS does.
+// Elements per vector: 16 / element bytes, or 1 (scalar reads) for tiles such as 29.
+constexpr int matmulRowVector(int tile, int elemBytes) {
+  return elemBytes > 0 && elemBytes <= 16 && (tile * elemBytes) % 16 == 0 ? 16 / elemBytes : 1;
+}
 // Whether kernel k is instantiated for this tile size.
 bool hasTile(const KernelInfo& k, int tile);
 // The threads of one block of a matrix kernel: tile x threadRows (transpose), tile x tile (matmul).

@@ -79,6 +79,7 @@ struct LessonStep {
   std::string view = "warp";   // warp, bank, tree, coalescing, all
   int viewStep = -1;           // -1: the last step of the trace
   int warp = 0;
+  int slot = -1;               // the access the bank view shows (`slot=K`: the step's K-th slot), -1: the first
   std::string panel;           // live, ladder, block, n, types, results, occupancy, lesson ("" = unchanged)
   // Seed 002's pitfalls this step runs (`pitfall NAME ...`), shown in the lesson tab.
   std::vector<PitfallRequest> pitfalls;

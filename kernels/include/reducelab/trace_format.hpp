@@ -30,10 +30,11 @@ enum StepKind : uint32_t {
   kStepTileStore = 12,   // shared tile columns out to global memory (param: the first row)
   kStepDot = 13,         // multiply-add loop (param: its length; lane detail = first iteration)
   kStepOutput = 14,      // each thread stores its output element
+  kStepDotTerm = 15,     // one term n of a multiply-add loop over shared tiles (param: n)
 };
 // The last step kind: readers refuse kinds above it (a trace from a file or a pipe). A new kind
 // goes above and moves this.
-constexpr uint32_t kStepLastKind = kStepOutput;
+constexpr uint32_t kStepLastKind = kStepDotTerm;
 
 // Memory space of an access slot.
 enum Space : uint8_t { kSpaceNone = 0, kSpaceShared = 1, kSpaceGlobal = 2, kSpaceShuffle = 3 };
