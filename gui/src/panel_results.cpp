@@ -1,4 +1,9 @@
 // Results table (the seed's columns, from the same table builder as `reducelab bench`) and log.
+// Runs of the matrix families (transpose, matmul) have their own columns (matrixTable, as in
+// `reducelab bench --kernel transpose`): sizes, tile, % of copy, GFLOP/s; they get a second table.
+#include <algorithm>
+
+#include "reducelab/catalogue.hpp"
 #include "reducelab/formats.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
@@ -23,8 +28,23 @@ struct ResultsTableCache {
   TimeBasis basis = TimeBasis::Kernel;
   size_t firstOk = SIZE_MAX, prevOk = SIZE_MAX;
   BenchColumns columns;
-  std::vector<CachedRow> rows;
+  std::vector<CachedRow> rows;       // reduction runs
+  std::vector<size_t> matrixRows;    // store indices of the matrix families' runs
+  std::vector<std::string> matrixHeaders;
+  std::vector<CachedRow> matrix;     // their formatted rows
 };
+
+bool isMatrixRun(const Measurement& m) {
+  const KernelInfo* k = findKernel(m.config.kernel);
+  return k && isMatrixFamily(*k);
+}
+
+std::vector<Measurement> reductionRuns(const std::vector<Measurement>& rows) {
+  std::vector<Measurement> out;
+  for (const Measurement& m : rows)
+    if (!isMatrixRun(m)) out.push_back(m);
+  return out;
+}
 
 CachedRow cachedRow(std::vector<std::string> cells) {
   CachedRow r;
@@ -41,6 +61,7 @@ const ResultsTableCache& updateResultsCache(const ResultsStore& store, const Pea
   if (c.generation == store.generation() && c.formatted <= store.size()) {
     const Measurement* first = c.firstOk < store.size() ? &store[c.firstOk] : nullptr;
     for (size_t i = c.formatted; i < store.size(); ++i) {
+      if (isMatrixRun(store[i])) continue;
       basis = comparisonBasisAfter(basis, first, store[i]);
       if (!first && store[i].ok) first = &store[i];
     }
@@ -52,10 +73,16 @@ const ResultsTableCache& updateResultsCache(const ResultsStore& store, const Pea
     c.generation = store.generation();
     c.theoreticalGBs = peaks.theoreticalGBs;
     c.readGBs = peaks.readGBs;
-    c.basis = comparisonBasis(store.rows());
+    c.basis = comparisonBasis(reductionRuns(store.rows()));
     c.columns = benchColumns(c.basis);
+    c.matrixHeaders = matrixTable({}).headers;
   }
   for (size_t i = c.formatted; i < store.size(); ++i) {
+    if (isMatrixRun(store[i])) {
+      c.matrixRows.push_back(i);
+      c.matrix.push_back(cachedRow(matrixTable({store[i]}).rows.front()));
+      continue;
+    }
     Measurement m = store[i];  // a copy of the new row only: speedups against earlier rows
     if (m.ok) {
       if (c.firstOk == SIZE_MAX) c.firstOk = i;
@@ -91,25 +118,33 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
     } else {
       const ResultsTableCache& cache = updateResultsCache(model.results, model.peaks);
       if (ImGui::SmallButton("Export table")) {  // built in full only when asked for
-        std::vector<Measurement> rows = model.results;
+        std::vector<Measurement> rows = reductionRuns(model.results.rows());
         fillLadderSpeedups(rows);
-        actions.requestExportTable(benchTable(rows, model.peaks), "results");
+        if (!rows.empty()) actions.requestExportTable(benchTable(rows, model.peaks), "results");
+        std::vector<Measurement> matrixRuns;
+        for (size_t i : cache.matrixRows) matrixRuns.push_back(model.results[i]);
+        if (!matrixRuns.empty()) actions.requestExportTable(matrixTable(matrixRuns), "results-matrix");
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, Markdown and LaTeX (booktabs) in the export folder");
       ImGui::SameLine();
-      ImGui::TextDisabled("%zu runs, %s", model.results.size(), timeBasisMeaning(cache.basis));
-      const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
-                                    ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-      if (ImGui::BeginTable("results", int(cache.columns.headers.size()), flags)) {
+      if (cache.rows.empty()) ImGui::TextDisabled("%zu runs of the matrix families", cache.matrix.size());
+      else ImGui::TextDisabled("%zu runs, %s", model.results.size(), timeBasisMeaning(cache.basis));
+      // One table per kind of run; with both, each takes half of the height left.
+      const bool both = !cache.rows.empty() && !cache.matrix.empty();
+      const float tableHeight = both ? std::max(ImGui::GetFrameHeight() * 3, ImGui::GetContentRegionAvail().y * 0.5f - ImGui::GetStyle().ItemSpacing.y) : 0.0f;
+      auto drawTable = [&](const char* id, const std::vector<std::string>& headers, const std::vector<CachedRow>& rows) {
+        const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
+                                      ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+        if (!ImGui::BeginTable(id, int(headers.size()), flags, ImVec2(0, tableHeight))) return;
         ImGui::TableSetupScrollFreeze(2, 1);
-        for (const auto& h : cache.columns.headers) ImGui::TableSetupColumn(h.c_str());
+        for (const auto& h : headers) ImGui::TableSetupColumn(h.c_str());
         ImGui::TableHeadersRow();
         // Only the visible rows are drawn; their text was formatted once, when they arrived.
         ImGuiListClipper clipper;
-        clipper.Begin(int(cache.rows.size()));
+        clipper.Begin(int(rows.size()));
         while (clipper.Step())
           for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-            const CachedRow& row = cache.rows[size_t(i)];
+            const CachedRow& row = rows[size_t(i)];
             ImGui::TableNextRow();
             for (size_t c = 0; c < row.cells.size(); ++c) {
               ImGui::TableNextColumn();
@@ -118,7 +153,9 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
             }
           }
         ImGui::EndTable();
-      }
+      };
+      if (!cache.rows.empty()) drawTable("results", cache.columns.headers, cache.rows);
+      if (!cache.matrix.empty()) drawTable("results-matrix", cache.matrixHeaders, cache.matrix);
     }
     ImGui::EndTabItem();
   }

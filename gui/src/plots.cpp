@@ -80,9 +80,10 @@ double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRea
 }  // namespace
 
 std::string configKey(const RunConfig& c) {
+  const KernelInfo* k = findKernel(c.kernel);
+  const bool matrix = k && isMatrixFamily(*k);  // no operation: a transpose or a product
   return c.kernel + " " + std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? "/wide" : "") + " " +
-         std::string(name(c.op)) + " N=" + formatCount(c.n) + " b" + std::to_string(c.block) +
-         (c.warmL2 ? " warm" : "");
+         (matrix ? "" : std::string(name(c.op)) + " ") + runShape(c) + (c.warmL2 ? " warm" : "");
 }
 
 uint32_t kernelColor(const std::string& kernel) {

@@ -23,6 +23,14 @@ int effectiveTile(const KernelInfo& k, const RunConfig& c) {
   return c.tile > 0 ? c.tile : k.tiles.front();
 }
 
+std::string runShape(const RunConfig& c) {
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k || !isMatrixFamily(*k)) return "N=" + formatCount(c.n) + " b" + std::to_string(c.block);
+  return std::to_string(c.rows) + " x " + std::to_string(c.cols) +
+         (k->family == Family::Matmul ? " (K " + std::to_string(c.inner) + ")" : "") + " t" +
+         std::to_string(effectiveTile(*k, c));
+}
+
 void applyMatrixShape(RunConfig& c) {
   const KernelInfo* k = findKernel(c.kernel);
   if (!k || !isMatrixFamily(*k)) return;

@@ -4,7 +4,7 @@ namespace rl {
 
 namespace {
 std::string configKeyOf(const RunConfig& c) {
-  return c.kernel + " " + std::string(name(c.type)) + " N=" + formatCount(c.n) + " block " + std::to_string(c.block);
+  return c.kernel + " " + std::string(name(c.type)) + " " + runShape(c);
 }
 }  // namespace
 

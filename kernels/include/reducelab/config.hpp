@@ -65,6 +65,9 @@ struct Geometry {
 // `n` set from the tile and the matrix (n: output elements). Reductions are left alone.
 int effectiveTile(const KernelInfo& k, const RunConfig& c);
 void applyMatrixShape(RunConfig& c);
+// What a run works on, in words for labels and logs: "N=2^24 b512" for reductions,
+// "1024 x 1024 t32" for a transpose, "1024 x 1024 (K 1024) t16" for a matmul.
+std::string runShape(const RunConfig& c);
 // Input elements the device generates: N for reductions; rows x cols for transpose;
 // rows x inner (A) followed by inner x cols (B) for matmul.
 uint64_t inputElements(const RunConfig& c);
