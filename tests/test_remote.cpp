@@ -410,10 +410,12 @@ TEST(RemoteEndToEnd, ServerKilledMidSweepIsReportedAndRowsSoFarAreKept) {
   expectSameRecords(got, sent, got.size());
   EXPECT_NE(r.err.find("the files hold the " + std::to_string(got.size()) + " runs that arrived"), std::string::npos);
 
-  // The GUI: the drop is reported and the rows stay; nothing else is lost.
+  // The GUI: the drop is reported and the rows stay; nothing else is lost. Headless sweep frames
+  // are paced at 60 Hz: 300 of them (5 s) leave the server time to start, measure 3 runs and die
+  // even under AddressSanitizer (20 frames, 0.33 s, did not: CI's asan stage failed here).
   const std::string dump = test::tempPath("remote-killed.json");
   const test::CommandResult g = test::runReducelab(
-      "--headless --size 800x450 --frames 20 --kernel k3 --sweep block --dump-layout " + dump +
+      "--headless --size 800x450 --frames 300 --kernel k3 --sweep block --dump-layout " + dump +
       " --remote-command " + shellQuote(kTestServer + " --die-after-runs 3"));
   ASSERT_EQ(g.exitCode, 0) << g.err;
   const nlohmann::json j = nlohmann::json::parse(test::readFile(dump));
