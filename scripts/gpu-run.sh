@@ -77,6 +77,16 @@ while [ $# -gt 0 ]; do
       reducelab bench --kernel all --type float32 --n 2^24 --block 512 | tee "$OUT/bench-f32-2p24.txt"
       reducelab bench --kernel all --type int32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-i32-2p28.txt"
       reducelab bench --kernel all --type float64 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f64-2p28.txt" ;;
+    pdl)
+      # Issue 13, outcome C: programmatic dependent launch isolated. final=gpu (two launches), blocked timing,
+      # --pdl on vs off in the same process run for each point; summary table in $OUT/pdl-summary.md.
+      log "pdl on vs off"; rm -rf /tmp/pdl; mkdir -p /tmp/pdl
+      for t in int32 float64; do for e in 12 16 20; do for p in on off; do
+        reducelab bench --kernel k1,k2,k3,k4,k10 --final gpu --type $t --n 2^$e --block 512 --no-cpu --reps 30 \
+          --timing blocked --pdl $p --out /tmp/pdl/pdl-$p-$t-2p$e.json --force > /tmp/pdl/log-$p-$t-$e.txt 2>&1 \
+          || echo "pdl $p $t 2^$e rc=$?"
+      done; done; done
+      tar czf "$OUT/pdl.tgz" -C /tmp/pdl . ; python3 scripts/summarize-pdl-bulk.py pdl /tmp/pdl | tee "$OUT/pdl-summary.md" ;;
     bench-f32-2p28)
       reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f32-2p28.txt" ;;
     shots)

@@ -249,6 +249,36 @@ TEST(Geometry, GridsAndPassesFollowTheKernelShape) {
   EXPECT_EQ(planGeometry(*findKernel("k1"), c, 528).smemBytes, 64u * 4);  // 32 threads: 64 values
 }
 
+// The launch plan's PDL decision (the engine takes it from here): on only for a GPU final of
+// more than one pass on sm_90+, and off whenever --pdl off asks, whatever the kernel and device.
+TEST(Geometry, ProgrammaticDependentLaunchFollowsTheSwitch) {
+  RunConfig c;
+  c.kernel = "k10";
+  c.final = FinalStage::Gpu;
+  c.n = uint64_t(1) << 20;
+  c.block = 512;
+  const Geometry twoPass = planGeometry(*findKernel("k10"), c, 528);
+  ASSERT_GT(twoPass.passGrids.size(), 1u);
+  EXPECT_TRUE(usesProgrammaticDependentLaunch(c, twoPass, 9));
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 8)) << "no PDL below sm_90";
+  c.pdl = false;
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 9)) << "--pdl off";
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 10));
+  c.pdl = true;
+  c.final = FinalStage::Cpu;
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, planGeometry(*findKernel("k10"), c, 528), 9)) << "one pass";
+  // Where the switch matters (the GUI shows it only there): our kernels with a second GPU pass.
+  c.final = FinalStage::Gpu;
+  EXPECT_TRUE(programmaticDependentLaunchApplies(c));
+  c.final = FinalStage::Default;
+  c.kernel = "k1";  // its default final is gpu
+  EXPECT_EQ(programmaticDependentLaunchApplies(c), defaultFinal(*findKernel("k1")) == FinalStage::Gpu);
+  for (const char* single : {"k11", "k12", "k13", "cub"}) {
+    c.kernel = single;
+    EXPECT_FALSE(programmaticDependentLaunchApplies(c)) << single;
+  }
+}
+
 TEST(Reference, IntegerSumsAreExactAndOverflowIsFlagged) {
   RunConfig c;
   c.type = ElemType::Int32;

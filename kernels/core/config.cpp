@@ -18,6 +18,16 @@ FinalStage resolvedFinal(const RunConfig& c) {
   return c.final == FinalStage::Default ? defaultFinal(*k) : c.final;
 }
 
+bool usesProgrammaticDependentLaunch(const RunConfig& c, const Geometry& g, int ccMajor) {
+  return c.pdl && g.final == FinalStage::Gpu && g.passGrids.size() > 1 && ccMajor >= 9;
+}
+
+bool programmaticDependentLaunchApplies(const RunConfig& c) {
+  const KernelInfo* k = findKernel(c.kernel);
+  return k && !isMatrixFamily(*k) && k->shape != GridShape::Library && !k->policyTuned &&
+         resolvedFinal(c) == FinalStage::Gpu;
+}
+
 int effectiveTile(const KernelInfo& k, const RunConfig& c) {
   if (!isMatrixFamily(k)) return 0;
   return c.tile > 0 ? c.tile : k.tiles.front();

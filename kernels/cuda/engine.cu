@@ -425,8 +425,9 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
     *g = planGeometry(*k, c, resident);
     g->loadsInFlight = k->loadsPerIteration;
     g->policySource = "descriptor";
-    // Two-pass finals: the later passes launch while the previous one drains (sm_90+).
-    g->programmaticDependentLaunch = g->final == FinalStage::Gpu && g->passGrids.size() > 1 && dev_.ccMajor >= 9;
+    // Two-pass finals: the later passes launch while the previous one drains (sm_90+, unless
+    // --pdl off asks for plain launches).
+    g->programmaticDependentLaunch = usesProgrammaticDependentLaunch(c, *g, dev_.ccMajor);
   }
   if (k->id != KernelId::Cub && !entry(*k, c, c.type, false))
     return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
