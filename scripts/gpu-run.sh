@@ -87,6 +87,26 @@ while [ $# -gt 0 ]; do
           || echo "pdl $p $t 2^$e rc=$?"
       done; done; done
       tar czf "$OUT/pdl.tgz" -C /tmp/pdl . ; python3 scripts/summarize-pdl-bulk.py pdl /tmp/pdl | tee "$OUT/pdl-summary.md" ;;
+    bulk)
+      # Issue 13, attempt I: k14 (cp.async.bulk into shared memory) against k13 and CUB at large N, then k14 under
+      # compute-sanitizer (memcheck, racecheck, synccheck) at an odd N, blocks 256 and 1024, untraced and traced.
+      log "bulk: GPU tests of k14"
+      REDUCELAB_TEST_QUICK=1 timeout 300 reducelab_gpu_tests --gtest_filter='Catalogue/*k14*:Catalogue/KernelDataAndFinals.*:TimingModes.*' \
+        > "$OUT/bulk-gpu-tests.log" 2>&1; echo "rc=$?"; grep -E "^\[  (FAILED|PASSED|SKIPPED) |Failure" "$OUT/bulk-gpu-tests.log" | tail -20
+      log "bulk: bench k13,k14,cub"; rm -rf /tmp/bulk; mkdir -p /tmp/bulk
+      for t in int32 float32 float64; do for e in 24 26 28 30 32; do
+        reducelab bench --kernel k13,k14,cub --n 2^$e --type $t --reps 20 --no-cpu \
+          --out /tmp/bulk/bulk-$t-2p$e.json --force > /tmp/bulk/log-$t-$e.txt 2>&1 || echo "bulk $t 2^$e rc=$?"
+      done; done
+      tar czf "$OUT/bulk.tgz" -C /tmp/bulk . ; python3 scripts/summarize-pdl-bulk.py bulk /tmp/bulk | tee "$OUT/bulk-summary.md"
+      S="compute-sanitizer --print-limit 100"
+      for b in 256 1024; do for tool in memcheck racecheck synccheck; do
+        log "compute-sanitizer $tool k14 block $b"
+        timeout 120 $S --tool $tool reducelab bench --kernel k14 --type float32 --n 1048613 --block $b --reps 2 --warmup 1 --no-cpu \
+          > "$OUT/bulk-sanitizer-$tool-b$b.log" 2>&1; echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|fail" "$OUT/bulk-sanitizer-$tool-b$b.log"
+        timeout 120 $S --tool $tool reducelab trace --kernel k14 --type float64 --n 1048613 --block $b \
+          > "$OUT/bulk-sanitizer-$tool-traced-b$b.log" 2>&1; echo "traced rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/bulk-sanitizer-$tool-traced-b$b.log"
+      done; done ;;
     bench-f32-2p28)
       reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f32-2p28.txt" ;;
     shots)
