@@ -79,7 +79,7 @@ while [ $# -gt 0 ]; do
       reducelab bench --kernel all --type float64 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f64-2p28.txt" ;;
     pdl)
       # Issue 13, outcome C: programmatic dependent launch isolated. final=gpu (two launches), blocked timing,
-      # --pdl on vs off in the same process run for each point; summary table in $OUT/pdl-summary.md.
+      # --pdl on vs off at each point, one after the other; summary table in $OUT/pdl-summary.md.
       log "pdl on vs off"; rm -rf /tmp/pdl; mkdir -p /tmp/pdl
       for t in int32 float64; do for e in 12 16 20; do for p in on off; do
         reducelab bench --kernel k1,k2,k3,k4,k10 --final gpu --type $t --n 2^$e --block 512 --no-cpu --reps 30 \
@@ -107,6 +107,15 @@ while [ $# -gt 0 ]; do
         timeout 120 $S --tool $tool reducelab trace --kernel k14 --type float64 --n 1048613 --block $b \
           > "$OUT/bulk-sanitizer-$tool-traced-b$b.log" 2>&1; echo "traced rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/bulk-sanitizer-$tool-traced-b$b.log"
       done; done ;;
+    cluster)
+      # Issue 13, outcome H: the cluster threshold lowered to 4 vectors a thread. k13 around it (2^16: cluster of 16,
+      # 2^17: cluster, 2^18: ticket now) against k12 and CUB, block 512, blocked timing, 30 repetitions.
+      log "cluster threshold"; rm -rf /tmp/cluster; mkdir -p /tmp/cluster
+      for t in int32 float32 float64; do for e in 16 17 18; do
+        reducelab bench --kernel k12,k13,cub --type $t --n 2^$e --block 512 --no-cpu --reps 30 \
+          --out /tmp/cluster/bench-$t-2p$e.json --force > /tmp/cluster/log-$t-$e.txt 2>&1 || echo "cluster $t 2^$e rc=$?"
+      done; done
+      tar czf "$OUT/cluster.tgz" -C /tmp/cluster . ; python3 scripts/summarize-fastest.py /tmp/cluster | tee "$OUT/cluster-summary.md" ;;
     bench-f32-2p28)
       reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f32-2p28.txt" ;;
     shots)
