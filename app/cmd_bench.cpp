@@ -42,6 +42,10 @@ std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, cons
   if (d.available) {
     std::snprintf(b, sizeof b, "Timing: %s (%s)\n", std::string(name(c.timing)).c_str(), timingModeMeaning(c.timing));
     s += b;
+    if (programmaticDependentLaunchApplies(c) || !c.pdl) {
+      std::snprintf(b, sizeof b, "Programmatic dependent launch of the later passes (final=gpu): %s\n", onOff(c.pdl));
+      s += b;
+    }
     if (floor && floor->count > 0)
       std::snprintf(b, sizeof b,
                     "Empty-launch floor (%s): %.2f us per launch (median of %d, min %.2f, max %.2f): no row can be "

@@ -75,6 +75,10 @@ void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHel
                   "Timing: blocked (a kernel holds the stream until everything is enqueued, then the start "
                   "event), events (events around the launches as enqueued) or graph (one CUDA-graph replay)")
       ->capture_default_str();
+  cmd->add_option("--pdl", t.pdl,
+                  "Programmatic dependent launch of the later passes of final=gpu (sm_90): on (default) or off "
+                  "(plain launches, to time what it saves)")
+      ->capture_default_str();
 }
 
 std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
@@ -92,6 +96,8 @@ std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
   else return bad("data", t.data, "uniform, int-range, ones, ill-conditioned");
   if (auto v = parseTimingMode(t.timing)) c->timing = *v;
   else return bad("timing", t.timing, "blocked, events, graph");
+  if (auto v = parseOnOff(t.pdl)) c->pdl = *v;
+  else return bad("pdl", t.pdl, "on, off");
   std::string err;
   if (auto v = parseCount(t.n, &err)) c->n = *v; else return err;
   if (std::string e = parseIntRange(t.range, &c->rangeLo, &c->rangeHi); !e.empty()) return "--range " + e;

@@ -10,7 +10,7 @@ namespace rl::app {
 struct RunOptionText {
   std::string kernel = "k7";
   std::string op = "sum", type = "float32", accumulate = "same", n = "2^24", final = "default";
-  std::string data = "uniform", range = "-1000,1000", timing = "blocked";
+  std::string data = "uniform", range = "-1000,1000", timing = "blocked", pdl = "on";
   int block = 512, reps = 20, warmup = 3;
   bool warmL2 = false;
   uint64_t seed = 1;
@@ -28,7 +28,7 @@ CLI::Validator finiteIn(double lo, double hi);
 CLI::Validator unsignedInteger();
 
 // Adds --kernel --op --type --accumulate --n --block --reps --warmup --warm-l2 --final --data
-// --seed --range --timing to `cmd`. `kernelHelp` describes what --kernel accepts there.
+// --seed --range --timing --pdl to `cmd`. `kernelHelp` describes what --kernel accepts there.
 void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp);
 
 // Converts the texts (everything but the kernel list) into `c`. "" or a one-line error.

@@ -77,6 +77,45 @@ while [ $# -gt 0 ]; do
       reducelab bench --kernel all --type float32 --n 2^24 --block 512 | tee "$OUT/bench-f32-2p24.txt"
       reducelab bench --kernel all --type int32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-i32-2p28.txt"
       reducelab bench --kernel all --type float64 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f64-2p28.txt" ;;
+    pdl)
+      # Issue 13, outcome C: programmatic dependent launch isolated. final=gpu (two launches), blocked timing,
+      # --pdl on vs off at each point, one after the other; summary table in $OUT/pdl-summary.md.
+      log "pdl on vs off"; rm -rf /tmp/pdl; mkdir -p /tmp/pdl
+      for t in int32 float64; do for e in 12 16 20; do for p in on off; do
+        reducelab bench --kernel k1,k2,k3,k4,k10 --final gpu --type $t --n 2^$e --block 512 --no-cpu --reps 30 \
+          --timing blocked --pdl $p --out /tmp/pdl/pdl-$p-$t-2p$e.json --force > /tmp/pdl/log-$p-$t-$e.txt 2>&1 \
+          || echo "pdl $p $t 2^$e rc=$?"
+      done; done; done
+      tar czf "$OUT/pdl.tgz" -C /tmp/pdl . ; python3 scripts/summarize-pdl-bulk.py pdl /tmp/pdl | tee "$OUT/pdl-summary.md" ;;
+    bulk)
+      # Issue 13, attempt I: k14 (cp.async.bulk into shared memory) against k13 and CUB at large N, then k14 under
+      # compute-sanitizer (memcheck, racecheck, synccheck) at an odd N, blocks 256 and 1024, untraced and traced.
+      log "bulk: GPU tests of k14"
+      REDUCELAB_TEST_QUICK=1 timeout 300 reducelab_gpu_tests --gtest_filter='Catalogue/*k14*:Catalogue/KernelDataAndFinals.*:TimingModes.*' \
+        > "$OUT/bulk-gpu-tests.log" 2>&1; echo "rc=$?"; grep -E "^\[  (FAILED|PASSED|SKIPPED) |Failure" "$OUT/bulk-gpu-tests.log" | tail -20
+      log "bulk: bench k13,k14,cub"; rm -rf /tmp/bulk; mkdir -p /tmp/bulk
+      for t in int32 float32 float64; do for e in 24 26 28 30 32; do
+        reducelab bench --kernel k13,k14,cub --n 2^$e --type $t --reps 20 --no-cpu \
+          --out /tmp/bulk/bulk-$t-2p$e.json --force > /tmp/bulk/log-$t-$e.txt 2>&1 || echo "bulk $t 2^$e rc=$?"
+      done; done
+      tar czf "$OUT/bulk.tgz" -C /tmp/bulk . ; python3 scripts/summarize-pdl-bulk.py bulk /tmp/bulk | tee "$OUT/bulk-summary.md"
+      S="compute-sanitizer --print-limit 100"
+      for b in 256 1024; do for tool in memcheck racecheck synccheck; do
+        log "compute-sanitizer $tool k14 block $b"
+        timeout 120 $S --tool $tool reducelab bench --kernel k14 --type float32 --n 1048613 --block $b --reps 2 --warmup 1 --no-cpu \
+          > "$OUT/bulk-sanitizer-$tool-b$b.log" 2>&1; echo "rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|fail" "$OUT/bulk-sanitizer-$tool-b$b.log"
+        timeout 120 $S --tool $tool reducelab trace --kernel k14 --type float64 --n 1048613 --block $b \
+          > "$OUT/bulk-sanitizer-$tool-traced-b$b.log" 2>&1; echo "traced rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/bulk-sanitizer-$tool-traced-b$b.log"
+      done; done ;;
+    cluster)
+      # Issue 13, outcome H: the cluster threshold lowered to 4 vectors a thread. k13 around it (2^16: cluster of 16,
+      # 2^17: cluster, 2^18: ticket now) against k12 and CUB, block 512, blocked timing, 30 repetitions.
+      log "cluster threshold"; rm -rf /tmp/cluster; mkdir -p /tmp/cluster
+      for t in int32 float32 float64; do for e in 16 17 18; do
+        reducelab bench --kernel k12,k13,cub --type $t --n 2^$e --block 512 --no-cpu --reps 30 \
+          --out /tmp/cluster/bench-$t-2p$e.json --force > /tmp/cluster/log-$t-$e.txt 2>&1 || echo "cluster $t 2^$e rc=$?"
+      done; done
+      tar czf "$OUT/cluster.tgz" -C /tmp/cluster . ; python3 scripts/summarize-fastest.py /tmp/cluster | tee "$OUT/cluster-summary.md" ;;
     bench-f32-2p28)
       reducelab bench --kernel all --type float32 --n 2^28 --block 512 --no-cpu | tee "$OUT/bench-f32-2p28.txt" ;;
     shots)

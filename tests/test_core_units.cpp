@@ -125,11 +125,15 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
         break;
       case GridShape::GridStride:
         EXPECT_TRUE(load == Phase::GridStridePairsToShared || load == Phase::GridStridePairs ||
-                    load == Phase::VectorLoads || load == Phase::VectorGridStride);
+                    load == Phase::VectorLoads || load == Phase::VectorGridStride || load == Phase::BulkStages);
         break;
       default: ADD_FAILURE() << "a traceable kernel needs a thread-level grid shape";
     }
-    EXPECT_EQ(load == Phase::VectorLoads || load == Phase::VectorGridStride, k.bytesPerLoad == 16);
+    EXPECT_EQ(load == Phase::VectorLoads || load == Phase::VectorGridStride || load == Phase::BulkStages,
+              k.bytesPerLoad == 16);
+    // Bulk copies (k14): a ring of stages in shared memory beside the per-warp partials, Hopper only.
+    EXPECT_EQ(load == Phase::BulkStages, k.sharedRule == SharedRule::BulkRing);
+    EXPECT_EQ(load == Phase::BulkStages, k.minCc >= 90);
     // One vector per step of the grid: the policy (not the descriptor) sets the depth in flight.
     if (load == Phase::VectorGridStride) {
       EXPECT_EQ(k.loadsPerIteration, 1);
@@ -143,7 +147,7 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
                       has(k, Phase::TreeUnrolled);
     const bool shuffle = has(k, Phase::ShuffleBlockReduce) || has(k, Phase::CgBlockReduce);
     EXPECT_NE(tree, shuffle) << "a block reduces either in a shared tree or with shuffles";
-    EXPECT_EQ(k.sharedRule, tree ? SharedRule::TreeOfBlock : SharedRule::OnePerWarp);
+    if (load != Phase::BulkStages) EXPECT_EQ(k.sharedRule, tree ? SharedRule::TreeOfBlock : SharedRule::OnePerWarp);
     EXPECT_EQ(k.schedule.front() == Phase::GridStridePairsToShared || load == Phase::LoadOne ||
                   load == Phase::LoadPair,
               tree);
@@ -247,6 +251,64 @@ TEST(Geometry, GridsAndPassesFollowTheKernelShape) {
   EXPECT_EQ(g.smemBytes, 512u * 4);
   c.block = 32;
   EXPECT_EQ(planGeometry(*findKernel("k1"), c, 528).smemBytes, 64u * 4);  // 32 threads: 64 values
+}
+
+// k14's bulk copies exist from sm_90 on: on an older GPU the run is refused with one sentence
+// naming the kernel, what it needs and what this GPU is; on Hopper and without a device (the CPU
+// model) it is planned like any kernel, with its ring of stages in shared memory.
+TEST(Validate, TheBulkCopyKernelNeedsComputeCapability90) {
+  RunConfig c;
+  c.kernel = "k14";
+  c.n = uint64_t(1) << 20;
+  c.block = 256;
+  DeviceInfo d = assumedH200();
+  d.available = true;
+  d.freeMemBytes = int64_t(64) << 30;
+  EXPECT_EQ(validate(c, &d), "");
+  EXPECT_EQ(validate(c, nullptr), "");
+  d.ccMajor = 8;
+  d.ccMinor = 9;
+  const std::string err = validate(c, &d);
+  EXPECT_NE(err.find("k14 needs a GPU of compute capability 9.0 or newer"), std::string::npos) << err;
+  EXPECT_NE(err.find("this GPU is 8.9"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\n'), std::string::npos);
+  c.kernel = "k13";  // the others run anywhere
+  EXPECT_EQ(validate(c, &d), "");
+  // The ring: four stages of block x 16 bytes while they fit 32 KB, two at block 1024.
+  const KernelInfo& k = *findKernel("k14");
+  EXPECT_EQ(sharedBytes(k, 256, ElemType::Float64), size_t(kBulkRingOffset) + 4 * 256 * 16);
+  EXPECT_EQ(sharedBytes(k, 1024, ElemType::Int32), size_t(kBulkRingOffset) + 2 * 1024 * 16);
+  for (int block = 32; block <= 1024; block *= 2) EXPECT_LE(sharedBytes(k, block, ElemType::Float64), 48u * 1024);
+}
+
+// The launch plan's PDL decision (the engine takes it from here): on only for a GPU final of
+// more than one pass on sm_90+, and off whenever --pdl off asks, whatever the kernel and device.
+TEST(Geometry, ProgrammaticDependentLaunchFollowsTheSwitch) {
+  RunConfig c;
+  c.kernel = "k10";
+  c.final = FinalStage::Gpu;
+  c.n = uint64_t(1) << 20;
+  c.block = 512;
+  const Geometry twoPass = planGeometry(*findKernel("k10"), c, 528);
+  ASSERT_GT(twoPass.passGrids.size(), 1u);
+  EXPECT_TRUE(usesProgrammaticDependentLaunch(c, twoPass, 9));
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 8)) << "no PDL below sm_90";
+  c.pdl = false;
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 9)) << "--pdl off";
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, twoPass, 10));
+  c.pdl = true;
+  c.final = FinalStage::Cpu;
+  EXPECT_FALSE(usesProgrammaticDependentLaunch(c, planGeometry(*findKernel("k10"), c, 528), 9)) << "one pass";
+  // Where the switch matters (the GUI shows it only there): our kernels with a second GPU pass.
+  c.final = FinalStage::Gpu;
+  EXPECT_TRUE(programmaticDependentLaunchApplies(c));
+  c.final = FinalStage::Default;
+  c.kernel = "k1";  // its default final is gpu
+  EXPECT_EQ(programmaticDependentLaunchApplies(c), defaultFinal(*findKernel("k1")) == FinalStage::Gpu);
+  for (const char* single : {"k11", "k12", "k13", "cub"}) {
+    c.kernel = single;
+    EXPECT_FALSE(programmaticDependentLaunchApplies(c)) << single;
+  }
 }
 
 TEST(Reference, IntegerSumsAreExactAndOverflowIsFlagged) {

@@ -161,6 +161,38 @@ TEST(TimingModes, EachModeIsRecordedAndTheFloorIsMeasuredTheSameWay) {
   }
 }
 
+// --pdl off: the engine launches the later passes plainly (the plan says so) and the result is
+// the same exact sum; on (the default) they carry the attribute on sm_90. Every timing mode, as
+// a captured graph holds the attribute too.
+TEST(TimingModes, ThePdlSwitchReachesTheLaunchAndChangesNoResult) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  const bool hopper = engine->device().ccMajor >= 9;
+  for (TimingMode mode : {TimingMode::Blocked, TimingMode::Graph})
+    for (const char* kernel : {"k1", "k4", "k10"})
+      for (bool pdl : {true, false}) {
+        RunConfig c;
+        c.kernel = kernel;
+        c.type = ElemType::Int32;
+        c.data = DataPattern::IntRange;  // exact: the same integer either way
+        c.final = FinalStage::Gpu;
+        c.n = (uint64_t(1) << 20) + 5;
+        c.timing = mode;
+        c.pdl = pdl;
+        c.reps = 3;
+        MeasureOptions o;
+        o.cpuBaseline = false;
+        Measurement m = engine->measure(c, o);
+        ASSERT_TRUE(m.ok) << kernel << " pdl " << onOff(pdl) << ": " << m.error;
+        EXPECT_TRUE(m.check.pass) << kernel << " pdl " << onOff(pdl);
+        EXPECT_EQ(m.config.pdl, pdl);
+        ASSERT_GT(m.geometry.passGrids.size(), 1u) << kernel;
+        EXPECT_EQ(m.geometry.programmaticDependentLaunch, pdl && hopper) << kernel << " pdl " << onOff(pdl);
+      }
+}
+
 TEST(TunedKernel, TuneStoresATableTheNextEngineUses) {
   REQUIRE_GPU();
   ConfigHome home("reducelab-tune-test");

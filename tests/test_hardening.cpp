@@ -90,6 +90,9 @@ TEST(Hardening, IntegerOptionsOutOfRangeAreRefused) {
 
 TEST(Hardening, UnknownTimingModesAndTuneOptionsAreRefused) {
   expectOneLineError(runReducelab("bench --cpu-only --n 1K --timing stopwatch"), 2, "--timing 'stopwatch'");
+  // The PDL switch takes on or off only (bench and sweep alike).
+  expectOneLineError(runReducelab("bench --cpu-only --n 1K --pdl maybe"), 2, "--pdl 'maybe'");
+  expectOneLineError(runReducelab("sweep --pdl 1"), 2, "--pdl '1'");
   expectOneLineError(runReducelab("tune --type float16"), 2, "--type 'float16'");
   expectOneLineError(runReducelab("tune --block 300"), 2, "--block '300'");
   expectOneLineError(runReducelab("tune --n-min 2^20 --n-max 2^12"), 2, "--n-min");

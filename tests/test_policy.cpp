@@ -32,6 +32,27 @@ TEST(LaunchPolicy, TheLatencyRuleSpreadsSmallNOverEverySmAndGoesDeepAtLargeN) {
   EXPECT_EQ(policyGrid(p, 0, resident, 132, 4), 1u);  // never an empty grid
 }
 
+// The cluster finish at small N: the whole grid as one cluster up to kClusterMaxVectorsPerThread
+// (4) vectors a thread in the largest cluster, the ticket above. Run 2 showed 8 (the old
+// threshold) too high: 2^18 int32 at block 512 is 128 one-vector CTAs, 8 vectors a thread on a
+// 16-CTA cluster, and ran as one; it was no faster than the ticket over 128 CTAs.
+TEST(LaunchPolicy, TheClusterFinishStopsAtFourVectorsAThread) {
+  EXPECT_EQ(kClusterMaxVectorsPerThread, 4u);
+  EXPECT_EQ(clusterCtasForWork(16 * 4, 16), 16) << "at the boundary: 4 vectors a thread";
+  EXPECT_EQ(clusterCtasForWork(16 * 4 + 1, 16), 0) << "one CTA of work more: the ticket";
+  EXPECT_EQ(clusterCtasForWork(16 * 8, 16), 0) << "8 vectors a thread (the old threshold): the ticket";
+  EXPECT_EQ(clusterCtasForWork(8 * 4, 8), 8);
+  EXPECT_EQ(clusterCtasForWork(8 * 4 + 1, 8), 0);
+  EXPECT_EQ(clusterCtasForWork(10, 16), 10) << "less work than the cluster: one CTA per vector group";
+  EXPECT_EQ(clusterCtasForWork(1, 16), 0) << "one CTA needs no finish";
+  EXPECT_EQ(clusterCtasForWork(32, 0), 0) << "no cluster fits";
+  // At block 512 int32: 2^16 (32 one-vector CTAs, 2 a thread) and 2^17 (64, 4 a thread) run as a
+  // cluster of 16; 2^18 (128, 8 a thread) no longer does.
+  EXPECT_EQ(clusterCtasForWork(32, 16), 16);
+  EXPECT_EQ(clusterCtasForWork(64, 16), 16);
+  EXPECT_EQ(clusterCtasForWork(128, 16), 0);
+}
+
 TEST(LaunchPolicy, WithoutATableK13PlansTheRulesGridSoTheCpuModelAgreesWithTheGpu) {
   // The CPU model plans with planGeometry alone; the engine's latency rule must give the same grid.
   const KernelInfo& k = *findKernel("k13");

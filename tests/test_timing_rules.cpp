@@ -114,6 +114,39 @@ TEST(LikeForLike, TheTimingModeAndTheLaunchFloorSurviveTheSessionFile) {
   EXPECT_NE(err.find("Timing 'stopwatch' is not a timing mode"), std::string::npos) << err;
 }
 
+// The PDL switch (programmatic dependent launch of final=gpu's later passes) is part of a row's
+// configuration: it survives the session file, a file without it reads as on (the engine's
+// behaviour before the switch), and a value other than on/off is refused with the reason.
+TEST(LikeForLike, ThePdlSwitchSurvivesTheSessionFile) {
+  std::vector<Measurement> rows = {row("k10", FinalStage::Gpu, 0.006, 0.02), row("k10", FinalStage::Gpu, 0.007, 0.02)};
+  rows[0].config.pdl = false;
+  rows[1].config.pdl = true;
+  SessionInfo s;
+  std::string err;
+  std::vector<Measurement> back = measurementsFromJson(sessionJson(s, rows), &err);
+  ASSERT_EQ(err, "");
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_FALSE(back[0].config.pdl);
+  EXPECT_TRUE(back[1].config.pdl);
+  nlohmann::json j = sessionJson(s, rows);
+  auto& axes = j["benchmarks"][0]["states"][0]["axis_values"];
+  bool named = false;
+  for (auto& a : axes) named |= a["name"] == "PDL" && a["value"] == "off";
+  EXPECT_TRUE(named) << "the PDL axis is written";
+  nlohmann::json older = j;
+  auto& oldAxes = older["benchmarks"][0]["states"][0]["axis_values"];
+  for (size_t i = 0; i < oldAxes.size(); ++i)
+    if (oldAxes[i]["name"] == "PDL") oldAxes.erase(i--);
+  back = measurementsFromJson(older, &err);
+  ASSERT_EQ(err, "");
+  ASSERT_FALSE(back.empty());
+  EXPECT_TRUE(back[0].config.pdl) << "files written before the switch read as on";
+  for (auto& a : axes)
+    if (a["name"] == "PDL") a["value"] = "maybe";
+  EXPECT_TRUE(measurementsFromJson(j, &err).empty());
+  EXPECT_NE(err.find("PDL 'maybe' is not on or off"), std::string::npos) << err;
+}
+
 TEST(OneResourceComputation, K7AtBlock512IsTheSameForTheGuiTheCliAndTheReport) {
   const DeviceInfo d = assumedH200();
   RunConfig c;

@@ -216,6 +216,39 @@ TEST(TraceModel, GridStrideTotalsCountEveryIteration) {
   EXPECT_EQ(s.steps[0].totalLoadSectors, 32u);
 }
 
+// k14 (bulk copies): block 128 float32, N = 5 tiles of 128 x 16 B + 3 floats, grid 2. Block 0
+// copies tiles 0, 2, 4 (3 bulk copies of 2048 B = 64 sectors each), then 3 floats of the tail in
+// warp 0 (1 request, 1 sector, 12 B). Each thread reads its vector of each tile from the ring at
+// 256 + 16 t (the first tile's stage): 16 B a lane, 4 wavefronts a warp, no conflict.
+TEST(TraceModel, BulkCopiesCountOneRequestPerTileAndTheStageReadsAreConflictFree) {
+  const uint64_t n = 5 * 128 * 4 + 3;
+  TraceData t = model("k14", 128, ElemType::Float32, n, 2);
+  ASSERT_EQ(t.steps[0].kind, trace::kStepGridStride);
+  EXPECT_EQ(t.steps[0].slots[0].space, trace::kSpaceShared);
+  EXPECT_EQ(t.steps[0].slots[0].bytes, 16);
+  EXPECT_EQ(t.steps[0].maxIterations, 3u);
+  EXPECT_EQ(t.lane(0, 5).addr[0], kBulkRingOffset + 5 * 16);
+  EXPECT_EQ(t.lane(0, 5).iterations, 3u);
+  TraceSummary s = summarize(t);
+  EXPECT_EQ(s.steps[0].totalLoadRequests, 3u + 1u);
+  EXPECT_EQ(s.steps[0].totalLoadSectors, 3u * 64u + 1u);
+  EXPECT_EQ(s.steps[0].totalLoadBytes, 3u * 2048u + 12u);
+  EXPECT_EQ(s.steps[0].maxDegree, 1);
+  EXPECT_EQ(s.steps[0].loadWavefronts, 4 * 4);  // 4 warps x 4 quarter-warp phases
+  EXPECT_EQ(s.steps[0].loadWavefronts, s.steps[0].idealLoadWavefronts);
+  // Block 1: tiles 1 and 3, no tail.
+  RunConfig c;
+  c.kernel = "k14";
+  c.block = 128;
+  c.type = ElemType::Float32;
+  c.n = n;
+  c.tracedBlock = 1;
+  std::string err;
+  s = summarize(modelTrace(c, 2, 9, &err));
+  EXPECT_EQ(s.steps[0].totalLoadRequests, 2u);
+  EXPECT_EQ(s.steps[0].totalLoadBytes, 2u * 2048u);
+}
+
 // Every global load of the block is in some step's totals: for each traceable kernel the totals
 // over all steps are the block's share of the input, in bytes.
 TEST(TraceModel, TotalsEqualTheBytesEachBlockReads) {

@@ -132,6 +132,12 @@ void drawReductionParameters(RunConfig& c, const KernelInfo* k) {
       ImGui::SetTooltip("How the blocks' partial results become one value: cpu (copy partials, add on the host),\n"
                         "gpu (further passes of the kernel), atomic (k11), last block (k12)");
   }
+  if (programmaticDependentLaunchApplies(c)) {  // only where a second pass exists
+    ImGui::Checkbox("programmatic dependent launch", &c.pdl);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("On (default): the later passes of final=gpu may start while the previous pass drains (sm_90);\n"
+                        "off: plain launches, one after the other. Compare the two to see what it saves.");
+  }
   }
 }
 

@@ -119,6 +119,7 @@ size_t sharedBytes(const KernelInfo& k, int block, ElemType acc, int tile) {
     case SharedRule::NoneOwn: return 0;
     case SharedRule::TreeOfBlock: return size_t(block < 64 ? 64 : block) * elemBytes(acc);
     case SharedRule::OnePerWarp: return 32 * elemBytes(acc);
+    case SharedRule::BulkRing: return size_t(kBulkRingOffset) + size_t(bulkStages(block)) * size_t(block) * 16;
     case SharedRule::None: case SharedRule::Unset: break;  // Unset: refused by kernel_list.hpp
   }
   return 0;

@@ -18,6 +18,16 @@ FinalStage resolvedFinal(const RunConfig& c) {
   return c.final == FinalStage::Default ? defaultFinal(*k) : c.final;
 }
 
+bool usesProgrammaticDependentLaunch(const RunConfig& c, const Geometry& g, int ccMajor) {
+  return c.pdl && g.final == FinalStage::Gpu && g.passGrids.size() > 1 && ccMajor >= 9;
+}
+
+bool programmaticDependentLaunchApplies(const RunConfig& c) {
+  const KernelInfo* k = findKernel(c.kernel);
+  return k && !isMatrixFamily(*k) && k->shape != GridShape::Library && !k->policyTuned &&
+         resolvedFinal(c) == FinalStage::Gpu;
+}
+
 int effectiveTile(const KernelInfo& k, const RunConfig& c) {
   if (!isMatrixFamily(k)) return 0;
   return c.tile > 0 ? c.tile : k.tiles.front();
@@ -221,6 +231,10 @@ std::string validateMatrix(const KernelInfo& k, const RunConfig& c, const Device
 std::string validate(const RunConfig& c, const DeviceInfo* device) {
   const KernelInfo* k = findKernel(c.kernel);
   if (!k) return "unknown kernel '" + c.kernel + "' (known: " + kernelKeys() + ")";
+  if (device && device->available && k->minCc > 0 && device->ccMajor * 10 + device->ccMinor < k->minCc)
+    return "kernel " + std::string(k->key) + " needs a GPU of compute capability " + std::to_string(k->minCc / 10) +
+           "." + std::to_string(k->minCc % 10) + " or newer (" + std::string(k->name) + "); this GPU is " +
+           device->ccString();
   if (isMatrixFamily(*k)) return validateMatrix(*k, c, device);
   const int maxBlock = device && device->available ? device->maxThreadsPerBlock : 1024;
   if (c.block < 32 || c.block > 1024 || (c.block & (c.block - 1)) != 0)

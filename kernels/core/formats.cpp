@@ -461,7 +461,8 @@ std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m)
           {"Data", std::string(name(c.data))},
           {"Seed", std::to_string(c.seed)},
           {"L2", c.warmL2 ? "warm" : "cold"},
-          {"Timing", std::string(name(c.timing))}};
+          {"Timing", std::string(name(c.timing))},
+          {"PDL", onOff(c.pdl)}};
   // The matrix families' own parameters (a reduction's record has none of these axes).
   if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
     point.push_back({"Rows", std::to_string(c.rows)});
@@ -809,6 +810,8 @@ Measurement measurementFromState(const nlohmann::json& st) {
       m.config.tile = *x;
     } else if (n == "Timing") {  // absent in files written before the timing modes: blocked
       if (auto t = parseTimingMode(v)) m.config.timing = *t; else throw bad(n, v, "is not a timing mode");
+    } else if (n == "PDL") {  // absent in files written before the switch: on
+      if (auto p = parseOnOff(v)) m.config.pdl = *p; else throw bad(n, v, "is not on or off");
     } else if (n == "Accumulator") {
       const auto acc = parseElemType(v);
       if (!acc) throw bad(n, v, "is not a type");

@@ -103,6 +103,8 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     }
   } else if (key == "timing") {
     if (auto v = parseTimingMode(value)) c.timing = *v; else return bad("blocked, events, graph");
+  } else if (key == "pdl") {
+    if (auto v = parseOnOff(value)) c.pdl = *v; else return bad("on, off");
   } else if (key == "warm-l2") {
     if (value == "true" || value == "yes" || value == "1") c.warmL2 = true;
     else if (value == "false" || value == "no" || value == "0") c.warmL2 = false;
@@ -118,8 +120,8 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     }
   } else {
     return "unknown setting '" + key +
-           "' (kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, traced-block, "
-           "rows, cols, inner, tile)";
+           "' (kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, timing, pdl, "
+           "traced-block, rows, cols, inner, tile)";
   }
   applyMatrixShape(c);  // matrix kernels: block and N follow from the tile and the sides
   return {};

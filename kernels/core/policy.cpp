@@ -43,6 +43,12 @@ uint64_t policyGrid(const LaunchPolicy& p, uint64_t coverOneLoad, uint64_t resid
   return std::max<uint64_t>(1, std::min(std::max<uint64_t>(coverOneLoad, 1), cap));
 }
 
+int clusterCtasForWork(uint64_t coverOneLoad, int largestCluster) {
+  if (largestCluster < 2 || coverOneLoad < 2) return 0;
+  if (coverOneLoad > uint64_t(largestCluster) * kClusterMaxVectorsPerThread) return 0;
+  return int(std::min<uint64_t>(coverOneLoad, uint64_t(largestCluster)));
+}
+
 namespace {
 int log2Round(uint64_t n) { return n <= 1 ? 0 : int(std::lround(std::log2(double(n)))); }
 }  // namespace

@@ -119,6 +119,15 @@ class Builder {
     h.totalLoadSectors += uint64_t(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
     h.totalLoadBytes += uint64_t(byteAddrs.size()) * bytes;
   }
+  // One bulk copy (one thread, cp.async.bulk) of `bytes` from byte offset `start` of the input:
+  // a request, the 32-byte sectors it spans, its bytes.
+  void bulkLoad(int64_t start, uint64_t bytes) {
+    if (bytes == 0) return;
+    StepHeader& h = t_.steps.back();
+    h.totalLoadRequests += 1;
+    h.totalLoadSectors += uint64_t((start + int64_t(bytes) - 1) / 32 - start / 32 + 1);
+    h.totalLoadBytes += bytes;
+  }
   TraceData finish() {
     t_.header.numSteps = uint32_t(t_.steps.size());
     return std::move(t_);
@@ -148,6 +157,7 @@ class BlockModel {
         case Phase::GridStridePairs: gridStridePairs(false); break;
         case Phase::VectorLoads: vectorThreadSum(); break;
         case Phase::VectorGridStride: vectorGridStride(); break;
+        case Phase::BulkStages: bulkStages(); break;
         case Phase::TreeInterleavedDivergent:
           for (unsigned s = 1; s < B_; s *= 2) treeLevel(s, [&](unsigned t) { return t % (2 * s) == 0 ? int(t) : -1; });
           break;
@@ -344,6 +354,34 @@ class BlockModel {
       }
       tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
     }
+  }
+  // Kernel 14: block b's tiles (b, b + grid, ...) of block x 16 bytes, each one bulk copy into a
+  // stage of the ring; thread t reads vector t of each tile from shared memory (the first tile
+  // lands in stage 0, at kBulkRingOffset + 16 t), so each thread combines the same vectors in the
+  // same order as k13's loop; then the scalar tail. The input starts 16-byte aligned (no head).
+  void bulkStages() {
+    tb_.step(kStepGridStride, kWidth, SlotInfo{kSpaceShared, kLoad, 16, 0});
+    regs_.assign(B_, Op::template identity<TAcc>());
+    const uint64_t numVecs = n_ / kWidth;
+    const uint64_t stride = grid_ * B_;
+    for (unsigned t = 0; t < B_; ++t) {
+      const uint64_t first = b_ * B_ + t;
+      TAcc acc = Op::template identity<TAcc>();
+      uint32_t it = 0;
+      for (uint64_t j = first; j < numVecs; j += stride, ++it)
+        for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
+      const uint64_t tail = numVecs * kWidth + first;
+      if (tail < n_) acc = Op()(acc, element(tail));
+      regs_[t] = acc;
+      tb_.lane(t, acc, Addr{int32_t(kBulkRingOffset + 16 * t), first < numVecs}, {}, {}, {}, it);
+    }
+    // Totals: one bulk copy per tile of this block (the last tile of the input may be short),
+    // then the tail's plain loads, one warp-level request per warp.
+    const uint64_t numTiles = (numVecs + B_ - 1) / B_;
+    for (uint64_t j = b_; j < numTiles; j += grid_)
+      tb_.bulkLoad(int64_t(j * B_ * 16), (std::min<uint64_t>(numVecs, (j + 1) * B_) - j * B_) * 16);
+    for (unsigned w = 0; w < warps(); ++w)
+      tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
   }
   // One tree level: `index(t)` is the element thread t writes, or -1 if it is idle.
   template <class IndexFn>

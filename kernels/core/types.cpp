@@ -98,6 +98,10 @@ const char* timingModeMeaning(TimingMode m) {
   }
   return "?";
 }
+std::optional<bool> parseOnOff(std::string_view s) {
+  return lookup(s, std::array<std::pair<std::string_view, bool>, 2>{{{"on", true}, {"off", false}}});
+}
+
 std::optional<TimingMode> parseTimingMode(std::string_view s) {
   return lookup(s, std::array<std::pair<std::string_view, TimingMode>, 3>{
                        {{"blocked", TimingMode::Blocked}, {"events", TimingMode::Events}, {"graph", TimingMode::Graph}}});

@@ -230,7 +230,7 @@ class CudaEngine final : public Engine {
   }
   uint64_t residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem);
   // A tuned kernel at small N: the CTAs of the one cluster its grid is launched as (the work needs
-  // 2 .. 8 x the largest cluster that fits of one-vector CTAs), else 0.
+  // 2 .. kClusterMaxVectorsPerThread x the largest cluster that fits of one-vector CTAs), else 0.
   int clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem);
   // (op, input type, accumulator type, block, shared bytes): the instantiation's resources decide -> 16, 8 or 0
   std::map<std::tuple<int, int, int, int, size_t>, int> largestCluster_;
@@ -372,9 +372,7 @@ int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t
     }
     it = largestCluster_.emplace(key, largest).first;
   }
-  const int largest = it->second;
-  if (largest < 2 || cover > uint64_t(largest) * 8) return 0;
-  return int(std::min<uint64_t>(cover, uint64_t(largest)));
+  return clusterCtasForWork(cover, it->second);
 }
 
 std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry* g) {
@@ -409,8 +407,9 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
     }
     const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
     uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
-    // Small N: the whole grid as one thread-block cluster when the work fits in one (at most 8
-    // vectors a thread): the CTAs finish through distributed shared memory, not the ticket.
+    // Small N: the whole grid as one thread-block cluster when the work fits in one (at most
+    // kClusterMaxVectorsPerThread vectors a thread): the CTAs finish through distributed shared
+    // memory, not the ticket.
     if (const int cluster = clusterCtasFor(*k, c, cover, probe.smemBytes); cluster > 1) {
       grid = uint64_t(cluster);
       const uint64_t perThread = (cover + grid - 1) / grid;
@@ -425,8 +424,9 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
     *g = planGeometry(*k, c, resident);
     g->loadsInFlight = k->loadsPerIteration;
     g->policySource = "descriptor";
-    // Two-pass finals: the later passes launch while the previous one drains (sm_90+).
-    g->programmaticDependentLaunch = g->final == FinalStage::Gpu && g->passGrids.size() > 1 && dev_.ccMajor >= 9;
+    // Two-pass finals: the later passes launch while the previous one drains (sm_90+, unless
+    // --pdl off asks for plain launches).
+    g->programmaticDependentLaunch = usesProgrammaticDependentLaunch(c, *g, dev_.ccMajor);
   }
   if (k->id != KernelId::Cub && !entry(*k, c, c.type, false))
     return "no instantiation of kernel " + std::string(k->key) + " for this configuration";

@@ -25,6 +25,7 @@ inline constexpr KernelInfo K5 = {
     .threadRows = 0,
     .tileLayout = TileLayout::None,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .unsafe = true,
     .deterministic = true,
     .traceable = true,

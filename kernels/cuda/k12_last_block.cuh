@@ -10,13 +10,13 @@
 
 namespace rl::kernels {
 
+// The finish after each block's reduction (k12, k14): thread 0 stores the block's partial and
+// takes a ticket; the block that draws the last one combines every partial in a fixed order.
 // scratch: `gridDim.x` partials followed by an unsigned counter that starts (and ends) at 0.
-template <class Op, class TIn, class TAcc, class Trace>
-__global__ void k12LastBlock(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
-                             TAcc* __restrict__ partials, unsigned* counter, Trace tr) {
+template <class Op, class TAcc, class Trace>
+__device__ __forceinline__ void lastBlockFinish(TAcc v, TAcc* __restrict__ out, TAcc* __restrict__ partials,
+                                                unsigned* counter, Trace& tr) {
   __shared__ bool amLast;
-  const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
-
   storeBlockResult(v, partials, tr);  // by thread 0, the thread that takes the ticket
   if (threadIdx.x == 0) {
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*counter);
@@ -41,6 +41,13 @@ __global__ void k12LastBlock(const TIn* __restrict__ in, TAcc* __restrict__ out,
       cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).store(0u, cuda::std::memory_order_relaxed);
     }
   }
+}
+
+template <class Op, class TIn, class TAcc, class Trace>
+__global__ void k12LastBlock(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n,
+                             TAcc* __restrict__ partials, unsigned* counter, Trace tr) {
+  const TAcc v = vectorBlockSum<Op, TIn, TAcc>(in, n, tr);  // kernel 10's block
+  lastBlockFinish<Op>(v, out, partials, counter, tr);
 }
 
 }  // namespace rl::kernels

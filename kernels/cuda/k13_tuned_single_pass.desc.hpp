@@ -27,6 +27,7 @@ inline constexpr KernelInfo K13 = {
     .threadRows = 0,
     .tileLayout = TileLayout::None,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .policyTuned = true,
     .unsafe = false,
     .deterministic = true,

@@ -20,6 +20,7 @@
 #include "k11_atomic_final.desc.hpp"
 #include "k12_last_block.desc.hpp"
 #include "k13_tuned_single_pass.desc.hpp"
+#include "k14_bulk_copy.desc.hpp"
 #include "mm1_naive.desc.hpp"
 #include "mm2_tiled.desc.hpp"
 #include "tr1_naive.desc.hpp"
@@ -30,7 +31,7 @@
 
 // X(Id): rl::desc::Id is the descriptor of KernelId::Id. In KernelId order.
 #define RL_FOR_EACH_KERNEL(X) \
-  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12) X(K13)  \
+  X(K1) X(K2) X(K3) X(K4) X(K5) X(K5s) X(K6) X(K7) X(K8) X(K9) X(K10) X(K11) X(K12) X(K13) X(K14) \
   X(TrNaive) X(TrTile) X(TrPadded) X(TrSwizzled) X(TrDiagonal) X(MmNaive) X(MmTiled) X(Cub)
 
 namespace rl::desc {

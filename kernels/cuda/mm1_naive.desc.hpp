@@ -25,6 +25,7 @@ inline constexpr KernelInfo MmNaive = {
     .threadRows = 0,
     .tileLayout = TileLayout::None,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

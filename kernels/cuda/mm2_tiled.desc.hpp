@@ -25,6 +25,7 @@ inline constexpr KernelInfo MmTiled = {
     .threadRows = 0,
     .tileLayout = TileLayout::Plain,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -25,6 +25,7 @@ inline constexpr KernelInfo TrPadded = {
     .threadRows = 8,
     .tileLayout = TileLayout::Padded,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -25,6 +25,7 @@ inline constexpr KernelInfo TrSwizzled = {
     .threadRows = 8,
     .tileLayout = TileLayout::Swizzled,
     .blockOrder = BlockOrder::Grid,
+    .minCc = 0,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

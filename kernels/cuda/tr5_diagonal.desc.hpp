@@ -25,6 +25,7 @@ inline constexpr KernelInfo TrDiagonal = {
     .threadRows = 8,
     .tileLayout = TileLayout::Padded,
     .blockOrder = BlockOrder::Diagonal,
+    .minCc = 0,
     .unsafe = false,
     .deterministic = true,
     .traceable = true,

@@ -52,6 +52,7 @@ class Tracer<false> {
   template <class Op, class T> __device__ void atomicOutput(int, T* out, T v) { atomicCombine(Op(), out, v); }
   template <class T> __device__ T shuffleDown(int, T v, int offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
   __device__ void regions(const void*, const void*, const void*, const void*, unsigned) {}
+  __device__ void bulkCopy(const void*, unsigned) {}
   __device__ void pause() {}
   __device__ void resume() {}
   __device__ void end() {}
@@ -192,6 +193,17 @@ class Tracer<true> {
     const int lane = int(linearThread() % 32);
     note(slot, lane + offset < 32 ? lane + offset : lane);
     return r;
+  }
+  // A bulk copy (cp.async.bulk) of `bytes` from global `src` into shared memory, issued by one
+  // thread: one request, the 32-byte sectors it spans and its bytes in the step's totals (it has
+  // no lane of its own: the lanes' detail is their reads of the copied stage).
+  __device__ void bulkCopy(const void* src, unsigned bytes) {
+    if (!recording() || bytes == 0) return;
+    const unsigned long long a = reinterpret_cast<uintptr_t>(src);
+    StepHeader* h = steps() + step_;
+    atomicAdd(reinterpret_cast<unsigned long long*>(&h->totalLoadRequests), 1ull);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&h->totalLoadSectors), (a + bytes - 1) / 32 - a / 32 + 1);
+    atomicAdd(reinterpret_cast<unsigned long long*>(&h->totalLoadBytes), (unsigned long long)bytes);
   }
   __device__ void end() {
     if (mine_ && linearThread() == 0) buffer->numSteps = uint32_t(min(step_ + 1, kMaxSteps));

@@ -15,7 +15,7 @@
 namespace rl {
 
 enum class KernelId {
-  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, K13,
+  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, K13, K14,
   TrNaive, TrTile, TrPadded, TrSwizzled, TrDiagonal,  // the transpose family (seed 004)
   MmNaive, MmTiled,                                   // the matrix-multiply family (seed 003)
   Cub
@@ -49,7 +49,14 @@ enum class SharedRule {
   Tile,         // tile x tile elements (transpose; the swizzled one too)
   TilePadded,   // tile x (tile + 1) elements: the seed's TILE_DIM + 1
   TwoTiles,     // two tile x tile tiles (matmul's As and Bs)
+  BulkRing,     // one partial per warp, then a ring of bulkStages(block) stages of block x 16 bytes (k14)
 };
+
+// k14's ring of stages in dynamic shared memory: it starts past the 32 per-warp partials (256
+// bytes: room for 32 doubles, and 128-byte aligned), one stage is one 16-byte vector per thread.
+// Four stages while they fit 32 KB (the default dynamic shared memory needs no opt-in), else two.
+constexpr int kBulkRingOffset = 256;
+constexpr int bulkStages(int block) { return block * 16 * 4 <= 32768 ? 4 : 2; }
 
 // One phase of a kernel's CPU-model schedule: what kernels/core/trace_model.cpp replays, in
 // order, for the traced block. Each phase writes the trace steps the kernel's code records.
@@ -60,6 +67,8 @@ enum class Phase {
   GridStridePairs,           // the same loop, the partial kept in a register (k8, k9)
   VectorLoads,               // grid-stride loop of 16-byte vector loads, several in flight
   VectorGridStride,          // one 16-byte vector per thread per step of the grid's threads (k13)
+  BulkStages,                // the block's tiles of block x 16 bytes bulk-copied into shared memory; each
+                             // thread reads its vector of each tile back (k14)
   TreeInterleavedDivergent,  // shared tree, tid % (2s) == 0 adds sdata[tid + s]
   TreeInterleavedStrided,    // shared tree, thread t writes 2st (bank conflicts)
   TreeSequential,            // shared tree, s = block/2 .. 1, the first s threads add
@@ -133,6 +142,9 @@ struct KernelInfo {
   int threadRows = -1;        // transpose: blockDim.y (the seed's BLOCK_ROWS); 0: tile (square)
   TileLayout tileLayout = TileLayout::None;
   BlockOrder blockOrder = BlockOrder::Grid;
+  // Lowest compute capability it runs on, major x 10 + minor (k14's bulk copies: 90); 0: any.
+  // -1: a descriptor that forgot it.
+  int minCc = -1;
   // Grid, loads in flight and cache hint come from the device's tuned policy table (reducelab
   // tune), or the latency rule without one, not from the fixed shape alone.
   bool policyTuned = false;
@@ -150,7 +162,7 @@ struct KernelInfo {
 constexpr bool descriptorComplete(const KernelInfo& k) {
   const bool library = k.shape == GridShape::Library;
   const bool matrix = k.family == Family::Transpose || k.family == Family::Matmul;
-  if (k.family == Family::Unset || k.threadRows < 0) return false;
+  if (k.family == Family::Unset || k.threadRows < 0 || k.minCc < 0) return false;
   if (matrix != (k.shape == GridShape::MatrixTiles) || matrix == k.tiles.empty()) return false;
   if (matrix) {
     const bool shared = k.tileLayout != TileLayout::None;

@@ -24,6 +24,9 @@ struct RunConfig {
   int warmup = 3;
   bool warmL2 = false;
   TimingMode timing = TimingMode::Blocked;
+  // Later passes of a GPU final launched with programmatic dependent launch (sm_90: the next pass
+  // starts while the previous one drains). Off: plain launches, to time what PDL saves.
+  bool pdl = true;
   DataPattern data = DataPattern::Uniform;
   uint64_t seed = 1;
   int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
@@ -94,6 +97,13 @@ std::string validate(const RunConfig& c, const DeviceInfo* device);
 uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d);
 
 FinalStage resolvedFinal(const RunConfig& c);
+
+// Whether the later passes of this plan launch with programmatic dependent launch: asked for
+// (c.pdl), a GPU final of more than one pass, and a device of compute capability 9.0 or newer.
+bool usesProgrammaticDependentLaunch(const RunConfig& c, const Geometry& g, int ccMajor);
+// Whether the PDL switch changes anything for this configuration (a kernel of ours whose final
+// is a second pass on the GPU): the GUI shows it only then.
+bool programmaticDependentLaunchApplies(const RunConfig& c);
 
 // Bound on the longest chain of sequential operations any input element goes through, used
 // by the floating-point tolerance: first-pass elements per thread + tree depth + the finish.

@@ -47,6 +47,17 @@ LaunchPolicy defaultPolicy(uint64_t coverOneLoad, uint64_t resident);
 // The grid a policy gives: one CTA per block x 1 vector of work up to the cap.
 uint64_t policyGrid(const LaunchPolicy& p, uint64_t coverOneLoad, uint64_t resident, int smCount, int residentPerSM);
 
+// Small N on Hopper: a tuned kernel's whole grid is launched as one thread-block cluster (the
+// CTAs finish in distributed shared memory, without the ticket) while the work fits at most this
+// many 16-byte vectors a thread in the largest cluster that fits. 4, not 8: in run 2
+// (docs/performance.md, outcome H) 2^18 int32 at 8 vectors a thread on a 16-CTA cluster was no
+// faster than 128 CTAs with the ticket: 16 SMs cannot pull 1 MiB fast enough.
+constexpr uint64_t kClusterMaxVectorsPerThread = 4;
+
+// The CTAs of that one cluster for `coverOneLoad` CTAs of one vector a thread, given the largest
+// cluster this kernel fits on the device (16, 8, or 0 where none); 0: no cluster (ticket finish).
+int clusterCtasForWork(uint64_t coverOneLoad, int largestCluster);
+
 struct PolicyTable {
   std::string deviceName, uuid, driver, date;
   // (type, block, log2 N) -> the fastest policy measured there.

@@ -35,6 +35,9 @@ std::optional<Accumulate> parseAccumulate(std::string_view s);
 std::optional<FinalStage> parseFinalStage(std::string_view s);
 std::optional<DataPattern> parseDataPattern(std::string_view s);
 std::optional<TimingMode> parseTimingMode(std::string_view s);
+// "on" -> true, "off" -> false (switches such as --pdl), anything else nullopt.
+std::optional<bool> parseOnOff(std::string_view s);
+inline const char* onOff(bool v) { return v ? "on" : "off"; }
 
 size_t elemBytes(ElemType t);
 bool isFloat(ElemType t);
