@@ -764,11 +764,28 @@ void Application::initInterop() {
     model_.addLog(gui::LogLevel::Error, "Interop buffer: " + s.error);
 }
 
+// The font atlas is rasterized at the size it is drawn (fonts are rebuilt on every scale change), so
+// glyphs and the white pixel of solid fills land on texel centres: nearest sampling draws the same
+// pixels as the backend's bilinear filter at a fraction of its cost in a software rasterizer
+// (llvmpipe spends most of a frame sampling that texture).
+void Application::nearestFontSampling(ImGuiIO& io) {
+  const auto id = static_cast<GLuint>(reinterpret_cast<intptr_t>(io.Fonts->TexID));
+  if (id == 0 || id == nearestFontTexture_) return;
+  GLint previous = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, GLuint(previous));
+  nearestFontTexture_ = id;
+}
+
 void Application::renderFrame() {
   ui_.applyPendingSettings(model_);
   if (ui_.fontsDirty()) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    nearestFontTexture_ = 0;  // the new texture may reuse the old name (NVIDIA does)
     ui_.fontsRebuilt();
   }
   int fbw = 0, fbh = 0;
@@ -784,6 +801,7 @@ void Application::renderFrame() {
     io.DeltaTime = 1.0f / 60.0f;  // fixed: headless frames are reproducible
   }
   ImGui_ImplOpenGL3_NewFrame();
+  nearestFontSampling(io);
   if (displayW_ > 0 && displayH_ > 0) io.DisplaySize = ImVec2(float(displayW_), float(displayH_));
   ImGui::NewFrame();
   const gui::TraceState& t = model_.trace;

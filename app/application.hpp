@@ -11,6 +11,8 @@
 #include "run_options.hpp"
 #include "settings.hpp"
 #include "reducelab/lesson.hpp"
+
+struct ImGuiIO;
 #include "reducelab/gui/layout_check.hpp"
 #include "reducelab/gui/model.hpp"
 #include "reducelab/gui/plots.hpp"
@@ -90,6 +92,8 @@ class Application final : public gui::UiActions {
 
  private:
   void initInterop();
+  void nearestFontSampling(::ImGuiIO& io);
+  unsigned nearestFontTexture_ = 0;
   void renderFrame();
   void pumpKeyEvents();
   bool animating() const;

@@ -107,6 +107,21 @@ while [ $# -gt 0 ]; do
         timeout 120 $S --tool $tool reducelab trace --kernel k14 --type float64 --n 1048613 --block $b \
           > "$OUT/bulk-sanitizer-$tool-traced-b$b.log" 2>&1; echo "traced rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/bulk-sanitizer-$tool-traced-b$b.log"
       done; done ;;
+    ncu-fastest)
+      # Issue 13, what is in the way where a goal is missed: Nsight Compute's view of k13 and CUB at 2^12,
+      # 2^16 (latency: kernel duration against the measured time, occupancy, stalls) and 2^30 (DRAM
+      # throughput against its peak), and k14 at 2^30. One launch each (the bench's first timed one).
+      log "ncu: k13 / k14 / CUB at the missed goals"
+      for c in "k13 int32 2^12 1024" "cub int32 2^12 512" "k13 int32 2^16 512" "cub int32 2^16 512" \
+               "k13 float32 2^16 256" "k13 int32 2^30 512" "cub int32 2^30 512" "k14 int32 2^30 512"; do
+        set -- $c; echo "--- $c"
+        regex=$([ $1 = cub ] && echo "DeviceReduce" || ([ $1 = k13 ] && echo k13Tuned || echo k14Bulk))
+        ncu --clock-control none --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
+          -k regex:"$regex" --launch-skip 4 --launch-count 1 --csv --page details \
+          reducelab bench --kernel $1 --type $2 --n $3 --block $4 --reps 5 --warmup 0 --no-cpu --format csv 2>/dev/null |
+          grep -E '^"' | awk -F'","' '{print $(NF-2)" = "$NF" "$(NF-1)}' | tr -d '"' |
+          grep -E "^(Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Grid Size|Block Size|Registers Per Thread|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued Instruction|Stall|Waves Per SM|Cluster Size)" | head -24
+      done 2>&1 | tee "$OUT/ncu-fastest.txt" ;;
     cluster)
       # Issue 13, outcome H: the cluster threshold lowered to 4 vectors a thread. k13 around it (2^16: cluster of 16,
       # 2^17: cluster, 2^18: ticket now) against k12 and CUB, block 512, blocked timing, 30 repetitions.
