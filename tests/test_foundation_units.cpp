@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "application.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/device_info.hpp"
@@ -75,4 +77,26 @@ TEST(InteropPattern, RampWithMarkers) {
   EXPECT_EQ(rl::interopPattern(512, 4096), -1.0f);
   EXPECT_FLOAT_EQ(rl::interopPattern(4095, 4096), 1.0f);
   EXPECT_FLOAT_EQ(rl::interopPattern(100, 4096), 100.0f / 4095.0f);
+}
+
+// Test files go to a folder no earlier process left: a stale reducelab-tests-PID folder of a dead
+// process with a reused id made two shipped-lesson tests fail in CI ("lesson.md exists").
+TEST(TestSupport, TempFoldersAreNewAndEmptyEvenWhenAStaleOneHasTheirName) {
+  namespace fs = std::filesystem;
+  const std::string prefix = "reducelab-support-" + std::to_string(::getpid());
+  const fs::path stale = fs::temp_directory_path() / prefix;
+  fs::create_directories(stale);
+  std::ofstream(stale / "lesson.md") << "left by a dead process";
+  const std::string a = rl::test::freshTempDir(prefix), b = rl::test::freshTempDir(prefix);
+  ASSERT_FALSE(a.empty());
+  ASSERT_FALSE(b.empty());
+  EXPECT_NE(a, b);
+  EXPECT_NE(fs::path(a), stale);
+  EXPECT_TRUE(fs::is_empty(a));
+  EXPECT_EQ(fs::path(rl::test::tempPath("x")).parent_path().filename().string().rfind(
+                "reducelab-tests-" + std::to_string(::getpid()) + "-", 0),
+            0u);
+  fs::remove_all(stale);
+  fs::remove_all(a);
+  fs::remove_all(b);
 }

@@ -20,12 +20,18 @@ std::string readFile(const std::string& path) {
   return ss.str();
 }
 
+std::string freshTempDir(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (!mkdtemp(pattern.data())) return "";
+  return pattern;
+}
+
+// A folder no earlier process left behind: named by the process id alone, a stale folder of a
+// dead process with the same id made lessons refuse to overwrite its files (CI failed so).
 std::string tempPath(const std::string& name) {
   static const std::string dir = [] {
-    std::string d = (std::filesystem::temp_directory_path() /
-                     ("reducelab-tests-" + std::to_string(getpid())))
-                        .string();
-    std::filesystem::create_directories(d);
+    const std::string d = freshTempDir("reducelab-tests-" + std::to_string(getpid()));
+    if (d.empty()) std::abort();  // no temp folder: nothing a test writes could be checked
     return d;
   }();
   return dir + "/" + name;

@@ -31,6 +31,8 @@ std::string commandOutput(const std::string& shellCommand);  // its stdout (and 
 std::string pdfText(const std::string& path);   // the text poppler's pdftotext reads from a PDF
 std::string pdfFonts(const std::string& path);  // pdffonts' table of the PDF's fonts
 std::string tempPath(const std::string& name);  // in a per-process temp folder
+// A new, empty folder under the temp directory, PREFIX-XXXXXX (mkdtemp); "" if none can be made.
+std::string freshTempDir(const std::string& prefix);
 int countLines(const std::string& text);
 
 }  // namespace rl::test
