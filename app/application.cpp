@@ -274,7 +274,7 @@ void Application::enterLessonStep(int step) {
   model_.trace.pendingSelection = true;
   model_.trace.pendingStep = st.viewStep;
   model_.trace.pendingWarp = st.warp;
-  if (st.slot >= 0) model_.trace.slot = st.slot;  // the bank view falls back to the first slot it has
+  model_.trace.pendingSlot = st.slot;  // with the step's trace, as the step and the warp
   model_.trace.playing = false;
   if (!st.panel.empty()) model_.focusPanel = st.panel;
   // Measure what the step asks for, once (going back does not measure again).
@@ -695,14 +695,19 @@ void Application::processExports() {
     const std::string dir = (std::filesystem::path(model_.exportDir) / stamp).string();
     std::vector<ReportSection> sections;
     std::vector<Measurement> all = model_.results;
-    if (!model_.results.empty())
-      sections.push_back({"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks)},
-                          {{"runs", benchTable(model_.results, model_.peaks)}}});
+    if (!model_.results.empty()) {
+      const RunTables tables = runTables(model_.results.rows(), model_.peaks);  // matrix runs: their own columns
+      ReportSection runs{"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks)}, {}};
+      if (!tables.reductions.rows.empty()) runs.tables.push_back({"runs", tables.reductions});
+      if (!tables.matrix.rows.empty()) runs.tables.push_back({"runs-matrix", tables.matrix});
+      sections.push_back(runs);
+    }
     for (const auto& [axis, rows] : model_.sweep.rows) {
       if (rows.empty()) continue;
       all.insert(all.end(), rows.begin(), rows.end());
+      const bool matrix = std::all_of(rows.begin(), rows.end(), isMatrixRun);  // tile and size sweeps, as `reducelab sweep`
       sections.push_back({"Sweep over " + axis, "", {gui::figureForSweep(axis, rows, model_.peaks, measuredDevice())},
-                          {{"sweep-" + axis, sweepTable(rows, model_.peaks)}}});
+                          {{"sweep-" + axis, matrix ? matrixTable(rows) : sweepTable(rows, model_.peaks)}}});
     }
     const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
     const OccupancyCurveInputs curve = occupancyCurveInputs(model_.resources, model_.config.block);

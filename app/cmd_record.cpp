@@ -160,8 +160,8 @@ int runRecordCommand(const RecordOptions& o) {
   for (size_t i = 0; i < runs.size(); ++i) {
     const PlannedRun& p = runs[i];
     if (interrupted()) return interruptedExit();
-    std::fprintf(stderr, "[%zu/%zu] %s %s N=%s block %d%s\n", i + 1, runs.size(), p.config.kernel.c_str(),
-                 std::string(name(p.config.type)).c_str(), formatCount(p.config.n).c_str(), p.config.block,
+    std::fprintf(stderr, "[%zu/%zu] %s %s %s%s\n", i + 1, runs.size(), p.config.kernel.c_str(),
+                 std::string(name(p.config.type)).c_str(), runShape(p.config).c_str(),
                  p.label.empty() ? "" : (" (" + p.label + ")").c_str());
     Measurement m;
     if (engine) {

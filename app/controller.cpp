@@ -241,6 +241,7 @@ void Controller::update() {
   if (t.pendingSelection && t.valid && traceSettled()) {
     t.step = t.pendingStep < 0 ? t.data.numSteps() - 1 : std::min(t.pendingStep, t.data.numSteps() - 1);
     t.warp = std::min(t.pendingWarp, t.data.numWarps() - 1);
+    t.slot = t.pendingSlot;  // -1: the views take the step's first slot
     t.pendingSelection = false;
   }
   if (!haveResources_ || !sameResources(resourcesFor_, model_.config)) requestResources();

@@ -104,6 +104,34 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   EXPECT_EQ(remote::runConfigJson(c2), remote::runConfigJson(c));
   EXPECT_EQ(label, "lesson:4");
   EXPECT_EQ(kind, RunKind::Continuous);
+  EXPECT_EQ(c2.pdl, c.pdl);
+  EXPECT_EQ(c2.timing, c.timing);
+
+  // Every field a run is measured with crosses the pipe: PDL off, graph timing and a matrix run
+  // (the remote server measured them with PDL on, blocked timing and the default matrix).
+  RunConfig m;
+  m.kernel = "mm-tiled";
+  m.type = ElemType::Float64;
+  m.rows = 1000, m.cols = 777, m.inner = 333, m.tile = 29;
+  m.pdl = false;
+  m.timing = TimingMode::Graph;
+  applyMatrixShape(m);
+  RunConfig m2;
+  ASSERT_EQ(remote::runConfigFromJson(remote::runConfigJson(m), &m2), "");
+  EXPECT_FALSE(m2.pdl);
+  EXPECT_EQ(m2.timing, TimingMode::Graph);
+  EXPECT_EQ(m2.rows, 1000u);
+  EXPECT_EQ(m2.cols, 777u);
+  EXPECT_EQ(m2.inner, 333u);
+  EXPECT_EQ(m2.tile, 29);
+  nlohmann::json old = remote::runConfigJson(c);  // a peer of an older ReduceLab: defaults
+  for (const char* k : {"timing", "pdl", "rows", "cols", "inner", "tile"}) old.erase(k);
+  RunConfig o;
+  ASSERT_EQ(remote::runConfigFromJson(old, &o), "");
+  EXPECT_TRUE(o.pdl);
+  EXPECT_EQ(o.timing, TimingMode::Blocked);
+  old["timing"] = "sometimes";
+  EXPECT_NE(remote::runConfigFromJson(old, &o).find("timing 'sometimes'"), std::string::npos);
 
   SweepSpec s2;
   ASSERT_EQ(remote::decodeSweepRequest(frames[2], &s2), "");

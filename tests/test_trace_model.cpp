@@ -362,3 +362,21 @@ TEST(TraceModel, BankModelGivesTheH200sWavefrontsForEveryProbedPattern) {
   EXPECT_GE(byWidth[8], 900);
   EXPECT_GE(byWidth[16], 70);
 }
+
+// A slot of 12 bytes once gave 10-lane phases whose loop read past the warp's 32 lanes: traces from
+// files and pipes refuse sizes other than 1, 2, 4, 8, 16 bytes, and the analysis keeps every phase
+// inside the warp whatever it is handed.
+TEST(TraceModel, OddAccessSizesAreRefusedAndPhasesStayInsideTheWarp) {
+  TraceData t = model("k3", 256, ElemType::Float32);
+  ASSERT_GE(t.numSteps(), 2);
+  t.steps[1].slots[0].bytes = 12;
+  std::string err;
+  const std::vector<uint8_t> bytes = t.toBuffer();
+  EXPECT_FALSE(TraceData::fromBuffer(bytes.data(), bytes.size(), &err).valid());
+  EXPECT_NE(err.find("bad access slot"), std::string::npos) << err;
+  for (const BankAccess& a : bankAccesses(t, 1, 0)) {
+    EXPECT_EQ(32 % std::min(a.phaseLanes, 32), 0) << a.phaseLanes;
+    EXPECT_GE(a.wavefronts, 1);
+    EXPECT_LE(a.wavefronts, 128);
+  }
+}

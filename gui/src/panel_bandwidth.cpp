@@ -160,9 +160,9 @@ void liveTab(Model& model, UiActions& actions) {
   exportButtons(fig, nullptr, actions);
   sameLineIfFits(buttonWidth("Table", true));
   if (ImGui::SmallButton("Table")) {  // formatted only when asked for: it grows with the runs
-    std::vector<Measurement> rows = model.results;
-    fillLadderSpeedups(rows);
-    actions.requestExportTable(benchTable(rows, model.peaks), fig.fileStem);
+    const RunTables tables = runTables(model.results.rows(), model.peaks);  // matrix runs: their own columns
+    if (!tables.reductions.rows.empty()) actions.requestExportTable(tables.reductions, fig.fileStem);
+    if (!tables.matrix.rows.empty()) actions.requestExportTable(tables.matrix, fig.fileStem + "-matrix");
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
   plotFigure(model, fig, "live-plot");

@@ -34,11 +34,6 @@ struct ResultsTableCache {
   std::vector<CachedRow> matrix;     // their formatted rows
 };
 
-bool isMatrixRun(const Measurement& m) {
-  const KernelInfo* k = findKernel(m.config.kernel);
-  return k && isMatrixFamily(*k);
-}
-
 std::vector<Measurement> reductionRuns(const std::vector<Measurement>& rows) {
   std::vector<Measurement> out;
   for (const Measurement& m : rows)
@@ -118,17 +113,14 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
     } else {
       const ResultsTableCache& cache = updateResultsCache(model.results, model.peaks);
       if (ImGui::SmallButton("Export table")) {  // built in full only when asked for
-        std::vector<Measurement> rows = reductionRuns(model.results.rows());
-        fillLadderSpeedups(rows);
-        if (!rows.empty()) actions.requestExportTable(benchTable(rows, model.peaks), "results");
-        std::vector<Measurement> matrixRuns;
-        for (size_t i : cache.matrixRows) matrixRuns.push_back(model.results[i]);
-        if (!matrixRuns.empty()) actions.requestExportTable(matrixTable(matrixRuns), "results-matrix");
+        const RunTables tables = runTables(model.results.rows(), model.peaks);
+        if (!tables.reductions.rows.empty()) actions.requestExportTable(tables.reductions, "results");
+        if (!tables.matrix.rows.empty()) actions.requestExportTable(tables.matrix, "results-matrix");
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, Markdown and LaTeX (booktabs) in the export folder");
       ImGui::SameLine();
       if (cache.rows.empty()) ImGui::TextDisabled("%zu runs of the matrix families", cache.matrix.size());
-      else ImGui::TextDisabled("%zu runs, %s", model.results.size(), timeBasisMeaning(cache.basis));
+      else ImGui::TextDisabled("%zu runs, %s", cache.rows.size(), timeBasisMeaning(cache.basis));
       // One table per kind of run; with both, each takes half of the height left.
       const bool both = !cache.rows.empty() && !cache.matrix.empty();
       const float tableHeight = both ? std::max(ImGui::GetFrameHeight() * 3, ImGui::GetContentRegionAvail().y * 0.5f - ImGui::GetStyle().ItemSpacing.y) : 0.0f;

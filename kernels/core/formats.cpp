@@ -360,6 +360,18 @@ Table matrixTable(const std::vector<Measurement>& rows) {
   return t;
 }
 
+bool isMatrixRun(const Measurement& m) {
+  const KernelInfo* k = findKernel(m.config.kernel);
+  return k && isMatrixFamily(*k);
+}
+
+RunTables runTables(const std::vector<Measurement>& rows, const Peaks& peaks) {
+  std::vector<Measurement> reductions, matrix;
+  for (const Measurement& m : rows) (isMatrixRun(m) ? matrix : reductions).push_back(m);
+  fillLadderSpeedups(reductions);
+  return {benchTable(reductions, peaks), matrixTable(matrix)};
+}
+
 Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   const TimeBasis basis = comparisonBasis(rows);
   Table t;

@@ -198,7 +198,13 @@ json runConfigJson(const RunConfig& c) {
           {"seed", c.seed},
           {"range_lo", c.rangeLo},
           {"range_hi", c.rangeHi},
-          {"traced_block", c.tracedBlock}};
+          {"traced_block", c.tracedBlock},
+          {"timing", std::string(name(c.timing))},
+          {"pdl", c.pdl},
+          {"rows", c.rows},
+          {"cols", c.cols},
+          {"inner", c.inner},
+          {"tile", c.tile}};
 }
 
 std::string runConfigFromJson(const json& j, RunConfig* out) {
@@ -217,7 +223,19 @@ std::string runConfigFromJson(const json& j, RunConfig* out) {
   c.rangeLo = f.integer("range_lo", INT64_MIN, INT64_MAX);
   c.rangeHi = f.integer("range_hi", INT64_MIN, INT64_MAX);
   c.tracedBlock = f.unsignedInteger("traced_block", uint64_t(1) << 40);
+  // Fields a peer of an older ReduceLab does not send keep their defaults (blocked timing, PDL on,
+  // the default matrix); sent, they are checked like the others.
+  std::string timing = "blocked";
+  if (j.contains("timing")) timing = f.text("timing", 32);
+  if (j.contains("pdl")) c.pdl = f.boolean("pdl");
+  if (j.contains("rows")) c.rows = f.unsignedInteger("rows", 32768);
+  if (j.contains("cols")) c.cols = f.unsignedInteger("cols", 32768);
+  if (j.contains("inner")) c.inner = f.unsignedInteger("inner", 32768);
+  if (j.contains("tile")) c.tile = int(f.integer("tile", 0, 1024));
   if (!f.error.empty()) return "configuration: " + f.error;
+  const auto tm = parseTimingMode(timing);
+  if (!tm) return "configuration: timing '" + timing + "' is not one of: blocked, events, graph";
+  c.timing = *tm;
   const auto o = parseOp(op);
   const auto t = parseElemType(type);
   const auto a = parseAccumulate(acc);

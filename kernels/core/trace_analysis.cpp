@@ -46,7 +46,8 @@ TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* err
     if (st.kind < kStepLoad || st.kind > kStepLastKind || st.numSlots > uint32_t(kMaxSlots))
       return fail("bad step kind or slot count in trace");
     for (int k = 0; k < kMaxSlots; ++k)
-      if (st.slots[k].space > kSpaceShuffle || st.slots[k].access > kAtomic || st.slots[k].bytes > 16)
+      if (st.slots[k].space > kSpaceShuffle || st.slots[k].access > kAtomic ||
+          (st.slots[k].bytes & (st.slots[k].bytes - 1)) != 0 || st.slots[k].bytes > 16)  // 0, 1, 2, 4, 8 or 16
         return fail("bad access slot in trace");
     for (uint32_t th = 0; th < h.blockSize; ++th) {
       const LaneRecord& r = t.lanes[size_t(s) * h.blockSize + th];
@@ -97,7 +98,8 @@ std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
       a.slot = s;
       a.bytes = std::max<int>(4, h.slots[s].bytes);
       a.store = h.slots[s].access == kStore;
-      const int wordsPerLane = a.bytes / 4;
+      // 1, 2 or 4 words (fromBuffer refuses other sizes; a power of two keeps every phase inside the warp).
+      const int wordsPerLane = a.bytes <= 4 ? 1 : a.bytes <= 8 ? 2 : 4;
       for (int l = 0; l < 32; ++l) {
         a.bank[l] = a.word[l] = -1;
         const int thread = w * 32 + l;
@@ -120,7 +122,7 @@ std::vector<BankAccess> bankAccesses(const TraceData& t, int step, int warp) {
       for (int p0 = 0; p0 < 32; p0 += phaseLanes) {
         std::set<int> phaseBankWords[32];
         bool active = false;
-        for (int l = p0; l < p0 + phaseLanes; ++l) {
+        for (int l = p0; l < p0 + phaseLanes && l < 32; ++l) {
           if (a.word[l] < 0) continue;
           active = true;
           for (int k = 0; k < wordsPerLane; ++k) phaseBankWords[(a.word[l] + k) % 32].insert(a.word[l] + k);

@@ -38,6 +38,14 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks);
 // The matrix families' rows (transpose and matmul): sizes, tile, time, GB/s and % of the
 // measured copy, GFLOP/s and % of the peak, the check.
 Table matrixTable(const std::vector<Measurement>& rows);
+// A session's runs as the tables that fit them: the seed's columns for the reductions (ladder
+// speedups filled) and matrixTable for the transpose and matmul runs. Either may have no rows.
+struct RunTables {
+  Table reductions, matrix;
+};
+RunTables runTables(const std::vector<Measurement>& rows, const Peaks& peaks);
+// True for runs of the transpose and matmul families.
+bool isMatrixRun(const Measurement& m);
 // The same table a row at a time (views that append rows and cache the formatted text).
 struct BenchColumns {
   std::vector<std::string> headers;

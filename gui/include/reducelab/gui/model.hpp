@@ -72,6 +72,7 @@ struct TraceState {
   // Set by lessons and the command line: applied when the next trace arrives (-1 = last step).
   bool pendingSelection = false;
   int pendingStep = -1, pendingWarp = 0;
+  int pendingSlot = -1;  // the slot a lesson step asks for (-1: the first that applies), set with the trace
 };
 
 // One row of a lesson's table: a `run` of the lesson and what it measured.
