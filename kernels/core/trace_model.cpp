@@ -331,13 +331,8 @@ class BlockModel {
     const uint64_t stride = grid_ * B_;
     for (unsigned t = 0; t < B_; ++t) {
       const uint64_t first = b_ * B_ + t;
-      TAcc acc = Op::template identity<TAcc>();
       uint32_t it = 0;
-      for (uint64_t j = first; j < numVecs; j += stride, ++it)
-        for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
-      const uint64_t tail = numVecs * kWidth + first;
-      if (tail < n_) acc = Op()(acc, element(tail));
-      regs_[t] = acc;
+      const TAcc acc = regs_[t] = vectorsOfThread(first, numVecs, stride, &it);
       const Addr a{int32_t(int64_t(first * 16) - int64_t(firstElem() * sizeof(TIn))), first < numVecs};
       tb_.lane(t, acc, a, {}, {}, {}, it);
     }
@@ -355,6 +350,16 @@ class BlockModel {
       tb_.warpLoad(warpElements(w, [&](unsigned t) { return numVecs * kWidth + b_ * B_ + t; }), sizeof(TIn));
     }
   }
+  // Thread `first`'s vectors first, first + stride, ... and its element of the scalar tail, in the
+  // order k13 and k14 combine them; `iterations`: the vectors it loaded.
+  TAcc vectorsOfThread(uint64_t first, uint64_t numVecs, uint64_t stride, uint32_t* iterations) const {
+    TAcc acc = Op::template identity<TAcc>();
+    for (uint64_t j = first; j < numVecs; j += stride, ++*iterations)
+      for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
+    const uint64_t tail = numVecs * kWidth + first;
+    if (tail < n_) acc = Op()(acc, element(tail));
+    return acc;
+  }
   // Kernel 14: block b's tiles (b, b + grid, ...) of block x 16 bytes, each one bulk copy into a
   // stage of the ring; thread t reads vector t of each tile from shared memory (the first tile
   // lands in stage 0, at kBulkRingOffset + 16 t), so each thread combines the same vectors in the
@@ -366,13 +371,8 @@ class BlockModel {
     const uint64_t stride = grid_ * B_;
     for (unsigned t = 0; t < B_; ++t) {
       const uint64_t first = b_ * B_ + t;
-      TAcc acc = Op::template identity<TAcc>();
       uint32_t it = 0;
-      for (uint64_t j = first; j < numVecs; j += stride, ++it)
-        for (int e = 0; e < kWidth; ++e) acc = Op()(acc, element(j * kWidth + e));
-      const uint64_t tail = numVecs * kWidth + first;
-      if (tail < n_) acc = Op()(acc, element(tail));
-      regs_[t] = acc;
+      const TAcc acc = regs_[t] = vectorsOfThread(first, numVecs, stride, &it);
       tb_.lane(t, acc, Addr{int32_t(kBulkRingOffset + 16 * t), first < numVecs}, {}, {}, {}, it);
     }
     // Totals: one bulk copy per tile of this block (the last tile of the input may be short),
