@@ -57,6 +57,9 @@ void mapHeadlessKeys(ImGuiIO& io) {
 // gets the last key slot, which no key ever sets (Enter still activates).
 void releaseSpaceFromNavigation(ImGuiIO& io) { io.KeyMap[ImGuiKey_Space] = IM_ARRAYSIZE(io.KeysDown) - 1; }
 
+static_assert(kKeyPress == GLFW_PRESS && isModifierKey(GLFW_KEY_LEFT_SHIFT) && isModifierKey(GLFW_KEY_RIGHT_SUPER) &&
+              !isModifierKey(GLFW_KEY_LEFT_SHIFT - 1) && !isModifierKey(GLFW_KEY_RIGHT_SUPER + 1));
+
 // GLFW callbacks: keys go through the queue; the rest straight to ImGui's backend.
 KeyEventQueue* g_keyQueue = nullptr;
 bool g_inputSeen = false;  // any input since the loop last looked: the idle loop draws again

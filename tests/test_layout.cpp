@@ -7,7 +7,10 @@
 //   REDUCELAB_LAYOUT_MATRIX=full build-ci/tests/reducelab_tests --gtest_filter='LayoutMatrix.*'
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <cstdio>
 
 #include <cstdlib>
@@ -222,6 +225,73 @@ TEST(KeyEventQueue, ModifierAndKeyGoDownTogether) {
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].key, 341);
   EXPECT_EQ(first[1].key, 61);
+}
+
+// Every press must reach ImGui with the modifiers held when it happened, whatever order the
+// releases come in (xdotool's Ctrl+Q releases Ctrl before Q: one frame took Q's press and Ctrl's
+// release together and the quit was lost). Every ordering of every chord of up to two modifiers,
+// with the modifiers pressed in an earlier frame or the same one, replayed frame by frame.
+TEST(KeyEventQueue, EveryPressSeesTheModifiersHeldWhenItHappened) {
+  using rl::app::KeyEvent;
+  const int ctrl = 341, shift = 340, q = 81, space = 32;
+  std::vector<std::vector<KeyEvent>> cases;
+  const std::vector<std::vector<int>> chords = {{ctrl, q}, {shift, ctrl, q}, {ctrl, space, q}};
+  for (const auto& chord : chords) {
+    std::vector<KeyEvent> releases;
+    for (int k : chord) releases.push_back({k, 0, 0, 0});
+    std::sort(releases.begin(), releases.end(), [](const KeyEvent& a, const KeyEvent& b) { return a.key < b.key; });
+    do {
+      std::vector<KeyEvent> c;
+      for (int k : chord) c.push_back({k, 0, 1, 0});
+      c.insert(c.end(), releases.begin(), releases.end());
+      cases.push_back(c);
+    } while (std::next_permutation(releases.begin(), releases.end(),
+                                   [](const KeyEvent& a, const KeyEvent& b) { return a.key < b.key; }));
+  }
+  for (const auto& events : cases) {
+    for (size_t before = 0; before <= 1; ++before) {  // the first event alone in an earlier frame, or not
+      rl::app::KeyEventQueue queue;
+      std::set<int> heldWhenPushed, downInImGui;
+      std::map<int, std::set<int>> modifiersAtPress;
+      auto push = [&](const KeyEvent& e) {
+        if (e.action == 1 && !rl::app::isModifierKey(e.key)) {
+          std::set<int> mods;
+          for (int k : heldWhenPushed)
+            if (rl::app::isModifierKey(k)) mods.insert(k);
+          modifiersAtPress[e.key] = mods;
+        }
+        if (e.action == 1) heldWhenPushed.insert(e.key);
+        else heldWhenPushed.erase(e.key);
+        queue.push(e);
+      };
+      size_t i = 0;
+      std::string order;
+      for (const KeyEvent& e : events) order += (e.action ? "+" : "-") + std::to_string(e.key) + " ";
+      if (before) {
+        push(events[i++]);
+        for (const KeyEvent& e : queue.takeFrame()) e.action ? (void)downInImGui.insert(e.key) : (void)downInImGui.erase(e.key);
+      }
+      for (; i < events.size(); ++i) push(events[i]);
+      int frames = 0;
+      while (!queue.empty() && ++frames < 20) {
+        std::vector<int> pressed;
+        for (const KeyEvent& e : queue.takeFrame()) {
+          if (e.action) downInImGui.insert(e.key), pressed.push_back(e.key);
+          else downInImGui.erase(e.key);
+        }
+        for (int k : pressed) {  // what the shortcut sees at the end of this frame
+          if (rl::app::isModifierKey(k)) continue;
+          EXPECT_TRUE(downInImGui.count(k)) << order << ": the press of " << k << " was never down";
+          std::set<int> mods;
+          for (int m : downInImGui)
+            if (rl::app::isModifierKey(m)) mods.insert(m);
+          EXPECT_EQ(mods, modifiersAtPress[k]) << order << (before ? "(first event one frame early)" : "")
+                                               << ": the press of " << k << " saw other modifiers";
+        }
+      }
+      EXPECT_TRUE(downInImGui.empty()) << order << ": every key ends up";
+    }
+  }
 }
 
 // A new block size keeps the step by what it is: "result" stays the block result, not whatever
