@@ -213,7 +213,6 @@ PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& sizeArg) {
   const ImVec2 plotMin = P.at(r.x0, r.y0), plotMax = P.at(r.x1, r.y1);
 
   dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-  dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), ImGui::GetColorU32(ImGuiCol_WindowBg));
   dl->AddRectFilled(plotMin, plotMax, ImGui::GetColorU32(ImGuiCol_Text, 0.035f));
 
   // Inside the plot area: shades, grid, reference lines, series.

@@ -23,6 +23,24 @@ constexpr ImGuiWindowFlags kPanelFlags =
     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
     ImGuiWindowFlags_NoFocusOnAppearing;
+// The tiled panels draw no background: the frame is cleared to WindowBg, and filling it again
+// under every panel cost the CPU model's rasterizer a whole-screen layer each frame.
+// ImGui leaves out the border of a window without background: beginTiled draws it where ImGui
+// would, after the title bar and scrollbars and before the contents.
+constexpr ImGuiWindowFlags kTiledFlags = kPanelFlags | ImGuiWindowFlags_NoBackground;
+bool beginTiled(const char* id, ImGuiWindowFlags extra = 0) {
+  const bool open = ImGui::Begin(id, nullptr, kTiledFlags | extra);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (style.WindowBorderSize > 0) {
+    const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const ImVec2 end(p.x + size.x, p.y + size.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(p, end, false);
+    dl->AddRect(p, end, ImGui::GetColorU32(ImGuiCol_Border), style.WindowRounding, 0, style.WindowBorderSize);
+    dl->PopClipRect();
+  }
+  return open;
+}
 
 }  // namespace
 
@@ -43,7 +61,6 @@ ImGuiStyle themeStyle(Theme theme, float scale) {
     ImGui::StyleColorsLight(&style);
     // High contrast for projectors: pure white panels, black text, strong borders.
     style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(1, 1, 1, 1);
     style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
     style.Colors[ImGuiCol_Border] = ImVec4(0.2f, 0.2f, 0.2f, 1);
     style.FrameBorderSize = 1.0f;
@@ -212,8 +229,7 @@ void Ui::drawStatusBar(Model& model, float y, float h) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(0, y));
   ImGui::SetNextWindowSize(ImVec2(display.x, h));
-  ImGui::Begin("##status", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
-                                        ImGuiWindowFlags_NoScrollbar);
+  beginTiled("##status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   drawStatusContents(model);
   ImGui::End();
   model.layout["status"] = {0, y, display.x, h};
@@ -256,7 +272,7 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
     const float barH = lessonBarHeight(model, d.x, 0.30f * (d.y - statusH - top));
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(d.x, barH));
-    ImGui::Begin("##lesson-bar", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    beginTiled("##lesson-bar", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     drawLessonBar(model, actions);
     ImGui::End();
     model.layout["lesson"] = {0, top, d.x, barH};
@@ -279,7 +295,7 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
     if (w <= 0 || h <= 0) return;
     ImGui::SetNextWindowPos(ImVec2(x, y));
     ImGui::SetNextWindowSize(ImVec2(w, h));
-    if (ImGui::Begin(id, nullptr, kPanelFlags)) body();
+    if (beginTiled(id)) body();
     ImGui::End();
     std::string name = id;
     name = name.substr(0, name.find("###"));
