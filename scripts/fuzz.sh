@@ -13,6 +13,7 @@ seconds=$(python3 -c "import sys; s=round(float(sys.argv[1])*60); assert s>=1; p
 jobs="${FUZZ_JOBS:-$(nproc)}"
 build=build-fuzz
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -DREDUCELAB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
   -DREDUCELAB_USE_CCACHE=ON >/dev/null
 cmake --build "$build" -j "$jobs" >/dev/null
 harnesses=$(ls tests/fuzz/fuzz_*.cpp | sed 's|.*/fuzz_||; s|\.cpp$||')
