@@ -17,10 +17,11 @@ using rl::test::readFile;
 using rl::test::runReducelab;
 namespace fs = std::filesystem;
 
+// CUDA_VISIBLE_DEVICES= hides any GPU, so this runs (and means the same) on GPU machines too;
+// CommandsOnGpu.* of the GPU suite runs the sweep itself.
 TEST(ExportsCli, SweepWithoutGpuSaysSoAndWritesNothing) {
-  if (rl::queryDevice(0).available) GTEST_SKIP() << "a GPU is present: the GPU tests cover sweeps";
   const std::string dir = rl::test::tempPath("sweep-nogpu");
-  auto r = runReducelab("sweep --axis n --kernel k3,k7 --out " + dir);
+  auto r = runReducelab("sweep --axis n --kernel k3,k7 --out " + dir, "CUDA_VISIBLE_DEVICES=");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;
@@ -139,8 +140,7 @@ TEST(TraceViews, RenderFromTheCpuModel) {
 
 // A sweep measured on the H200 (docs/data) re-drawn here without a GPU: the same figure and tables.
 TEST(ExportsCli, SweepFromSavedH200Data) {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  const std::string src = rl::test::sourceDir();
   const std::string dir = rl::test::tempPath("redraw-n");
   auto r = runReducelab("sweep --axis n --from " + src + "/docs/data/h200-sweep-n.json --out " + dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -162,8 +162,7 @@ TEST(ExportsCli, SweepFromSavedH200Data) {
 // The saved file decides the axis: a type sweep re-drawn without --axis is the type figure, and
 // an --axis that contradicts the file is refused before anything is written.
 TEST(ExportsCli, SweepFromTakesTheAxisOfTheFile) {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  const std::string src = rl::test::sourceDir();
   const std::string file = src + "/docs/data/h200-sweep-type.json";
   const std::string dir = rl::test::tempPath("redraw-type");
   auto r = runReducelab("sweep --from " + file + " --format pdf,csv --out " + dir);

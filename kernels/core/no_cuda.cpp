@@ -18,6 +18,8 @@ DeviceInfo queryDevice(int ordinal) {
   return d;
 }
 
+DeviceCount countDevices() { return {0, false, kNoCuda}; }
+
 std::string launchInteropPattern(float*, size_t) { return kNoCuda; }
 
 std::unique_ptr<Engine> Engine::create(int, std::string* error) {

@@ -9,15 +9,27 @@
 namespace rl {
 namespace {
 
-std::string explain(cudaError_t e) {
+std::string explain(cudaError_t e, int driverVersion) {
   switch (e) {
     case cudaErrorInsufficientDriver:
-      return "no NVIDIA driver is loaded (or it is older than this CUDA runtime needs)";
+      if (driverVersion > 0)
+        return "the NVIDIA driver supports CUDA " + std::to_string(driverVersion / 1000) + "." +
+               std::to_string(driverVersion % 1000 / 10) + ", older than this CUDA runtime needs";
+      return "no NVIDIA driver is loaded";
     case cudaErrorNoDevice:
       return "the NVIDIA driver reports no CUDA-capable device";
     default:
       return std::string("CUDA error: ") + cudaGetErrorString(e);
   }
+}
+
+// No driver installed (libcuda absent: the runtime reports driver version 0) and no device are
+// the normal state of a machine without a GPU; any other failure means a GPU setup that exists
+// and does not work (a driver older than the runtime included).
+bool deviceQueryBroken(cudaError_t e, int driverVersion) {
+  if (e == cudaErrorNoDevice) return false;
+  if (e == cudaErrorInsufficientDriver && driverVersion == 0) return false;
+  return true;
 }
 
 int attr(cudaDeviceAttr a, int dev) {
@@ -43,7 +55,8 @@ DeviceInfo queryDevice(int ordinal) {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    d.unavailableReason = explain(e);
+    d.unavailableReason = explain(e, d.driverVersion);
+    d.broken = deviceQueryBroken(e, d.driverVersion);
     return d;
   }
   if (ordinal < 0 || ordinal >= count) {
@@ -53,7 +66,8 @@ DeviceInfo queryDevice(int ordinal) {
   }
   cudaDeviceProp p{};
   if ((e = cudaGetDeviceProperties(&p, ordinal)) != cudaSuccess) {
-    d.unavailableReason = explain(e);
+    d.unavailableReason = explain(e, d.driverVersion);
+    d.broken = true;  // the device was counted but does not answer
     return d;
   }
   d.available = true;
@@ -90,6 +104,20 @@ DeviceInfo queryDevice(int ordinal) {
   if (cudaSetDevice(ordinal) == cudaSuccess && cudaMemGetInfo(&freeB, &totalB) == cudaSuccess)
     d.freeMemBytes = int64_t(freeB);
   return d;
+}
+
+DeviceCount countDevices() {
+  DeviceCount c;
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  const cudaError_t e = cudaGetDeviceCount(&c.count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    c.count = 0;
+    c.reason = explain(e, driver);
+    c.broken = deviceQueryBroken(e, driver);
+  }
+  return c;
 }
 
 std::string launchInteropPattern(float* devPtr, size_t count) {

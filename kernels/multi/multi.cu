@@ -765,6 +765,7 @@ class Runner {
         return;
       }
       if (g == 0) w.result = text(got);
+      w.holderResults.push_back(text(got));
       if constexpr (std::is_floating_point_v<T>) {
         if (opOf<O>() == Op::Sum) {
           tolerance = chain * double(std::numeric_limits<T>::epsilon()) * std::fabs(double(expected));
@@ -946,6 +947,17 @@ class Runner {
   // Every element on every GPU against the closed form.
   void checkVector(Row& w, std::vector<std::unique_ptr<Buffer<T>>>& out, Buffer<unsigned long long>* bad, uint64_t elems) {
     w.checked = true;
+    if (opt_.keepVectorOutputsUpTo >= elems * sizeof(T))
+      for (int g = 0; g < count(); ++g) {
+        std::vector<T> host(elems);
+        cudaSetDevice(g);
+        if (cudaMemcpy(host.data(), out[size_t(g)]->ptr, elems * sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess) {
+          cudaGetLastError();
+          w.outputs.clear();
+          break;
+        }
+        w.outputs.emplace_back(host.begin(), host.end());
+      }
     unsigned long long total = 0;
     std::string where;
     for (int g = 0; g < count(); ++g) {

@@ -8,6 +8,10 @@ namespace rl {
 struct DeviceInfo {
   bool available = false;          // a usable CUDA device was found
   std::string unavailableReason;   // plain sentence when !available
+  // !available because a driver or device answered but failed (initialisation error, driver
+  // older than the runtime, device unavailable): a broken GPU setup, unlike a machine that has no
+  // driver or no device, where the CPU model is the expected answer.
+  bool broken = false;
   int ordinal = 0;
   std::string name;
   std::string uuid;

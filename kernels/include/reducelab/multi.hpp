@@ -31,6 +31,9 @@ struct Options {
   bool hand = true, ring = true, tree = true;
   bool scalar = true;
   int reps = 20, warmup = 3;
+  // Tests: copy every GPU's vector AllReduce output to the host (Row::outputs) when it is at most
+  // this many bytes per GPU, so they can check each element on the CPU. 0: never.
+  uint64_t keepVectorOutputsUpTo = 0;
 };
 
 struct Row {
@@ -47,6 +50,8 @@ struct Row {
   bool checked = false, pass = false;
   std::string check;       // "exact", "within 1.2e-06 (tolerance 3e-05)", "12 of 2^28 elements differ"
   std::string result;      // scalar: the value
+  std::vector<std::string> holderResults;  // scalar: the value each holding GPU has (GPU 0 first)
+  std::vector<std::vector<double>> outputs;  // vector rows, when asked (Options): each GPU's output
 };
 
 struct Report {
