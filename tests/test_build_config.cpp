@@ -2,6 +2,8 @@
 // (cmake/CudaArchitectures.cmake writes them to reducelab-cuda-archs.txt).
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -80,7 +82,7 @@ TEST(BuildConfig, VersionNamesTheGitCommit) {
   const std::string out = capture(std::string(REDUCELAB_BINARY) + " --version", &st);
   ASSERT_EQ(st, 0) << out;
   EXPECT_EQ(out.rfind("reducelab ", 0), 0u) << out;
-  const std::string src = REDUCELAB_SOURCE_DIR;
+  const std::string src = rl::test::sourceDir();
   if (!have("git")) GTEST_SKIP() << "no git to compare the commit with";
   int gst = 0;
   std::string head = capture("git -C '" + src + "' rev-parse --short=12 HEAD 2>/dev/null", &gst);
@@ -90,7 +92,7 @@ TEST(BuildConfig, VersionNamesTheGitCommit) {
 }
 
 TEST(BuildConfig, DesktopEntryAndMetainfoValidate) {
-  const std::string dir = std::string(REDUCELAB_SOURCE_DIR) + "/assets/desktop/";
+  const std::string dir = rl::test::sourceDir() + "/assets/desktop/";
   if (!have("desktop-file-validate") || !have("appstreamcli")) GTEST_SKIP() << "desktop-file-utils/appstream missing";
   int st = 0;
   std::string out = capture("desktop-file-validate '" + dir + "org.reducelab.ReduceLab.desktop' 2>&1", &st);

@@ -107,7 +107,13 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
         EXPECT_EQ(g.block, g.blockX * g.blockY);
         EXPECT_EQ(g.grid(), uint64_t((70 + t - 1) / t) * uint64_t((100 + t - 1) / t));
         EXPECT_LE(g.smemBytes, 48u * 1024) << "tile " << t << " needs more than the default shared memory";
-        EXPECT_EQ(g.smemBytes, sharedBytes(k, int(g.block), c.type, t));
+        // The rule of each layout, in bytes of 8-byte elements: t x t, t x (t + 1), two t x t tiles.
+        const size_t tileBytes = size_t(t) * t * 8;
+        const size_t expected = k.sharedRule == SharedRule::Tile         ? tileBytes
+                                : k.sharedRule == SharedRule::TilePadded ? size_t(t) * (t + 1) * 8
+                                : k.sharedRule == SharedRule::TwoTiles   ? 2 * tileBytes
+                                                                         : 0;
+        EXPECT_EQ(g.smemBytes, expected) << k.key << " tile " << t;
       }
       continue;
     }
@@ -166,7 +172,13 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
     c.block = std::max(256, k.minBlock);
     c.type = ElemType::Float32;
     const Geometry g = planGeometry(k, c, 1 << 20);
-    EXPECT_EQ(g.smemBytes, sharedBytes(k, c.block, c.accType()));
+    // Each rule in bytes, float accumulators: one per thread (at least 64), one per warp, k14's
+    // 256-byte partials area and a ring of 16-byte vectors (4 stages of a 256 block fit 32 KB).
+    const size_t expected = k.sharedRule == SharedRule::TreeOfBlock ? size_t(std::max(c.block, 64)) * 4
+                            : k.sharedRule == SharedRule::OnePerWarp ? 32 * 4
+                            : k.sharedRule == SharedRule::BulkRing   ? 256 + 4 * size_t(c.block) * 16
+                                                                     : 0;
+    EXPECT_EQ(g.smemBytes, expected) << k.key;
     EXPECT_EQ(g.final, k.finals.front());
   }
 }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "gpu_checks.hpp"
 #include "gpu_support.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/measurement_service.hpp"
@@ -46,8 +47,7 @@ TEST(GpuService, K12IsCorrectAsTheFirstRunOfEveryFreshEngine) {
     ASSERT_TRUE(engine) << err;
     const Measurement m = engine->measure(k12Config(), {});
     ASSERT_TRUE(m.ok) << m.error;
-    EXPECT_TRUE(m.check.pass) << "engine " << i << ": " << m.result.text();
-    EXPECT_EQ(m.result.i, int64_t(k12Config().n)) << "engine " << i;
+    EXPECT_EQ(m.result.i, int64_t(k12Config().n)) << "engine " << i << ": a sum of N ones";
     EXPECT_EQ(m.distinctResults.size(), 1u);
   }
 }

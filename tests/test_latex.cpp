@@ -18,8 +18,7 @@ using rl::test::runReducelab;
 namespace {
 
 std::string sourceDir() {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  return env && *env ? env : REDUCELAB_SOURCE_DIR;
+  return rl::test::sourceDir();
 }
 
 bool haveTool(const std::string& tool) {

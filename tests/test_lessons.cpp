@@ -172,7 +172,7 @@ INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson,
 // ---- Seed figures checked against their GPU's peak (issue #16) ----
 
 TEST(SeedGpus, ShippedFileParsesAndPeaksComeFromClockAndBusWidth) {
-  const std::string text = readFile(std::string(REDUCELAB_SOURCE_DIR) + "/assets/seed_gpus.txt");
+  const std::string text = readFile(rl::test::sourceDir() + "/assets/seed_gpus.txt");
   size_t lines = 0;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)

@@ -3,6 +3,8 @@
 // files, the unversioned ones in docs/data included. scripts/check-nvbench-json.sh runs the tools themselves.
 #include <gtest/gtest.h>
 
+#include "test_support.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,8 +23,7 @@ using nlohmann::json;
 namespace {
 
 std::string sourceDir() {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  return env && *env ? env : REDUCELAB_SOURCE_DIR;
+  return rl::test::sourceDir();
 }
 
 json readJson(const std::string& path) {

@@ -318,7 +318,11 @@ std::string shellQuote(const std::string& s) {
 }
 
 const std::string kServe = std::string(REDUCELAB_BINARY) + " serve --stdio";
-const std::string kTestServer = REMOTE_TEST_SERVER;
+// The made-up server beside the tests ($REDUCELAB_REMOTE_TEST_SERVER where the build was copied).
+const std::string kTestServer = [] {
+  const char* env = std::getenv("REDUCELAB_REMOTE_TEST_SERVER");
+  return std::string(env && *env ? env : REMOTE_TEST_SERVER);
+}();
 
 // The process has ended and been reaped (a zombie would still answer kill(pid, 0)).
 bool processGone(const std::string& pidFile) {

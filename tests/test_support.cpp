@@ -38,11 +38,14 @@ std::string tempPath(const std::string& name) {
 }
 
 CommandResult runReducelab(const std::string& args, const std::string& envPrefix) {
+  const char* override = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
+  return runProgram(override && *override ? override : REDUCELAB_BINARY, args, envPrefix);
+}
+
+CommandResult runProgram(const std::string& program, const std::string& args, const std::string& envPrefix) {
   static int counter = 0;
   const std::string base = tempPath("cmd" + std::to_string(counter++));
-  const char* override = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
-  const std::string binary = override && *override ? override : REDUCELAB_BINARY;
-  const std::string cmd = envPrefix + " " + binary + " " + args + " >" + base +
+  const std::string cmd = envPrefix + " " + program + " " + args + " >" + base +
                           ".out 2>" + base + ".err";
   int status = std::system(cmd.c_str());
   CommandResult r;
@@ -106,5 +109,10 @@ std::string commandOutput(const std::string& cmd) {
 }
 std::string pdfText(const std::string& path) { return commandOutput("pdftotext -raw '" + path + "' - 2>&1"); }
 std::string pdfFonts(const std::string& path) { return commandOutput("pdffonts '" + path + "' 2>&1"); }
+
+std::string sourceDir() {
+  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
+  return env && *env ? env : REDUCELAB_SOURCE_DIR;
+}
 
 }  // namespace rl::test

@@ -13,6 +13,8 @@ struct CommandResult {
 
 // Runs `reducelab <args>` (args already shell-quoted) with optional environment prefix.
 CommandResult runReducelab(const std::string& args, const std::string& envPrefix = "");
+// Runs any program the same way (`program` and `args` already shell-quoted).
+CommandResult runProgram(const std::string& program, const std::string& args, const std::string& envPrefix = "");
 
 struct Image {
   int width = 0, height = 0;
@@ -34,5 +36,8 @@ std::string tempPath(const std::string& name);  // in a per-process temp folder
 // A new, empty folder under the temp directory, PREFIX-XXXXXX (mkdtemp); "" if none can be made.
 std::string freshTempDir(const std::string& prefix);
 int countLines(const std::string& text);
+// The source tree: $REDUCELAB_SOURCE_DIR (the GPU machine runs a copy of it elsewhere), else the
+// one the tests were built from.
+std::string sourceDir();
 
 }  // namespace rl::test

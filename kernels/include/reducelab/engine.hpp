@@ -74,6 +74,12 @@ class Engine {
   virtual TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) = 0;
   // The device's copy of input elements [first, first + count), as doubles (tests).
   virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
+  // The last matrix run's output (rows x cols, row-major) elements [first, first + count), as
+  // doubles (tests check them on the CPU); empty when there is none of that size.
+  virtual std::vector<double> readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) {
+    (void)c, (void)first, (void)count;
+    return {};
+  }
   // One of seed 002's pitfalls beside its fix, on the device (kernels/cuda/pitfalls.cu);
   // `cancel` is checked between sizes. An engine without them says so.
   virtual PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel = {}) {
