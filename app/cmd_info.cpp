@@ -7,11 +7,82 @@
 #include "interop.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/launch_plan.hpp"
+#include "reducelab/version.hpp"
 
 namespace rl::app {
+namespace {
+
+// Every instantiated variant of the catalogue's kernels (CUB decides its own) with the driver's
+// registers, static shared memory and local memory: the CPU model's residency table.
+int printKernelResources(const DeviceInfo& d) {
+  std::string err;
+  std::unique_ptr<Engine> engine = Engine::create(d.ordinal, &err);
+  if (!engine) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+    return 1;
+  }
+  struct Pair {
+    ElemType in;
+    Accumulate acc;
+  };
+  const Pair pairs[] = {{ElemType::Int32, Accumulate::Same},   {ElemType::Int32, Accumulate::Wide},
+                        {ElemType::Int64, Accumulate::Same},   {ElemType::Float32, Accumulate::Same},
+                        {ElemType::Float32, Accumulate::Wide}, {ElemType::Float64, Accumulate::Same}};
+  nlohmann::json variants = nlohmann::json::object();
+  auto record = [&](RunConfig c) {
+    if (!validate(c, &engine->device()).empty()) return;
+    std::string e;
+    const ResourceUsage r = engine->resources(c, &e);
+    if (!e.empty() || r.registers <= 0) return;
+    variants[resourceKey(c)] = {r.registers, r.staticSmemBytes, r.localBytes};
+  };
+  for (const KernelInfo& k : catalogue()) {
+    if (k.shape == GridShape::Library) continue;
+    RunConfig c;
+    c.kernel = std::string(k.key);
+    if (isMatrixFamily(k)) {
+      for (ElemType t : {ElemType::Float32, ElemType::Float64})
+        for (int tile : k.tiles) {
+          c.type = t;
+          c.tile = tile;
+          applyMatrixShape(c);
+          record(c);
+        }
+      continue;
+    }
+    for (const Pair& p : pairs)
+      for (Op op : {Op::Sum, Op::Min, Op::Max})
+        for (int block = 32; block <= 1024; block *= 2) {
+          if (!k.blockTemplated && block != 256) continue;
+          c.type = p.in;
+          c.accumulate = p.acc;
+          c.op = op;
+          c.block = std::max(block, k.minBlock);
+          record(c);
+        }
+  }
+  const nlohmann::json j = {{"arch", "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor)},
+                            {"recorded", "reducelab info --kernel-resources on " + d.name + ", driver " +
+                                             cudaVersionString(d.driverVersion) + ", reducelab " + versionString() +
+                                             " (commit " + gitCommit() + ")"},
+                            {"format", "variant key: [registers per thread, static shared bytes, local bytes per thread]"},
+                            {"variants", variants}};
+  std::printf("%s\n", j.dump(1).c_str());
+  return 0;
+}
+
+}  // namespace
 
 int runInfo(const InfoOptions& options) {
   const DeviceInfo d = queryDevice(0);
+  if (options.kernelResources) {
+    if (!d.available) {
+      std::fprintf(stderr, "reducelab: error: --kernel-resources asks the driver: no GPU (%s)\n", d.unavailableReason.c_str());
+      return 1;
+    }
+    return printKernelResources(d);
+  }
   // GL: a headless EGL context, whatever the display, so the answer is the same everywhere.
   std::string glError, renderer, version, platform, interop = "not tried";
   bool interopOk = false;

@@ -10,6 +10,9 @@ namespace rl::app {
 struct InfoOptions {
   bool json = false;
   bool remeasurePeaks = false;  // measure the bandwidth peaks again and replace the cache entry
+  // Print the registers and shared memory of every compiled kernel variant as the driver reports
+  // them (JSON: the CPU model's table assets/kernels/resources-sm<NN>.json), nothing else.
+  bool kernelResources = false;
 };
 int runInfo(const InfoOptions& options);
 

@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
   rl::app::InfoOptions info;
   CLI::App* infoCmd = cli.add_subcommand("info", "Print the GPU, GL context and interop status");
   infoCmd->add_flag("--json", info.json, "JSON instead of text");
+  infoCmd->add_flag("--kernel-resources", info.kernelResources,
+                    "Only the registers and shared memory of every kernel variant, as JSON "
+                    "(the CPU model's table assets/kernels/resources-sm<NN>.json)");
   infoCmd->add_flag("--remeasure-peaks", info.remeasurePeaks,
                     "Measure the bandwidth peaks again (read and copy of a buffer >= 8 x L2) and replace the "
                     "cached entry in $XDG_CONFIG_HOME/reducelab/peaks.json");

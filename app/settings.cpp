@@ -9,17 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/user_dirs.hpp"
 
 namespace rl::app {
 
-std::string defaultSettingsPath() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg)
-                              : home && *home ? std::filesystem::path(home) / ".config"
-                                              : std::filesystem::temp_directory_path();
-  return (dir / "reducelab" / "settings.json").string();
-}
+std::string defaultSettingsPath() { return (userConfigDir() / "settings.json").string(); }
 
 std::string moveAsideCorrupt(const std::string& path, std::string* movedTo) {
   char stamp[32];

@@ -53,22 +53,20 @@ TEST(LaunchPolicy, TheClusterFinishStopsAtFourVectorsAThread) {
   EXPECT_EQ(clusterCtasForWork(128, 16), 0);
 }
 
-TEST(LaunchPolicy, WithoutATableK13PlansTheRulesGridSoTheCpuModelAgreesWithTheGpu) {
-  // The CPU model plans with planGeometry alone; the engine's latency rule must give the same grid.
-  const KernelInfo& k = *findKernel("k13");
-  for (uint64_t n : {uint64_t(1000), uint64_t(1) << 16, uint64_t(1) << 24, (uint64_t(1) << 30) + 3})
-    for (int block : {32, 256, 1024}) {
-      RunConfig c;
-      c.kernel = "k13";
-      c.n = n;
-      c.block = block;
-      c.type = ElemType::Int32;
-      const uint64_t resident = 132 * uint64_t(2048 / block);
-      const uint64_t cover = blocksToCover(k, n, block, c.type);
-      const LaunchPolicy p = defaultPolicy(cover, resident);
-      EXPECT_EQ(planGeometry(k, c, resident).grid(), policyGrid(p, cover, resident, 132, int(resident / 132)))
-          << "n " << n << " block " << block;
-    }
+// The grid of the latency rule, derived here from its documented words: one 16-byte vector per
+// thread while the work fits one resident wave, else one wave (policy.hpp).
+TEST(LaunchPolicy, TheLatencyRuleGivesOneVectorAThreadWithinAWaveAndAWaveBeyond) {
+  const uint64_t resident = 132 * 4;
+  for (uint64_t cover : {uint64_t(1), uint64_t(100), resident, resident + 1, resident * 2, resident * 3, resident * 1000}) {
+    const LaunchPolicy p = defaultPolicy(cover, resident);
+    const uint64_t grid = policyGrid(p, cover, resident, 132, 4);
+    EXPECT_EQ(grid, std::min(cover, resident)) << cover;
+    const uint64_t perThread = (cover + resident - 1) / resident;
+    EXPECT_EQ(p.loadsInFlight, perThread <= 1 ? 1 : perThread <= 2 ? 2 : 4) << cover;
+  }
+  LaunchPolicy capped;
+  capped.ctasPerSM = 1;
+  EXPECT_EQ(policyGrid(capped, 10000, resident, 132, 4), 132u) << "one CTA per SM";
 }
 
 TEST(PolicyTable, ReadsBackWhatItWroteAndFindsTheNearestMeasuredN) {

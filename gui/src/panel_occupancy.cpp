@@ -31,7 +31,9 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   ImGui::BeginChild("occupancy-text", ImVec2(textW, 0));
   ImGui::TextWrapped("%s, block %d: %d registers/thread%s, %d B shared (%d static + %d dynamic)",
               model.config.kernel.c_str(), model.config.block, r.registers,
-              r.registersAssumed || !model.resourcesMeasured ? " (assumed: not reported by a device)" : "", r.staticSmemBytes + r.dynamicSmemBytes,
+              model.resourcesMeasured ? ""
+              : r.registersRecorded ? " (recorded from the driver for this architecture)"
+                                    : " (assumed: not reported by a device)", r.staticSmemBytes + r.dynamicSmemBytes,
               r.staticSmemBytes, r.dynamicSmemBytes);
   ImGui::TextWrapped("%d active blocks per SM, theoretical occupancy %.0f%%, limited by %s, %.2f waves",
               r.activeBlocksPerSM, 100.0 * r.occupancy, r.limiter.empty() ? "-" : r.limiter.c_str(), r.waves);

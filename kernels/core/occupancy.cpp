@@ -1,6 +1,7 @@
 #include "reducelab/occupancy.hpp"
 
 #include "reducelab/config.hpp"
+#include "reducelab/launch_plan.hpp"
 #include "reducelab/record.hpp"
 
 #include <algorithm>
@@ -63,13 +64,7 @@ DeviceInfo assumedH200() {
   return d;
 }
 
-Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d, int registers) {
-  const KernelInfo* k = findKernel(c.kernel);
-  if (!k) return {};
-  const Geometry probe = planGeometry(*k, c, 1);
-  const OccupancyResult occ = computeOccupancy(d, {c.block, registers, int(probe.smemBytes)});
-  return planGeometry(*k, c, uint64_t(std::max(occ.activeBlocks, 1)) * uint64_t(d.smCount));
-}
+Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d) { return modelGeometry(c, d); }
 
 ResourceUsage resourceUsage(const RunConfig& c, const DeviceInfo& d, const KernelAttributes* measured) {
   ResourceUsage r;
@@ -80,11 +75,15 @@ ResourceUsage resourceUsage(const RunConfig& c, const DeviceInfo& d, const Kerne
     return r;
   }
   const Geometry probe = planGeometry(*k, c, 1);  // shared memory does not depend on the grid
-  r.registersAssumed = measured == nullptr;
-  r.registers = measured ? measured->registers : kAssumedRegisters;
-  r.staticSmemBytes = measured ? measured->staticSmemBytes : 0;
+  // Without the driver: the registers recorded for this device's architecture, else assumed.
+  const std::optional<RecordedResources> recorded =
+      measured ? std::nullopt : recordedResources(c, d.ccMajor, d.ccMinor);
+  r.registersAssumed = !measured && !recorded;
+  r.registersRecorded = !measured && recorded;
+  r.registers = measured ? measured->registers : recorded ? recorded->registers : kAssumedRegisters;
+  r.staticSmemBytes = measured ? measured->staticSmemBytes : recorded ? recorded->staticSmemBytes : 0;
   r.dynamicSmemBytes = int(probe.smemBytes);
-  r.localBytes = measured ? measured->localBytes : 0;
+  r.localBytes = measured ? measured->localBytes : recorded ? recorded->localBytes : 0;
   r.maxThreadsPerBlock = measured ? measured->maxThreadsPerBlock : d.maxThreadsPerBlock;
   const OccupancyResult calc =
       computeOccupancy(d, {c.block, r.registers, r.staticSmemBytes + r.dynamicSmemBytes});

@@ -5,7 +5,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "reducelab/user_dirs.hpp"
 
 namespace rl {
 
@@ -175,6 +178,17 @@ std::vector<std::string> describePolicyTable(const PolicyTable& t) {
   for (const auto& [tb, text] : perTypeBlock)
     lines.push_back(std::string(name(tb.first)) + " block " + std::to_string(tb.second) + ":" + text);
   return lines;
+}
+
+PolicyTable storedPolicyTable(const std::string& uuid, const std::string& driver) {
+  std::ifstream in(userConfigDir() / "policies.json");
+  if (!in || uuid.empty()) return {};
+  const nlohmann::json cache = nlohmann::json::parse(in, nullptr, false);
+  if (!cache.is_object() || !cache.contains(uuid)) return {};
+  PolicyTable t;
+  // A table of another driver, or one that does not read, is not used (tune again).
+  if (!policyTableFromJson(cache[uuid], &t).empty() || t.driver != driver) return {};
+  return t;
 }
 
 }  // namespace rl

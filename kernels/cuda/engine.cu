@@ -26,11 +26,13 @@
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/launch_plan.hpp"
 #include "reducelab/matrix.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/policy.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/type_dispatch.hpp"
+#include "reducelab/user_dirs.hpp"
 
 namespace rl {
 namespace {
@@ -147,13 +149,6 @@ Value finishOnCpu(Op op, ElemType acc, const void* partials, uint64_t count) {
   });
 }
 
-std::filesystem::path configDir() {
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
-  if (xdg && *xdg) return std::filesystem::path(xdg) / "reducelab";
-  if (home && *home) return std::filesystem::path(home) / ".config" / "reducelab";
-  return std::filesystem::temp_directory_path() / "reducelab";
-}
 
 struct InputKey {
   ElemType type;
@@ -163,6 +158,8 @@ struct InputKey {
   int64_t lo, hi;
   auto operator<=>(const InputKey&) const = default;
 };
+
+class DriverLaunchFacts;
 
 class CudaEngine final : public Engine {
  public:
@@ -198,6 +195,7 @@ class CudaEngine final : public Engine {
   Measurement measure(const RunConfig& c, const MeasureOptions& o) override;
   TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) override;
   std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) override;
+  std::vector<double> readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) override;
   PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel) override {
     return runPitfallOnGpu(dev_, stream_, r, cancel);
   }
@@ -229,9 +227,12 @@ class CudaEngine final : public Engine {
     return kernels::registry().find(key);
   }
   uint64_t residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem);
-  // A tuned kernel at small N: the CTAs of the one cluster its grid is launched as (the work needs
-  // 2 .. kClusterMaxVectorsPerThread x the largest cluster that fits of one-vector CTAs), else 0.
-  int clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem);
+  // A tuned kernel: the largest thread-block cluster (16 or 8 CTAs) of its instantiation that the
+  // driver finds room for, 0 where none (the launch plan decides whether the work fits one).
+  int largestClusterFor(const KernelInfo& k, const RunConfig& c, size_t smem);
+  // The device's stored policy table, read once.
+  const PolicyTable& policyTable();
+  friend class DriverLaunchFacts;
   // (op, input type, accumulator type, block, shared bytes): the instantiation's resources decide -> 16, 8 or 0
   std::map<std::tuple<int, int, int, int, size_t>, int> largestCluster_;
   std::string prepareInput(const RunConfig& c);
@@ -344,8 +345,8 @@ uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, siz
   return uint64_t(std::max(perSM, 1)) * uint64_t(dev_.smCount);
 }
 
-int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t cover, size_t smem) {
-  if (!k.policyTuned || dev_.ccMajor < 9 || cover < 2) return 0;
+int CudaEngine::largestClusterFor(const KernelInfo& k, const RunConfig& c, size_t smem) {
+  if (!k.policyTuned || dev_.ccMajor < 9) return 0;
   const auto key = std::make_tuple(int(c.op), int(c.type), int(c.accType()), c.block, smem);
   auto it = largestCluster_.find(key);
   if (it == largestCluster_.end()) {
@@ -372,62 +373,34 @@ int CudaEngine::clusterCtasFor(const KernelInfo& k, const RunConfig& c, uint64_t
     }
     it = largestCluster_.emplace(key, largest).first;
   }
-  return clusterCtasForWork(cover, it->second);
+  return it->second;
 }
+
+// The driver's answers to the launch plan's questions, for this engine's device.
+class DriverLaunchFacts : public LaunchFacts {
+ public:
+  explicit DriverLaunchFacts(CudaEngine& e) : e_(e) {}
+  int smCount() const override { return e_.dev_.smCount; }
+  int ccMajor() const override { return e_.dev_.ccMajor; }
+  int residentPerSM(const KernelInfo& k, const RunConfig& c, size_t smem) override {
+    return int(e_.residentBlocks(k, c, smem) / uint64_t(std::max(e_.dev_.smCount, 1)));
+  }
+  int largestCluster(const KernelInfo& k, const RunConfig& c, size_t smem) override {
+    return e_.largestClusterFor(k, c, smem);
+  }
+  const PolicyTable& policies() override { return e_.policyTable(); }
+
+ private:
+  CudaEngine& e_;
+};
 
 std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry* g) {
   refreshFreeMemory();
   if (std::string err = validate(c, &dev_); !err.empty()) return err;
   const KernelInfo* k = findKernel(c.kernel);
   *kp = k;
-  if (isMatrixFamily(*k)) {  // a 2-D grid fixed by the matrix and the tile
-    *g = planGeometry(*k, c, 1);
-    if (!entry(*k, c, c.type, false))
-      return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
-    return {};
-  }
-  // Shared memory does not depend on the grid: plan once to learn it, then with residency.
-  Geometry probe = planGeometry(*k, c, 1);
-  const uint64_t resident = residentBlocks(*k, c, probe.smemBytes);
-  if (k->policyTuned) {
-    // The dispatch policy: tuned on this device, or the latency rule.
-    const uint64_t cover = blocksToCover(*k, c.n, c.block, c.type);
-    LaunchPolicy p;
-    std::string source;
-    int log2n = 0;
-    if (forcedPolicy_) {
-      p = *forcedPolicy_;
-      source = "under test (tune)";
-    } else if (const LaunchPolicy* t = policies().find(c.type, c.block, c.n, &log2n)) {
-      p = *t;
-      source = "tuned on this device (policies.json, entry 2^" + std::to_string(log2n) + ")";
-    } else {
-      p = defaultPolicy(cover, resident);
-      source = "latency rule (no tuned entry for " + std::string(name(c.type)) + ", block " + std::to_string(c.block) + ")";
-    }
-    const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
-    uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
-    // Small N: the whole grid as one thread-block cluster when the work fits in one (at most
-    // kClusterMaxVectorsPerThread vectors a thread): the CTAs finish through distributed shared
-    // memory, not the ticket.
-    if (const int cluster = clusterCtasFor(*k, c, cover, probe.smemBytes); cluster > 1) {
-      grid = uint64_t(cluster);
-      const uint64_t perThread = (cover + grid - 1) / grid;
-      p.loadsInFlight = perThread <= 1 ? 1 : perThread <= 2 ? 2 : perThread <= 4 ? 4 : 8;
-      source += "; one cluster of " + std::to_string(cluster) + " CTAs (distributed shared memory finish)";
-    }
-    *g = planGeometry(*k, c, grid);
-    g->loadsInFlight = p.loadsInFlight;
-    g->cacheHint = p.hint;
-    g->policySource = source;
-  } else {
-    *g = planGeometry(*k, c, resident);
-    g->loadsInFlight = k->loadsPerIteration;
-    g->policySource = "descriptor";
-    // Two-pass finals: the later passes launch while the previous one drains (sm_90+, unless
-    // --pdl off asks for plain launches).
-    g->programmaticDependentLaunch = usesProgrammaticDependentLaunch(c, *g, dev_.ccMajor);
-  }
+  DriverLaunchFacts facts(*this);
+  if (std::string err = planLaunch(c, facts, g, forcedPolicy_); !err.empty()) return err;
   if (k->id != KernelId::Cub && !entry(*k, c, c.type, false))
     return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
   return {};
@@ -578,10 +551,7 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     // k13's launch word: the hint in bits 0-7, the cluster's CTAs in bits 8-15
     // (kLaunchClusterShift in k13_tuned_single_pass.cuh).
     a.cacheHint = int(g.cacheHint);
-    if (k.policyTuned && p == 0)
-      if (const int cluster = clusterCtasFor(k, c, blocksToCover(k, c.n, c.block, c.type), g.smemBytes);
-          cluster > 1 && uint64_t(cluster) == g.grid())
-        a.cacheHint |= cluster << 8;
+    if (p == 0 && g.clusterCtas > 1) a.cacheHint |= g.clusterCtas << 8;
     a.programmaticDependent = p > 0 && g.programmaticDependentLaunch;
     if (cudaError_t err = e->launch(a); err != cudaSuccess)
       return "launch of pass " + std::to_string(p + 1) + " failed: " + cudaText(err);
@@ -782,19 +752,12 @@ Stats CudaEngine::launchFloor(TimingMode mode) {
   return st;
 }
 
-PolicyTable CudaEngine::policies() {
-  if (policies_) return *policies_;
-  policies_ = PolicyTable{};
-  std::ifstream in(configDir() / "policies.json");
-  if (!in) return *policies_;
-  const nlohmann::json cache = nlohmann::json::parse(in, nullptr, false);
-  if (!cache.is_object() || !cache.contains(dev_.uuid)) return *policies_;
-  PolicyTable t;
-  // A table of another driver, or one that does not read, is not used (tune again).
-  if (policyTableFromJson(cache[dev_.uuid], &t).empty() && t.driver == cudaVersionString(dev_.driverVersion))
-    policies_ = std::move(t);
+const PolicyTable& CudaEngine::policyTable() {
+  if (!policies_) policies_ = storedPolicyTable(dev_.uuid, cudaVersionString(dev_.driverVersion));
   return *policies_;
 }
+
+PolicyTable CudaEngine::policies() { return policyTable(); }
 
 std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   PolicyTable table;
@@ -876,7 +839,7 @@ std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
   table.date = date;
   // Stored beside the peaks, one entry per device; other devices' entries are kept.
-  const std::filesystem::path file = configDir() / "policies.json";
+  const std::filesystem::path file = userConfigDir() / "policies.json";
   nlohmann::json cache = nlohmann::json::object();
   {
     std::ifstream in(file);
@@ -887,7 +850,7 @@ std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   }
   cache[dev_.uuid] = policyTableJson(table);
   std::error_code ec;
-  std::filesystem::create_directories(configDir(), ec);
+  std::filesystem::create_directories(userConfigDir(), ec);
   if (std::string e = writeTextAtomic(file.string(), cache.dump(2)); !e.empty()) return e;
   policies_ = table;
   *out = std::move(table);
@@ -962,6 +925,27 @@ std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, ui
   return out;
 }
 
+std::vector<double> CudaEngine::readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) {
+  std::vector<double> out;
+  const uint64_t total = c.rows * c.cols;
+  const size_t eb = elemBytes(c.type);
+  if (first >= total || matrixOut_.bytes() < total * eb) return out;
+  count = std::min(count, total - first);
+  std::vector<unsigned char> raw(count * eb);
+  if (cudaMemcpy(raw.data(), static_cast<char*>(matrixOut_.get()) + first * eb, raw.size(), cudaMemcpyDeviceToHost) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return out;
+  }
+  for (uint64_t i = 0; i < count; ++i)
+    withElemType(c.type, [&]<class T>(TypeTag<T>) {
+      T v;
+      std::memcpy(&v, raw.data() + i * eb, sizeof v);
+      out.push_back(double(v));
+    });
+  return out;
+}
+
 namespace {
 // The memory clock now, from NVML when the driver provides it (loaded at run time: no link-time
 // dependency, nothing where it is absent). 0 when unknown.
@@ -1001,7 +985,7 @@ Peaks CudaEngine::peaks(bool remeasure, const std::function<bool()>& cancel) {
   p.theoreticalGBs = dev_.theoreticalPeakGBs();
   if (!remeasure)
     if (auto it = memo.find(dev_.uuid); it != memo.end()) return it->second;
-  const std::filesystem::path file = configDir() / "peaks.json";
+  const std::filesystem::path file = userConfigDir() / "peaks.json";
   const std::string driver = cudaVersionString(dev_.driverVersion);
   const size_t minBytes = size_t(std::max<int64_t>(dev_.l2Bytes, 1 << 20)) * kPeakBufferL2Multiple;
   nlohmann::json cache = nlohmann::json::object();
@@ -1118,7 +1102,7 @@ Peaks CudaEngine::peaks(bool remeasure, const std::function<bool()>& cancel) {
                       {"sm_clock_mhz", p.smClockMHz}, {"mem_clock_mhz", p.memClockMHz},
                       {"repetitions", readMs.count}};
   std::error_code ec;
-  std::filesystem::create_directories(configDir(), ec);
+  std::filesystem::create_directories(userConfigDir(), ec);
   writeTextAtomic(file.string(), cache.dump(2));  // best effort: a cache
   memo[dev_.uuid] = p;
   return p;

@@ -61,6 +61,9 @@ struct Geometry {
   // Two-pass finals: the later passes launched with programmatic dependent launch (they start
   // while the previous pass drains and wait for it in the kernel).
   bool programmaticDependentLaunch = false;
+  // The tuned kernel at small N: the first pass launched as one thread-block cluster of this many
+  // CTAs (the whole grid), finishing in distributed shared memory; 0: no cluster.
+  int clusterCtas = 0;
   uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
 };
 

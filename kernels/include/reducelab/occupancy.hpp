@@ -29,12 +29,12 @@ DeviceInfo assumedH200();
 // Registers per thread assumed where no device reports them (CPU model, reports without GPU).
 constexpr int kAssumedRegisters = 32;
 
-// The launch geometry on a device known only by its properties (CPU model): occupancy from
-// the calculator with `registers` per thread, then planGeometry.
+// The launch geometry on a device known only by its properties (CPU model): the one launch plan
+// (launch_plan.hpp) with the calculator's answers.
 struct Geometry;
 struct RunConfig;
 struct ResourceUsage;
-Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d, int registers = kAssumedRegisters);
+Geometry assumedGeometry(const RunConfig& c, const DeviceInfo& d);
 
 // What the device reports for one compiled kernel (cudaFuncGetAttributes, and the driver's
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor when asked).

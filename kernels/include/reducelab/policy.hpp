@@ -71,6 +71,9 @@ struct PolicyTable {
 };
 
 nlohmann::json policyTableJson(const PolicyTable& t);
+// The table `reducelab tune` stored for this device (policies.json in userConfigDir(), keyed by
+// UUID), when it reads and was measured under this driver; else an empty table (tune again).
+PolicyTable storedPolicyTable(const std::string& uuid, const std::string& driver);
 // Checked like any input file: "" and *out, or the reason (nothing half-read).
 std::string policyTableFromJson(const nlohmann::json& j, PolicyTable* out);
 // One line per (type, block) for the GUI and `info`: "int32 block 512: 2^12-2^18 x1 ...".

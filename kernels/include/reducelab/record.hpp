@@ -16,6 +16,8 @@ namespace rl {
 struct ResourceUsage {
   int registers = 0;
   bool registersAssumed = false;  // no device reported them (kAssumedRegisters)
+  // Not measured here but recorded from the driver for this architecture (launch_plan.hpp).
+  bool registersRecorded = false;
   int staticSmemBytes = 0;
   int dynamicSmemBytes = 0;
   int localBytes = 0;  // spills / stack per thread
