@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#include "reducelab/version.hpp"
 #include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/engine.hpp"
@@ -71,7 +72,7 @@ std::string cpuOnlyText(const std::string& format, const RunConfig& c, const Cpu
   const bool ran = cpu.reps > 0;  // not with --no-cpu
   const std::string exact = fixed(double(ref.exact), 6);
   if (format == "json") {
-    nlohmann::json j = {{"meta", {{"argv", argv}, {"version", {{"reducelab", "0.1.0"}, {"json_schema", 1}}}}},
+    nlohmann::json j = {{"meta", {{"argv", argv}, {"version", {{"reducelab", versionString()}, {"commit", gitCommit()}, {"json_schema", 1}}}}},
                         {"config",
                          {{"n", c.n}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},
                           {"accumulator", std::string(name(c.accType()))}, {"data", std::string(name(c.data))},

@@ -1,4 +1,5 @@
 #include "reducelab/formats.hpp"
+#include "reducelab/version.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -540,7 +541,7 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
   const DeviceInfo& d = s.device;
   json j;
   j["meta"] = {{"argv", s.argv},
-               {"version", {{"json", version(1, 0, 0)}, {"reducelab", version(0, 1, 0)}, {"json_schema", kJsonSchema}}},
+               {"version", {{"json", version(1, 0, 0)}, {"reducelab", version(versionNumbers().major, versionNumbers().minor, versionNumbers().patch)}, {"json_schema", kJsonSchema}}},
                {"peaks",
                 {{"theoretical_gbs", s.peaks.theoreticalGBs},
                  {"measured_read_gbs", s.peaks.readGBs},
