@@ -119,7 +119,8 @@ void workAreaFor(int x, int y, int w, int h, int* ax, int* ay, int* aw, int* ah)
 
 Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(std::move(options)) {
   IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
+  imgui_ = ImGui::CreateContext();
+  ImGui::SetCurrentContext(imgui_);
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // our own settings file, not imgui.ini
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -752,12 +753,21 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
 }
 
 Application::~Application() {
+  ImGuiContext* const previous = ImGui::GetCurrentContext();
+  activate();
   controller_.reset();
   interop_.detach();
   if (model_.interop.buffer) glDeleteBuffers(1, &model_.interop.buffer);
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx_.window()) ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
+  ImGui::DestroyContext(imgui_);
+  // Another Application's context stays the current one (a test keeps one beside another).
+  if (previous != imgui_) ImGui::SetCurrentContext(previous);
+}
+
+void Application::activate() {
+  ctx_.makeCurrent();
+  ImGui::SetCurrentContext(imgui_);
 }
 
 void Application::initInterop() {
@@ -835,6 +845,7 @@ void Application::renderFrame() {
 }
 
 double Application::drawFrame() {
+  activate();
   const auto t0 = std::chrono::steady_clock::now();
   renderFrame();
   glFinish();
@@ -898,6 +909,7 @@ void Application::printStats() const {
 }
 
 int Application::run() {
+  activate();
   if (ctx_.headless() && !opt_.lessonOut.empty()) return exportLesson();
   const int frames = opt_.frames > 0 ? opt_.frames : (ctx_.headless() ? 3 : 0);
   // Headless: measurements asked for at start finish before the frames are counted (except a

@@ -18,6 +18,8 @@ struct ImGuiIO;
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
 
+struct ImGuiContext;
+
 namespace rl::app {
 
 struct GuiOptions {
@@ -91,6 +93,9 @@ class Application final : public gui::UiActions {
   std::string saveScreenshot(const std::string& path);  // the last frame drawn, as PNG ("" or why not)
 
  private:
+  // This Application's GL and ImGui contexts made current (a process may hold two: the tests).
+  void activate();
+  ::ImGuiContext* imgui_ = nullptr;
   void initInterop();
   void nearestFontSampling(::ImGuiIO& io);
   unsigned nearestFontTexture_ = 0;

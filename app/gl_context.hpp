@@ -12,6 +12,8 @@ class GlContext {
  public:
   virtual ~GlContext() = default;
   virtual bool headless() const = 0;
+  // Makes this context the thread's current one (two contexts in one process: the tests).
+  virtual void makeCurrent() {}
   virtual void pollEvents() {}
   // Sleeps until input arrives or `seconds` pass (a window idles here instead of redrawing).
   virtual void waitEvents(double seconds) { (void)seconds; }

@@ -25,15 +25,20 @@ class EglContext final : public GlContext {
  public:
   EglContext(EGLDisplay dpy, EGLContext ctx, EGLSurface surf, std::string desc, int w, int h)
       : dpy_(dpy), ctx_(ctx), surf_(surf), desc_(std::move(desc)), w_(w), h_(h) {
+    ++liveContexts();
     target_.emplace(w, h);  // the context is current
   }
   ~EglContext() override {
+    makeCurrent();
     target_.reset();  // while the context is still current
     eglMakeCurrent(dpy_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     if (surf_ != EGL_NO_SURFACE) eglDestroySurface(dpy_, surf_);
     eglDestroyContext(dpy_, ctx_);
-    eglTerminate(dpy_);
+    // The display is the process's, shared by every context on it: terminated with the last one
+    // (terminating it under another live context left that one without a display).
+    if (--liveContexts() == 0) eglTerminate(dpy_);
   }
+  void makeCurrent() override { eglMakeCurrent(dpy_, surf_, surf_, ctx_); }
   bool complete() const { return target_->complete(); }
   bool headless() const override { return true; }
   void framebufferSize(int* w, int* h) const override { *w = w_, *h = h_; }
@@ -47,6 +52,10 @@ class EglContext final : public GlContext {
   std::string desc_;
   int w_, h_;
   std::optional<OffscreenTarget> target_;
+  static int& liveContexts() {
+    static int n = 0;
+    return n;
+  }
 };
 
 // Picks a display: a CUDA-capable EGL device first, then Mesa surfaceless, then any device.

@@ -21,6 +21,7 @@ class GlfwContext final : public GlContext {
     glfwTerminate();
   }
   bool headless() const override { return false; }
+  void makeCurrent() override { glfwMakeContextCurrent(win_); }
   void pollEvents() override { glfwPollEvents(); }
   void waitEvents(double seconds) override { glfwWaitEventsTimeout(seconds); }
   bool shouldClose() const override { return glfwWindowShouldClose(win_); }

@@ -421,6 +421,12 @@ TEST(Occupancy, MatchesTheCalculatorForKnownCases) {
   r = computeOccupancy(d, {128, 32, 100 * 1024});  // 100 KiB: two blocks fit in 228 KiB
   EXPECT_EQ(r.activeBlocks, 2);
   EXPECT_EQ(r.limiter, "shared memory");
+  // 40 registers at block 64: 1280 registers a warp, 12 warps in each of the 4 sub-partitions'
+  // 16384, so 48 warps = 24 blocks; the whole file's 65536 / 1280 = 51 warps would give 25. The
+  // driver (cudaOccupancyMaxActiveBlocksPerMultiprocessor) said 24 for k10 on an H100.
+  r = computeOccupancy(d, {64, 40, 256});
+  EXPECT_EQ(r.activeBlocks, 24);
+  EXPECT_EQ(r.limiter, "registers");
 }
 
 TEST(Formats, CsvRoundTripsAndOtherFormatsEscape) {

@@ -144,6 +144,7 @@ TEST(ExportsCli, SweepFromSavedH200Data) {
   const std::string dir = rl::test::tempPath("redraw-n");
   auto r = runReducelab("sweep --axis n --from " + src + "/docs/data/h200-sweep-n.json --out " + dir);
   ASSERT_EQ(r.exitCode, 0) << r.err;
+  REQUIRE_PDFTOTEXT();
   const std::string text = rl::test::pdfText(dir + "/sweep-n.pdf");
   for (const char* s : {"k3 sequential", "k7 grid-stride", "k10 16-byte loads", "cub CUB DeviceReduce", "N (elements)",
                         "GB/s", "theoretical peak 4814 GB/s", "input fits in L2 (60 MiB)", "2^30"})
@@ -169,6 +170,7 @@ TEST(ExportsCli, SweepFromTakesTheAxisOfTheFile) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_FALSE(fs::exists(dir + "/sweep-block.pdf"));
   EXPECT_FALSE(fs::exists(dir + "/sweep-type.svg"));  // only the formats asked for
+  REQUIRE_PDFTOTEXT();
   const std::string text = rl::test::pdfText(dir + "/sweep-type.pdf");
   for (const char* s : {"int64", "float64", "G elements/s"}) EXPECT_NE(text.find(s), std::string::npos) << s;
 

@@ -21,10 +21,6 @@ std::string sourceDir() {
   return rl::test::sourceDir();
 }
 
-bool haveTool(const std::string& tool) {
-  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
-
 // Compiles `tex` inside an article; returns "" or what went wrong (with the log's complaint).
 std::string compiles(const std::string& tex, const std::string& name, int* pages) {
   const fs::path dir = rl::test::tempPath("latex-" + name);
@@ -54,7 +50,7 @@ std::string compiles(const std::string& tex, const std::string& name, int* pages
 class LatexTables : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!haveTool("pdflatex") || !haveTool("pdftoppm")) GTEST_SKIP() << "texlive or poppler-utils missing";
+    if (!rl::test::haveTool("pdflatex") || !rl::test::haveTool("pdftoppm")) GTEST_SKIP() << "texlive or poppler-utils missing";
   }
 };
 

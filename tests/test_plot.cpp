@@ -115,6 +115,7 @@ TEST(Figure, PdfHasEveryTextOfTheFigureAndEmbedsDejaVu) {
   ASSERT_EQ(pdf.rfind("%PDF-", 0), 0u);
   const std::string path = rl::test::tempPath("plot.pdf");
   std::ofstream(path, std::ios::binary) << pdf;
+  REQUIRE_PDFTOTEXT();
   const std::string text = rl::test::pdfText(path);
   for (const char* t : {"Bandwidth vs N", "H200, float32, block 512", "N (elements)", "GB/s", "time (ms)",
                         "k7 grid-stride", "a<b & \"c\"", "theoretical peak 4814 GB/s", "fits in L2", "x2.33"})
@@ -153,6 +154,7 @@ TEST(Figure, EmptySpecShowsItsMessage) {
   spec.series.emplace_back().name = "nothing yet";
   const std::string path = rl::test::tempPath("plot-empty.pdf");
   std::ofstream(path, std::ios::binary) << renderFigure(spec, FigureFormat::Pdf);
+  REQUIRE_PDFTOTEXT();
   EXPECT_NE(rl::test::pdfText(path).find("press Run <F5> & wait"), std::string::npos);
   EXPECT_TRUE(isWellFormedXml(renderFigure(PlotSpec{}, FigureFormat::Svg), "plot-default.svg"));
 }
@@ -166,6 +168,7 @@ TEST(Figure, InvalidUtf8AndControlCharactersStillRender) {
   const std::string path = rl::test::tempPath("plot-utf8.pdf");
   std::ofstream(path, std::ios::binary) << renderFigure(spec, FigureFormat::Pdf, {}, &error);
   EXPECT_EQ(error, "");
+  REQUIRE_PDFTOTEXT();
   EXPECT_NE(rl::test::pdfText(path).find("caf\xc3\xa9 \xe2\x86\x92 GB/s"), std::string::npos);
 }
 
@@ -581,6 +584,28 @@ TEST(PlotLayout, NoTextOverlapsAnotherInAnEmptyPlotWithClosePeakLines) {
                                   << " font " << font << " peaks " << theoretical << "/" << read;
           }
       }
+}
+
+// A reference label never reaches past the plot's left edge: on a narrow plot the short form, or
+// none (the GPU machine's layout matrix found "eoretical peak 3352 GB/s" cut in a 358-px panel).
+TEST(PlotLayout, ReferenceLabelsStayInsideTheirPlotAtEveryWidth) {
+  for (float w : {120.f, 180.f, 240.f, 320.f, 480.f, 960.f})
+    for (float font : {13.f, 20.f, 30.f}) {
+      PlotSpec spec;
+      spec.title = "Types";
+      spec.y.label = "GB/s";
+      spec.y.includeZero = true;
+      spec.x.label = "type";
+      spec.emptyMessage = "No runs";
+      spec.references.push_back({3352, "theoretical peak 3352 GB/s", 0, true, "peak 3352"});
+      spec.references.push_back({3142, "measured read 3142 GB/s", 0, true, "read 3142"});
+      const PlotLayout L = computePlotLayout(spec, w, 300.f, font, approxMeasure);
+      for (const PlotReferenceLayout& r : L.references) {
+        if (r.label.text.empty()) continue;
+        const float width = approxMeasure(r.label.text, r.label.px);
+        EXPECT_GE(r.label.x - width, L.plot.x0 - 0.5f) << "'" << r.label.text << "' at width " << w << " font " << font;
+      }
+    }
 }
 
 }  // namespace

@@ -633,6 +633,22 @@ TEST(Recording, FuzzCorpusSeedsDecodeAndTheirCutsAreRefused) {
 }
 
 // Exports from a recording name the GPU it was measured on and hold its runs, not this machine's.
+// Two Applications in one process (the tests keep a shared one): ending the second leaves the
+// first with its own GL and ImGui contexts (before, the first's next frame found no ImGui context
+// and aborted, and the EGL display was terminated under it).
+TEST(RecordingGui, AnApplicationEndingBesideAnotherLeavesItWorking) {
+  HeadlessApp outer;
+  if (!outer.app) GTEST_SKIP() << "no headless GL: " << outer.error;
+  outer.frames(2);
+  {
+    HeadlessApp inner;
+    ASSERT_TRUE(inner.app) << inner.error;
+    inner.frames(2);
+  }
+  outer.frames(2);
+  EXPECT_TRUE(outer.app->model().trace.valid);
+}
+
 TEST(RecordingGui, ReportFromARecordingNamesItsGpu) {
   HeadlessApp h;
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;

@@ -107,6 +107,10 @@ std::string commandOutput(const std::string& cmd) {
   }
   return out;
 }
+bool haveTool(const std::string& tool) {
+  return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
 std::string pdfText(const std::string& path) { return commandOutput("pdftotext -raw '" + path + "' - 2>&1"); }
 std::string pdfFonts(const std::string& path) { return commandOutput("pdffonts '" + path + "' 2>&1"); }
 

@@ -30,6 +30,7 @@ int distinctColours(const Image& img);
 
 std::string readFile(const std::string& path);  // whole file; empty if unreadable
 std::string commandOutput(const std::string& shellCommand);  // its stdout (and what it redirects)
+bool haveTool(const std::string& tool);          // on PATH
 std::string pdfText(const std::string& path);   // the text poppler's pdftotext reads from a PDF
 std::string pdfFonts(const std::string& path);  // pdffonts' table of the PDF's fonts
 std::string tempPath(const std::string& name);  // in a per-process temp folder
@@ -41,3 +42,10 @@ int countLines(const std::string& text);
 std::string sourceDir();
 
 }  // namespace rl::test
+
+// Where the PDF's text is checked: skipped (not passed) on a machine without poppler-utils, as the
+// GPU machine is; setup.sh installs it everywhere else.
+#define REQUIRE_PDFTOTEXT() \
+  do {                                                                                       \
+    if (!rl::test::haveTool("pdftotext")) GTEST_SKIP() << "poppler-utils (pdftotext) missing"; \
+  } while (0)

@@ -2,6 +2,10 @@
 // computation of resources and occupancy for the GUI, the CLI and the report.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
 #include "reducelab/formats.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/record.hpp"
@@ -152,10 +156,20 @@ TEST(OneResourceComputation, K7AtBlock512IsTheSameForTheGuiTheCliAndTheReport) {
   RunConfig c;
   c.kernel = "k7";
   c.block = 512;
-  // Without a device (GUI's CPU model and the report without GPU): assumed registers.
+  // Without a device (GUI's CPU model and the report without GPU): the registers recorded from the
+  // driver for sm_90 (assets/kernels/resources-sm90.json, read here as data), not assumed ones.
   const ResourceUsage r = resourceUsage(c, d, nullptr);
-  EXPECT_TRUE(r.registersAssumed);
-  EXPECT_EQ(r.registers, kAssumedRegisters);
+  const nlohmann::json table =
+      nlohmann::json::parse(rl::test::readFile(rl::test::sourceDir() + "/assets/kernels/resources-sm90.json"));
+  EXPECT_FALSE(r.registersAssumed);
+  EXPECT_TRUE(r.registersRecorded);
+  EXPECT_EQ(r.registers, table["variants"]["k7 sum float32->float32 b512"][0].get<int>());
+  // A device of another architecture has no recorded table: assumed.
+  DeviceInfo ampere = d;
+  ampere.ccMajor = 8;
+  const ResourceUsage other = resourceUsage(c, ampere, nullptr);
+  EXPECT_TRUE(other.registersAssumed);
+  EXPECT_EQ(other.registers, kAssumedRegisters);
   EXPECT_EQ(r.dynamicSmemBytes, 512 * 4);  // one float per thread
   // The curve the Occupancy tab and the report draw goes through the table's value.
   const OccupancyCurveInputs in = occupancyCurveInputs(r, c.block);

@@ -134,11 +134,11 @@ TEST(GpuExpectation, ARunThatFindsNoGpuFailsWhereOneIsExpected) {
   const char* override = std::getenv("REDUCELAB_GPU_TESTS");
   const std::string binary = override && *override ? override : REDUCELAB_GPU_TESTS;
   const std::string filter = "--gtest_filter=DeviceData.*:Measurement.*";
-  const test::CommandResult skipped = test::runProgram(binary, filter, "CUDA_VISIBLE_DEVICES= REDUCELAB_EXPECT_GPU=");
+  const test::CommandResult skipped = test::runProgram(binary, filter, "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX CUDA_VISIBLE_DEVICES= REDUCELAB_EXPECT_GPU=");
   EXPECT_EQ(skipped.exitCode, 0) << skipped.out << skipped.err;
   EXPECT_NE(skipped.out.find("[  SKIPPED ]"), std::string::npos) << skipped.out;
   EXPECT_NE(skipped.out.find("[  PASSED  ] 0 tests"), std::string::npos) << "a skipped GPU test must not count as passed";
-  const test::CommandResult failed = test::runProgram(binary, filter, "CUDA_VISIBLE_DEVICES= REDUCELAB_EXPECT_GPU=1");
+  const test::CommandResult failed = test::runProgram(binary, filter, "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX CUDA_VISIBLE_DEVICES= REDUCELAB_EXPECT_GPU=1");
   EXPECT_NE(failed.exitCode, 0) << failed.out;
   EXPECT_NE(failed.out.find("REDUCELAB_EXPECT_GPU=1 but no GPU answers"), std::string::npos) << failed.out;
   EXPECT_EQ(failed.out.find("[  SKIPPED ]"), std::string::npos) << failed.out;

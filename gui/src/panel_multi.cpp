@@ -90,14 +90,16 @@ Figure multiFigure(const multi::Report& r) {
   char label[160];
   if (p2p > 0) {
     std::snprintf(label, sizeof label, "peer copy (measured) %.0f GB/s", p2p);
-    p.references.push_back({p2p, label, IM_COL32(40, 160, 90, 255), true});
+    p.references.push_back({p2p, label, IM_COL32(40, 160, 90, 255), true, "peer " + std::to_string(int(p2p + 0.5))});
   }
   if (!r.hbmReadGBs.empty() && r.hbmReadGBs[0] > 0) {
     std::snprintf(label, sizeof label, "HBM read roof (measured) %.0f GB/s", r.hbmReadGBs[0]);
-    p.references.push_back({r.hbmReadGBs[0], label, IM_COL32(200, 80, 60, 255), true});
+    p.references.push_back({r.hbmReadGBs[0], label, IM_COL32(200, 80, 60, 255), true,
+                            "HBM " + std::to_string(int(r.hbmReadGBs[0] + 0.5))});
   }
   // The published ring figure (H100 SXM, NVIDIA/nccl #1455): 365-370 GB/s busbw.
-  p.references.push_back({365.0, "NCCL ring busbw, H100 SXM (nccl #1455) 365-370", IM_COL32(130, 130, 130, 255), true});
+  p.references.push_back({365.0, "NCCL ring busbw, H100 SXM (nccl #1455) 365-370", IM_COL32(130, 130, 130, 255), true,
+                          "NCCL H100 365"});
   return f;
 }
 

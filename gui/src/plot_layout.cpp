@@ -556,8 +556,14 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
             y = candidate;
             break;
           }
-      if (!ref.label.empty() && y) {
-        R.label = {ref.label, r.x1 - 0.4f * fontPx, *y, smallPx, TextAlign::Right};
+      // The label right-aligned inside the plot: the long form where it fits the plot's width,
+      // else the short one, else none (a narrow plot cut "theoretical peak" to "eoretical peak").
+      const float room = (r.x1 - 0.4f * fontPx) - r.x0;
+      const std::string* text = nullptr;
+      for (const std::string* candidate : {&ref.label, &ref.shortLabel})
+        if (!text && !candidate->empty() && measure(*candidate, smallPx) <= room) text = candidate;
+      if (text && y) {
+        R.label = {*text, r.x1 - 0.4f * fontPx, *y, smallPx, TextAlign::Right};
         refRows.push_back({*y, *y + refRow});
       }
     }

@@ -19,11 +19,15 @@ void addPeakLines(PlotSpec& s, const Peaks& p) {
   char b[96];
   if (p.theoreticalGBs > 0) {
     std::snprintf(b, sizeof b, "theoretical peak %.0f GB/s", p.theoreticalGBs);
-    s.references.push_back({p.theoreticalGBs, b, kTheoreticalColor, true});
+    char shortText[32];
+    std::snprintf(shortText, sizeof shortText, "peak %.0f", p.theoreticalGBs);
+    s.references.push_back({p.theoreticalGBs, b, kTheoreticalColor, true, shortText});
   }
   if (p.readGBs > 0) {
     std::snprintf(b, sizeof b, "measured read %.0f GB/s", p.readGBs);
-    s.references.push_back({p.readGBs, b, kMeasuredColor, true});
+    char shortText[32];
+    std::snprintf(shortText, sizeof shortText, "read %.0f", p.readGBs);
+    s.references.push_back({p.readGBs, b, kMeasuredColor, true, shortText});
   }
 }
 
@@ -139,7 +143,7 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
       if (it->ok && it->config.kernel == "cub" && it->config.n == last.n && it->config.type == last.type) {
         char b[64];
         std::snprintf(b, sizeof b, "CUB %.0f GB/s", it->bandwidthGBs);
-        f.spec.references.push_back({it->bandwidthGBs, b, kCubColor, true});
+        f.spec.references.push_back({it->bandwidthGBs, b, kCubColor, true, "CUB"});
         break;
       }
   }
@@ -400,7 +404,9 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
   if (!allMatmul && peaks.copyGBs > 0) {
     char label[64];
     std::snprintf(label, sizeof label, "measured copy %.0f GB/s", peaks.copyGBs);
-    f.spec.references.push_back({peaks.copyGBs, label, kMeasuredColor, true});
+    char shortText[32];
+    std::snprintf(shortText, sizeof shortText, "copy %.0f", peaks.copyGBs);
+    f.spec.references.push_back({peaks.copyGBs, label, kMeasuredColor, true, shortText});
   }
   return f;
 }

@@ -16,9 +16,13 @@ OccupancyResult computeOccupancy(const DeviceInfo& d, const OccupancyInput& in) 
   r.maxWarps = d.maxThreadsPerSM / warpSize;
   r.blocksByThreads = warpsPerBlock > 0 ? r.maxWarps / warpsPerBlock : 0;
   r.blocksByBlockLimit = d.maxBlocksPerSM;
-  // Registers are allocated per warp in units of 256.
+  // Registers are allocated per warp in units of 256, from the register file of the warp's
+  // sub-partition (4 per SM since Maxwell: 16K of an H100's 64K each), so a warp that does not
+  // fit what is left of one quarter cannot use another's: 40 registers a thread give 4 x 12 = 48
+  // warps, not 51 (the driver's answer for k10 at block 64, seen on an H100).
+  constexpr int kSubPartitions = 4;
   const int regsPerWarp = ((std::max(in.registersPerThread, 1) * warpSize + 255) / 256) * 256;
-  const int warpsByRegs = d.regsPerSM / regsPerWarp;
+  const int warpsByRegs = kSubPartitions * ((d.regsPerSM / kSubPartitions) / regsPerWarp);
   r.blocksByRegisters = in.registersPerThread > 255 ? 0 : warpsByRegs / warpsPerBlock;
   // Shared memory: allocated in units of 128 bytes, plus what the driver reserves per block.
   const int64_t smem = ((int64_t(in.sharedBytesPerBlock) + 127) / 128) * 128 + d.reservedSmemPerBlock;

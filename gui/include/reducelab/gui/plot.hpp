@@ -51,6 +51,7 @@ struct ReferenceLine {
   std::string label;                 // drawn at the right end, e.g. "theoretical peak 4814 GB/s"
   uint32_t color = 0;
   bool dashed = true;
+  std::string shortLabel;            // where `label` is wider than the plot: e.g. "peak 4814"
 };
 
 struct Shade {                       // a vertical band over an x range, e.g. "fits in L2"
