@@ -363,11 +363,17 @@ TEST(UserBattery, VerdictsFromValueGuardsAndInput) {
   r = uc::judgeCase(k, plan, run, ref);
   EXPECT_EQ(r.verdict, uc::Verdict::Fail);
   ASSERT_EQ(r.findings.size(), 1u);
-  EXPECT_EQ(r.findings[0],
-            "guard zone: output (launch 2): 4 bytes written past its end at byte offset 4 (element 1 of a 1-element buffer)");
+  EXPECT_EQ(r.text(),
+            "FAIL    int32 sum, block 256, N=1000, ones: got 1000, expected 1000 (exact), but guard zone: output (launch "
+            "2): a write past its end at byte offset 4 (element 1 of a 1-element buffer)");
+  g.firstOffset = 5;  // a value whose first byte happens to equal the guard's: the element is the same
+  g.lastOffset = 7;
+  EXPECT_EQ(g.text(), "output (launch 2): a write past its end at byte offset 4 (element 1 of a 1-element buffer)");
+  g.lastOffset = 12;
+  EXPECT_EQ(g.text(), "output (launch 2): writes past its end at byte offsets 4 to 15 (elements 1 to 3 of a 1-element buffer)");
   g.firstOffset = -8;
   g.lastOffset = -5;
-  EXPECT_EQ(g.text(), "output (launch 2): 4 bytes written 8 bytes before its start (byte offset -8), the last at byte offset -5");
+  EXPECT_EQ(g.text(), "output (launch 2): a write before its start at byte offset -8 (element -2 of a 1-element buffer)");
 
   run.guards.clear();
   run.inputChanged = 3;

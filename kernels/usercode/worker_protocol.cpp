@@ -20,17 +20,17 @@ std::string_view name(RunOutcome::Status s) {
 }
 
 std::string GuardFinding::text() const {
-  std::string where;
-  if (firstOffset < 0) {
-    where = std::to_string(-firstOffset) + " bytes before its start (byte offset " + std::to_string(firstOffset) + ")";
-  } else {
-    where = "past its end at byte offset " + std::to_string(firstOffset);
-    if (elemBytes > 0 && firstOffset % elemBytes == 0)
-      where += " (element " + std::to_string(uint64_t(firstOffset) / uint64_t(elemBytes)) + " of a " +
-               std::to_string(bufferBytes / uint64_t(elemBytes)) + "-element buffer)";
-  }
-  return buffer + ": " + std::to_string(bytesChanged) + (bytesChanged == 1 ? " byte" : " bytes") + " written " + where +
-         (lastOffset != firstOffset ? ", the last at byte offset " + std::to_string(lastOffset) : std::string());
+  // In elements: which bytes of a write differ from the guard depends on the value written.
+  const int64_t eb = elemBytes > 0 ? elemBytes : 1;
+  auto floorDiv = [eb](int64_t x) { return x >= 0 ? x / eb : -((-x + eb - 1) / eb); };
+  const int64_t e1 = floorDiv(firstOffset), e2 = floorDiv(lastOffset);
+  const std::string side = firstOffset < 0 ? "before its start" : "past its end";
+  const std::string size = " of a " + std::to_string(bufferBytes / uint64_t(eb)) + "-element buffer)";
+  if (e1 == e2)
+    return buffer + ": a write " + side + " at byte offset " + std::to_string(e1 * eb) + " (element " + std::to_string(e1) +
+           size;
+  return buffer + ": writes " + side + " at byte offsets " + std::to_string(e1 * eb) + " to " +
+         std::to_string(e2 * eb + eb - 1) + " (elements " + std::to_string(e1) + " to " + std::to_string(e2) + size;
 }
 
 namespace {

@@ -60,6 +60,7 @@ struct CaseResult {
   std::string expected, got;  // values as text (exact integers, %.17g floats)
   std::string note;           // "exact", "within tolerance", why it failed, skipped or did not run
   std::vector<std::string> findings;  // guard zones, changed input
+  bool valueRight = false;            // the value passed (a finding alone failed the case)
   double kernelMs = 0;
   uint64_t launches = 0;
   std::string text() const;   // the one line `reducelab check` prints
