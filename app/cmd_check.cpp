@@ -114,11 +114,17 @@ int runCheckCommand(const CheckCommandOptions& o) {
   const bool text = o.format == "text";
   uc::CheckHooks hooks;
   hooks.cancelled = [] { return interrupted(); };
-  if (text)
+  bool diagnosticsShown = false;  // the warnings of a kernel that runs come before its cases
+  if (text) {
+    hooks.onCompiled = [&diagnosticsShown](const uc::CheckReport& r) {
+      for (const uc::Diagnostic& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+      diagnosticsShown = true;
+    };
     hooks.onCase = [](const uc::CaseResult& r) {
       std::printf("%s\n", r.text().c_str());
       std::fflush(stdout);
     };
+  }
   const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
   worker.stop();
 
@@ -126,7 +132,8 @@ int runCheckCommand(const CheckCommandOptions& o) {
     std::printf("%s\n", uc::checkReportJson(rep).dump(2).c_str());
     return rep.status == uc::CheckStatus::Cancelled ? kExitInterrupted : rep.exitCode();
   }
-  for (const uc::Diagnostic& d : rep.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+  if (!diagnosticsShown)
+    for (const uc::Diagnostic& d : rep.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
   switch (rep.status) {
     case uc::CheckStatus::CompileError: {
       int errors = 0;

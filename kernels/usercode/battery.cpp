@@ -323,6 +323,7 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
     return rep;
   }
   rep.status = CheckStatus::Ran;
+  if (hooks.onCompiled) hooks.onCompiled(rep);
   const int restartsBefore = worker.restarts();
   std::string stoppedBy;  // the case that crashed or hung: later cases are not run
   for (const CheckCase& c : cases) {

@@ -136,8 +136,9 @@ KernelWorker::Wait KernelWorker::readFrame(remote::Frame* f, double seconds, std
       case remote::FrameReader::Status::NeedMore: break;
     }
     if (cancel_.exchange(false) || (options_.cancelled && options_.cancelled())) return Wait::Cancelled;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return Wait::Timeout;
+    const auto now = Clock::now();
+    if (now >= deadline) return Wait::Timeout;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
     pollfd fds[2] = {{fromWorker_, POLLIN, 0}, {errFromWorker_, POLLIN, 0}};
     const int n = ::poll(fds, 2, int(std::min<long long>(left, 100)));
     if (n < 0 && errno != EINTR) return Wait::Ended;

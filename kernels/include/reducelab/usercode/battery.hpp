@@ -108,6 +108,7 @@ struct CheckReport {
 };
 
 struct CheckHooks {
+  std::function<void(const CheckReport&)> onCompiled;  // the builds are done, the cases not yet run
   std::function<void(const CaseResult&)> onCase;  // after each case (progress)
   std::function<bool()> cancelled;                // polled between cases
 };
