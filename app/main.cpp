@@ -6,6 +6,7 @@
 
 #include "application.hpp"
 #include "cmd_multi.hpp"
+#include "cmd_usercode.hpp"
 #include "commands.hpp"
 #include "remote_server.hpp"
 #include "reducelab/version.hpp"
@@ -155,6 +156,12 @@ int main(int argc, char** argv) {
   recordCmd->get_option("--lesson")->excludes(recordCmd->get_option("--sweep"));
   for (int i = 0; i < argc; ++i) record.argv.push_back(argv[i]);
 
+  rl::app::CompileCommandOptions compileOpts;
+  CLI::App* compileCmd = rl::app::addCompileCommand(cli, compileOpts);
+  rl::app::CheckCommandOptions checkOpts;
+  CLI::App* checkCmd = rl::app::addCheckCommand(cli, checkOpts);
+  CLI::App* checkWorkerCmd = rl::app::addCheckWorkerCommand(cli);
+
   CLI::App* lessonCmd = cli.add_subcommand("lesson", "Step through a lesson (upc, harris, max, beyond, or a .lesson file)");
   lessonCmd->add_option("name", gui.lesson, "Lesson name or file")->required();
   lessonCmd->add_option("--out", gui.lessonOut, "With --headless: render every step to PNG here, with the lesson's table");
@@ -192,6 +199,9 @@ int main(int argc, char** argv) {
   if (*multiCmd) return rl::app::runMultiCommand(multi);
   if (*recordCmd) return rl::app::runRecordCommand(record);
   if (*serveCmd) return rl::app::runServe(serve);
+  if (*compileCmd) return rl::app::runCompileCommand(compileOpts);
+  if (*checkCmd) return rl::app::runCheckCommand(checkOpts);
+  if (*checkWorkerCmd) return rl::app::runCheckWorker();
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;

@@ -92,7 +92,9 @@ std::optional<size_t> headerCount(std::string_view s, size_t max) {
 
 const char* const kKnownTypes[] = {"hello",    "run",     "sweep",     "cancel_sweep", "trace",  "resources",
                                    "peaks",    "bye",     "measurement", "sweep_row",  "sweep_progress",
-                                   "message",  "error"};
+                                   "message",  "error",
+                                   // the user-kernel worker (usercode/worker.hpp) speaks in the same frames
+                                   "uc_hello", "uc_run",  "uc_outcome"};
 
 }  // namespace
 

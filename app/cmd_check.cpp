@@ -1,0 +1,157 @@
+// `reducelab check FILE.cu`: the user's kernel against the exact CPU reference over the battery
+// (docs/your-kernel.md), each run in the worker process (`reducelab check-worker`), which is
+// killed when a run outlives the watchdog and started again for the next one.
+#include <unistd.h>
+
+#include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "cmd_usercode.hpp"
+#include "interrupt.hpp"
+#include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/worker.hpp"
+
+namespace rl::app {
+
+namespace uc = rl::usercode;
+
+CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o) {
+  CLI::App* c = cli.add_subcommand("check", "Check your own kernel against the exact CPU reference over a battery of sizes, "
+                                            "data, types, operations and block sizes (docs/your-kernel.md)");
+  c->add_option("file", o.file, "The kernel's .cu file")->required();
+  c->add_option("--arch", o.arch, "GPU architecture to compile for (default: the GPU's)");
+  c->add_option("--type", o.types, "Only these element types (a comma list of claimed ones)");
+  c->add_option("--op", o.ops, "Only these operations (a comma list of claimed ones)");
+  c->add_option("--block", o.blocks, "Only these block sizes (a comma list of claimed ones)");
+  c->add_flag("--large", o.large, "Also N = 2^31 + 7 (where the GPU has the memory)");
+  c->add_option("--seed", o.seed, "Seed of the random data (default: a fresh one, printed, to repeat a check)");
+  c->add_option("--timeout", o.timeout, "Seconds a run may take before the watchdog stops it")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 3600.0));
+  c->add_option("--format", o.format, "text or json (for an autograder)")->capture_default_str();
+  c->add_flag("--no-cache", o.noCache, "Compile even when the build is in the cache (and do not store it)");
+  return c;
+}
+
+CLI::App* addCheckWorkerCommand(CLI::App& cli) {
+  CLI::App* c = cli.add_subcommand("check-worker", "The process `check` runs kernels in (started by it; talks on stdin/stdout)");
+  c->group("");  // not listed in --help
+  return c;
+}
+
+int runCheckWorker() {
+  // The frames own stdout: anything a library prints goes to stderr instead.
+  const int out = ::dup(STDOUT_FILENO);
+  if (out < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    std::fprintf(stderr, "reducelab check-worker: cannot set up the standard output\n");
+    return 1;
+  }
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGINT, SIG_IGN);  // the parent decides what Ctrl+C stops
+  return uc::serveWorker(STDIN_FILENO, out);
+}
+
+namespace {
+
+int fail(int code, const std::string& what) {
+  std::fprintf(stderr, "reducelab: error: %s\n", what.c_str());
+  return code;
+}
+
+template <class T, class Parse>
+std::string parseList(const std::string& text, const char* what, Parse parse, std::vector<T>* out) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto v = parse(item);
+    if (!v) return std::string("--") + what + ": '" + item + "' is not known";
+    out->push_back(*v);
+  }
+  return {};
+}
+
+std::optional<int> parseBlock(const std::string& s) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < 1 || v > 1024) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+int runCheckCommand(const CheckCommandOptions& o) {
+  if (o.format != "text" && o.format != "json") return fail(2, "--format must be text or json, got '" + o.format + "'");
+  uc::CheckRequest q;
+  q.file = o.file;
+  if (int rc = readKernelSource(o.file, &q.source)) return rc;
+  if (!o.arch.empty() && !(q.sm = uc::parseArch(o.arch)))
+    return fail(2, "--arch must read sm_XY (sm_90, sm_100, ...), got '" + o.arch + "'");
+  if (std::string e = parseList(o.types, "type", [](const std::string& s) { return parseElemType(s); }, &q.battery.types);
+      !e.empty())
+    return fail(2, e);
+  if (std::string e = parseList(o.ops, "op", [](const std::string& s) { return parseOp(s); }, &q.battery.ops); !e.empty())
+    return fail(2, e);
+  if (std::string e = parseList(o.blocks, "block", parseBlock, &q.battery.blocks); !e.empty())
+    return fail(2, e + " (a block size from 1 to 1024)");
+  if (o.seed.empty()) {
+    q.battery.seed = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  } else {
+    const auto [end, ec] = std::from_chars(o.seed.data(), o.seed.data() + o.seed.size(), q.battery.seed);
+    if (ec != std::errc() || end != o.seed.data() + o.seed.size()) return fail(2, "--seed must be an unsigned integer");
+  }
+  q.battery.large = o.large;
+  q.useCache = !o.noCache;
+
+  installInterruptHandler();
+  uc::WorkerOptions w;
+  w.timeoutSeconds = o.timeout;
+  w.cancelled = [] { return interrupted(); };
+  uc::KernelWorker worker(w);
+  const bool text = o.format == "text";
+  uc::CheckHooks hooks;
+  hooks.cancelled = [] { return interrupted(); };
+  bool diagnosticsShown = false;  // the warnings of a kernel that runs come before its cases
+  if (text) {
+    hooks.onCompiled = [&diagnosticsShown](const uc::CheckReport& r) {
+      for (const uc::Diagnostic& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+      diagnosticsShown = true;
+    };
+    hooks.onCase = [](const uc::CaseResult& r) {
+      std::printf("%s\n", r.text().c_str());
+      std::fflush(stdout);
+    };
+  }
+  const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
+  worker.stop();
+
+  if (!text) {
+    std::printf("%s\n", uc::checkReportJson(rep).dump(2).c_str());
+    return rep.status == uc::CheckStatus::Cancelled ? kExitInterrupted : rep.exitCode();
+  }
+  if (!diagnosticsShown)
+    for (const uc::Diagnostic& d : rep.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+  switch (rep.status) {
+    case uc::CheckStatus::CompileError: {
+      int errors = 0;
+      for (const uc::Diagnostic& d : rep.diagnostics) errors += d.severity == uc::Severity::Error;
+      std::fprintf(stderr, "%s: %d error%s; nothing was run\n", o.file.c_str(), errors, errors == 1 ? "" : "s");
+      return rep.exitCode();
+    }
+    case uc::CheckStatus::Environment:
+    case uc::CheckStatus::Usage: return fail(rep.exitCode(), rep.error);
+    case uc::CheckStatus::Cancelled:
+      std::fprintf(stderr, "reducelab: %s (Ctrl+C)\n", rep.error.c_str());
+      return kExitInterrupted;
+    case uc::CheckStatus::Ran: break;
+  }
+  std::printf("%s on %s (%s, NVRTC %s)%s\n", rep.summaryText().c_str(), rep.device.name.c_str(),
+              uc::archName(rep.sm).c_str(), rep.nvrtcVersion.c_str(),
+              rep.workerRestarts ? (", worker restarted " + std::to_string(rep.workerRestarts) + "x").c_str() : "");
+  return rep.exitCode();
+}
+
+}  // namespace rl::app

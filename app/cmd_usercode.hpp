@@ -1,0 +1,41 @@
+#pragma once
+// The student's own kernel on the command line (docs/your-kernel.md):
+//   reducelab compile FILE.cu   NVRTC's diagnostics and the kernel's resources (no GPU needed)
+//   reducelab check FILE.cu     the battery against the exact CPU reference, run in a worker
+//   reducelab check-worker      that worker (hidden; started by check, never by hand)
+// Exit codes: 0 ok, 1 environment (no NVRTC, no GPU), 2 usage, 3 a case failed, 4 compile errors.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace rl::app {
+
+struct CompileCommandOptions {
+  std::string file;
+  std::string arch;   // "": the GPU's, else sm_90
+  std::string types;  // comma lists; "": every one the kernel claims
+  std::string ops;
+  std::string format = "text";
+  bool noCache = false;
+};
+CLI::App* addCompileCommand(CLI::App& cli, CompileCommandOptions& o);
+int runCompileCommand(const CompileCommandOptions& o);
+
+struct CheckCommandOptions {
+  std::string file;
+  std::string arch;
+  std::string types, ops, blocks;
+  bool large = false;
+  std::string seed;  // "": a fresh one
+  double timeout = 10;
+  std::string format = "text";
+  bool noCache = false;
+};
+CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o);
+int runCheckCommand(const CheckCommandOptions& o);
+
+CLI::App* addCheckWorkerCommand(CLI::App& cli);
+// The kernel file's text; else 2 (usage) with the message printed.
+int readKernelSource(const std::string& file, std::string* source);
+int runCheckWorker();
+
+}  // namespace rl::app

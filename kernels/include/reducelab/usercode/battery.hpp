@@ -1,0 +1,127 @@
+#pragma once
+// `reducelab check` (docs/your-kernel.md): the user's kernel against the exact CPU reference over
+// a battery of cases: awkward sizes around the block, data that catches the usual mistakes (the
+// wrong identity for min or max, a narrow accumulator, reading an element twice), fresh random
+// seeds, and every type, operation and block size the kernel claims. The list of cases and the
+// judging are plain C++; the runs happen in the worker process (worker.hpp).
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "reducelab/datagen.hpp"
+#include "reducelab/reference.hpp"
+#include "reducelab/usercode/compiler.hpp"
+#include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/worker.hpp"
+
+namespace rl::usercode {
+
+struct CheckCase {
+  int index = 0;
+  ElemType type = ElemType::Float32;
+  Op op = Op::Sum;
+  int block = 256;
+  uint64_t n = 0;
+  std::string data;  // "ones", "random", "all negative", "all positive", "wide values"
+  DataSpec spec;
+  std::string label() const;  // "float32 sum, block 256, N=33, random"
+};
+
+struct BatteryOptions {
+  // Restrict to these (each must be claimed); empty: everything the kernel claims.
+  std::vector<ElemType> types;
+  std::vector<Op> ops;
+  std::vector<int> blocks;
+  bool large = false;  // also N = 2^31 + 7 (where the GPU has the memory)
+  uint64_t seed = 1;   // the random data's seeds derive from it: a fresh one per check
+};
+
+// N of the battery for one block size: 1, 2, 31, 33, block-1, block+1, 2^20+7, 2^24 (and 2^31+7).
+std::vector<uint64_t> batterySizes(int block, bool large);
+// The data sets for one type and operation, with the reason each is there.
+struct DataCase {
+  std::string name;
+  DataPattern pattern = DataPattern::Uniform;
+  int64_t lo = 0, hi = 0;
+  std::string why;
+};
+std::vector<DataCase> batteryData(ElemType type, Op op);
+// Every case, in the order they run; "" or why the options do not fit the contract.
+std::vector<CheckCase> planBattery(const Contract& c, const BatteryOptions& o, std::string* error);
+
+enum class Verdict { Pass, Fail, Crash, Timeout, Skipped, NotRun };
+std::string_view name(Verdict v);
+
+struct CaseResult {
+  CheckCase c;
+  Verdict verdict = Verdict::NotRun;
+  std::string expected, got;  // values as text (exact integers, %.17g floats)
+  std::string note;           // "exact", "within tolerance", why it failed, skipped or did not run
+  std::vector<std::string> findings;  // guard zones, changed input
+  bool valueRight = false;            // the value passed (a finding alone failed the case)
+  double kernelMs = 0;
+  uint64_t launches = 0;
+  std::string text() const;   // the one line `reducelab check` prints
+};
+
+// The verdict of one run: the value against the exact reference (checkResult's rules and a
+// tolerance from the plan's chain of operations for float sums), plus what the guard zones and
+// the input comparison found. Plain C++: tested without a GPU.
+Value valueFromBits(ElemType t, uint64_t bits);
+CaseResult judgeCase(const CheckCase& c, const LaunchPlan& plan, const RunOutcome& run, const Reference& ref);
+
+struct CheckSummary {
+  int passed = 0, failed = 0, crashed = 0, timedOut = 0, skipped = 0, notRun = 0;
+  int total() const { return passed + failed + crashed + timedOut + skipped + notRun; }
+};
+
+// ---- the whole check, for the CLI and the GUI (call from a worker thread) ----
+struct CheckRequest {
+  std::string source, file;
+  BatteryOptions battery;
+  int sm = 0;              // 0: the GPU's architecture (sm_90 where there is no GPU)
+  std::string cacheDir;    // "": the default cache
+  bool useCache = true;
+};
+
+enum class CheckStatus { Ran, CompileError, Environment, Usage, Cancelled };
+
+struct CheckReport {
+  CheckStatus status = CheckStatus::Environment;
+  std::string error;       // Environment / Usage / Cancelled: why
+  std::string file;
+  DeviceInfo device;       // the worker's GPU
+  int sm = 0;
+  std::string nvrtcVersion;
+  uint64_t seed = 0;
+  Contract contract;
+  std::vector<Diagnostic> diagnostics;  // of every build, each once
+  std::vector<CompileResult> builds;    // one per type x operation claimed
+  std::vector<CaseResult> cases;
+  CheckSummary summary;
+  int workerRestarts = 0;
+  // 0 all passed, 3 a case failed, 4 compile errors, 1 environment (no NVRTC, no GPU), 2 usage.
+  int exitCode() const;
+  std::string summaryText() const;
+};
+
+struct CheckHooks {
+  std::function<void(const CheckReport&)> onCompiled;  // the builds are done, the cases not yet run
+  std::function<void(const CaseResult&)> onCase;  // after each case (progress)
+  std::function<bool()> cancelled;                // polled between cases
+};
+
+CheckReport runCheck(const CheckRequest& request, KernelWorker& worker, const CheckHooks& hooks = {});
+
+// Compiles every claimed type x operation (the first one `compile` reports; `check` runs them).
+std::vector<CompileResult> compileClaims(const std::string& source, const std::string& file, int sm,
+                                         const std::vector<ElemType>& types, const std::vector<Op>& ops,
+                                         const std::string& cacheDir, bool useCache);
+// The diagnostics of several builds, each once (the same warning in every build is one line).
+std::vector<Diagnostic> mergedDiagnostics(const std::vector<CompileResult>& builds);
+
+nlohmann::json checkReportJson(const CheckReport& r);
+
+}  // namespace rl::usercode

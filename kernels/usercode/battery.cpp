@@ -1,0 +1,467 @@
+// The battery of `reducelab check`: its cases, their verdicts, and the check that runs them.
+#include "reducelab/usercode/battery.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace rl::usercode {
+
+std::string_view name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Crash: return "crash";
+    case Verdict::Timeout: return "timeout";
+    case Verdict::Skipped: return "skipped";
+    case Verdict::NotRun: break;
+  }
+  return "not-run";
+}
+
+std::string CheckCase::label() const {
+  return std::string(name(type)) + " " + std::string(name(op)) + ", block " + std::to_string(block) + ", N=" +
+         formatCount(n) + ", " + data;
+}
+
+std::vector<uint64_t> batterySizes(int block, bool large) {
+  std::vector<uint64_t> n = {1, 2, 31, 33, uint64_t(block) - 1, uint64_t(block) + 1, (uint64_t(1) << 20) + 7,
+                             uint64_t(1) << 24};
+  if (large) n.push_back((uint64_t(1) << 31) + 7);
+  n.erase(std::remove(n.begin(), n.end(), uint64_t(0)), n.end());
+  std::sort(n.begin(), n.end());
+  n.erase(std::unique(n.begin(), n.end()), n.end());
+  return n;
+}
+
+std::vector<DataCase> batteryData(ElemType type, Op op) {
+  std::vector<DataCase> d;
+  const bool wide = type == ElemType::Int64 || type == ElemType::Float64;
+  // Sums: values of both signs (floats: [0, 1), their rounding). Min and max: so many possible
+  // values that the extreme is mostly one element, which a kernel that skips some often misses.
+  const DataCase random =
+      op != Op::Sum  ? DataCase{"random", DataPattern::IntRange, -1000000000, 1000000000,
+                               "integers in [-10^9, 10^9], a fresh seed each check: the extreme is mostly unique"}
+      : isFloat(type) ? DataCase{"random", DataPattern::Uniform, 0, 0, "uniform in [0, 1), a fresh seed each check"}
+                      : DataCase{"random", DataPattern::IntRange, -1000000, 1000000,
+                                 "integers in [-10^6, 10^6], a fresh seed each check"};
+  switch (op) {
+    case Op::Sum:
+      d.push_back({"ones", DataPattern::Ones, 0, 0, "the sum is N: every element counted exactly once"});
+      d.push_back(random);
+      if (type == ElemType::Int32)
+        d.push_back({"wide values", DataPattern::IntRange, int64_t(1) << 24, int64_t(1) << 25,
+                     "partial sums pass 2^31: int32 arithmetic wraps, as the reference does"});
+      if (type == ElemType::Int64)
+        d.push_back({"wide values", DataPattern::IntRange, int64_t(1) << 32, int64_t(1) << 33,
+                     "each value overflows a 32-bit accumulator"});
+      if (type == ElemType::Float64)
+        d.push_back({"wide values", DataPattern::IntRange, int64_t(1) << 25, int64_t(1) << 26,
+                     "integers a float accumulator cannot hold exactly"});
+      break;
+    case Op::Min:
+      d.push_back({"all positive", DataPattern::IntRange, 1, 1000000, "an identity of 0 instead of +inf gives 0"});
+      d.push_back(random);
+      if (wide)
+        d.push_back({"wide values", DataPattern::IntRange, int64_t(1) << 32, int64_t(1) << 33,
+                     "a 32-bit accumulator truncates them"});
+      break;
+    case Op::Max:
+      d.push_back({"all negative", DataPattern::IntRange, -1000000, -1, "an identity of 0 instead of -inf gives 0"});
+      d.push_back(random);
+      if (wide)
+        d.push_back({"wide values", DataPattern::IntRange, -(int64_t(1) << 33), -(int64_t(1) << 32),
+                     "a 32-bit accumulator truncates them"});
+      break;
+  }
+  return d;
+}
+
+std::vector<CheckCase> planBattery(const Contract& c, const BatteryOptions& o, std::string* error) {
+  auto listText = [](const auto& v, auto f) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + std::string(f(x));
+    return s;
+  };
+  for (ElemType t : o.types)
+    if (!c.claims(t))
+      return *error = std::string(name(t)) + " is not a type the kernel claims (" +
+                      listText(c.types, [](ElemType x) { return name(x); }) + "; see `// @reducelab types:`)",
+             std::vector<CheckCase>{};
+  for (Op x : o.ops)
+    if (!c.claims(x))
+      return *error = std::string(name(x)) + " is not an operation the kernel claims (" +
+                      listText(c.ops, [](Op y) { return name(y); }) + "; see `// @reducelab ops:`)",
+             std::vector<CheckCase>{};
+  for (int b : o.blocks)
+    if (!c.claimsBlock(b))
+      return *error = "block " + std::to_string(b) + " is not a block size the kernel claims (" +
+                      listText(c.blocks, [](int y) { return std::to_string(y); }) + "; see `// @reducelab blocks:`)",
+             std::vector<CheckCase>{};
+  std::vector<CheckCase> out;
+  for (ElemType t : o.types.empty() ? c.types : o.types)
+    for (Op op : o.ops.empty() ? c.ops : o.ops)
+      for (int b : o.blocks.empty() ? c.blocks : o.blocks)
+        for (uint64_t n : batterySizes(b, o.large))
+          for (const DataCase& d : batteryData(t, op)) {
+            CheckCase k;
+            k.index = int(out.size());
+            k.type = t;
+            k.op = op;
+            k.block = b;
+            k.n = n;
+            k.data = d.name;
+            k.spec.pattern = d.pattern;
+            k.spec.lo = d.lo;
+            k.spec.hi = d.hi;
+            k.spec.seed = mix64(o.seed ^ mix64(uint64_t(k.index) + 1));
+            out.push_back(k);
+          }
+  return out;
+}
+
+Value valueFromBits(ElemType t, uint64_t bits) {
+  Value v;
+  switch (t) {
+    case ElemType::Int32: {
+      int32_t x;
+      std::memcpy(&x, &bits, 4);
+      v.isInt = true, v.i = x;
+      break;
+    }
+    case ElemType::Int64: {
+      int64_t x;
+      std::memcpy(&x, &bits, 8);
+      v.isInt = true, v.i = x;
+      break;
+    }
+    case ElemType::Float32: {
+      float x;
+      std::memcpy(&x, &bits, 4);
+      v.f = x;
+      break;
+    }
+    case ElemType::Float64: {
+      double x;
+      std::memcpy(&x, &bits, 8);
+      v.f = x;
+      break;
+    }
+  }
+  return v;
+}
+
+namespace {
+
+RunConfig configOf(const CheckCase& c) {
+  RunConfig r;
+  r.type = c.type;
+  r.op = c.op;
+  r.accumulate = Accumulate::Same;
+  r.n = c.n;
+  r.data = c.spec.pattern;
+  r.seed = c.spec.seed;
+  r.rangeLo = c.spec.lo;
+  r.rangeHi = c.spec.hi;
+  return r;
+}
+
+std::string exactText(long double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17Lg", x);
+  return b;
+}
+
+}  // namespace
+
+CaseResult judgeCase(const CheckCase& c, const LaunchPlan& plan, const RunOutcome& run, const Reference& ref) {
+  CaseResult r;
+  r.c = c;
+  r.kernelMs = run.kernelMs;
+  r.launches = plan.passes.size();
+  switch (run.status) {
+    case RunOutcome::Status::Ok: break;
+    case RunOutcome::Status::LaunchError: r.verdict = Verdict::Fail, r.note = run.message; return r;
+    case RunOutcome::Status::Fault: r.verdict = Verdict::Crash, r.note = run.message; return r;
+    case RunOutcome::Status::Timeout: r.verdict = Verdict::Timeout, r.note = run.message; return r;
+    case RunOutcome::Status::Skipped: r.verdict = Verdict::Skipped, r.note = run.message; return r;
+    case RunOutcome::Status::WorkerError: r.verdict = Verdict::Crash, r.note = run.message; return r;
+  }
+  const Value got = valueFromBits(c.type, run.resultBits);
+  const Check k = checkResult(configOf(c), got, ref, plan.chainBound);
+  r.got = got.text();
+  const bool floatSum = isFloat(c.type) && c.op == Op::Sum;
+  r.expected = floatSum ? exactText(ref.exact) : ref.expected.text();
+  if (floatSum && k.tolerance > 0) {
+    char tol[48];
+    std::snprintf(tol, sizeof tol, " +- %.3g", k.tolerance);
+    r.expected += tol;
+  }
+  r.note = k.note;
+  if (!k.pass && !floatSum) r.note = "wrong value";
+  for (const GuardFinding& g : run.guards) r.findings.push_back("guard zone: " + g.text());
+  if (run.inputChanged > 0)
+    r.findings.push_back("input: the kernel changed " + std::to_string(run.inputChanged) + " of its " + std::to_string(c.n) +
+                         " input elements (the first at element " + std::to_string(run.firstInputChange) +
+                         "); `in` is const");
+  r.verdict = k.pass && r.findings.empty() ? Verdict::Pass : Verdict::Fail;
+  r.valueRight = k.pass;
+  return r;
+}
+
+std::string CaseResult::text() const {
+  std::string v(name(verdict));
+  for (char& ch : v) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  v.resize(std::max<size_t>(v.size(), 7), ' ');
+  std::string s = v + " " + c.label();
+  if (verdict == Verdict::Pass || verdict == Verdict::Fail) {
+    if (!got.empty()) s += ": got " + got + ", expected " + expected + (note.empty() ? "" : " (" + note + ")");
+    else if (!note.empty()) s += ": " + note;
+  } else if (!note.empty()) {
+    s += ": " + note;
+  }
+  for (size_t i = 0; i < findings.size(); ++i) s += (i == 0 && valueRight ? ", but " : "; ") + findings[i];
+  return s;
+}
+
+int CheckReport::exitCode() const {
+  switch (status) {
+    case CheckStatus::Ran:
+      return summary.failed + summary.crashed + summary.timedOut + summary.notRun > 0 ? 3 : 0;
+    case CheckStatus::CompileError: return 4;
+    case CheckStatus::Usage: return 2;
+    case CheckStatus::Environment:
+    case CheckStatus::Cancelled: break;
+  }
+  return 1;
+}
+
+std::string CheckReport::summaryText() const {
+  const CheckSummary& s = summary;
+  std::string t = file + ": " + std::to_string(s.passed) + " of " + std::to_string(s.total()) + " cases passed";
+  auto part = [&](int n, const char* what) {
+    if (n > 0) t += ", " + std::to_string(n) + " " + what;
+  };
+  part(s.failed, "failed");
+  part(s.crashed, "crashed");
+  part(s.timedOut, "timed out");
+  part(s.skipped, "skipped");
+  part(s.notRun, "not run");
+  return t + " (seed " + std::to_string(seed) + ")";
+}
+
+std::vector<CompileResult> compileClaims(const std::string& source, const std::string& file, int sm,
+                                         const std::vector<ElemType>& types, const std::vector<Op>& ops,
+                                         const std::string& cacheDir, bool useCache) {
+  std::vector<CompileResult> out;
+  for (ElemType t : types)
+    for (Op o : ops) {
+      CompileRequest q;
+      q.source = source;
+      q.file = file;
+      q.type = t;
+      q.op = o;
+      q.sm = sm;
+      q.cacheDir = cacheDir;
+      q.useCache = useCache;
+      out.push_back(compileUserKernel(q));
+      // Contract errors and a missing NVRTC are the same for every build: one is enough.
+      if (out.back().status == CompileStatus::Environment ||
+          (out.back().status == CompileStatus::ContractError && out.back().kernels.empty()))
+        return out;
+    }
+  return out;
+}
+
+std::vector<Diagnostic> mergedDiagnostics(const std::vector<CompileResult>& builds) {
+  std::vector<Diagnostic> out;
+  for (const CompileResult& b : builds)
+    for (const Diagnostic& d : b.diagnostics)
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  return out;
+}
+
+CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHooks& hooks) {
+  CheckReport rep;
+  rep.file = q.file;
+  rep.seed = q.battery.seed;
+  ContractResult contract = parseContract(q.source, q.file);
+  rep.contract = contract.contract;
+  if (!contract.ok()) {
+    rep.diagnostics = contract.diagnostics;
+    rep.status = CheckStatus::CompileError;
+    return rep;
+  }
+  std::string error;
+  const std::vector<CheckCase> cases = planBattery(rep.contract, q.battery, &error);
+  if (!error.empty()) {
+    rep.status = CheckStatus::Usage;
+    rep.error = error;
+    return rep;
+  }
+  rep.device = worker.device();
+  rep.sm = q.sm ? q.sm : rep.device.available ? rep.device.ccMajor * 10 + rep.device.ccMinor : 90;
+  const std::vector<ElemType> types = q.battery.types.empty() ? rep.contract.types : q.battery.types;
+  const std::vector<Op> ops = q.battery.ops.empty() ? rep.contract.ops : q.battery.ops;
+  rep.builds = compileClaims(q.source, q.file, rep.sm, types, ops, q.cacheDir, q.useCache);
+  rep.diagnostics = mergedDiagnostics(rep.builds);
+  for (const CompileResult& b : rep.builds) {
+    if (!b.nvrtcVersion.empty()) rep.nvrtcVersion = b.nvrtcVersion;
+    if (b.status == CompileStatus::Environment) {
+      rep.status = CheckStatus::Environment;
+      rep.error = b.environmentError;
+      return rep;
+    }
+  }
+  if (std::any_of(rep.builds.begin(), rep.builds.end(), [](const CompileResult& b) { return !b.ok(); })) {
+    rep.status = CheckStatus::CompileError;
+    return rep;
+  }
+  if (!rep.device.available) {
+    rep.status = CheckStatus::Environment;
+    rep.error = "the kernel compiled for " + archName(rep.sm) + "; running it needs a GPU: " + rep.device.unavailableReason;
+    return rep;
+  }
+  rep.status = CheckStatus::Ran;
+  if (hooks.onCompiled) hooks.onCompiled(rep);
+  const int restartsBefore = worker.restarts();
+  std::string stoppedBy;  // the case that crashed or hung: later cases are not run
+  for (const CheckCase& c : cases) {
+    if (hooks.cancelled && hooks.cancelled()) {
+      rep.status = CheckStatus::Cancelled;
+      rep.error = "cancelled after " + std::to_string(rep.cases.size()) + " cases";
+      break;
+    }
+    const CompileResult& build = *std::find_if(rep.builds.begin(), rep.builds.end(), [&](const CompileResult& b) {
+      return b.type == c.type && b.op == c.op;
+    });
+    const LaunchPlan plan = planLaunch(rep.contract, c.type, c.n, c.block);
+    CaseResult r;
+    r.c = c;
+    const KernelBuild* k = build.kernelFor(c.block);
+    if (!stoppedBy.empty()) {
+      r.verdict = Verdict::NotRun;
+      r.note = "not run: " + stoppedBy;
+    } else if (!plan.error.empty()) {
+      r.verdict = Verdict::Fail;
+      r.note = plan.error;
+    } else if (!k) {
+      r.verdict = Verdict::Crash;
+      r.note = "no build of the kernel for block " + std::to_string(c.block);
+    } else if (k->paramBytes[2] == 4 && c.n > ((k->nSigned || !k->nSignKnown) ? 0x7fffffffull : 0xffffffffull)) {
+      r.verdict = Verdict::Skipped;
+      r.note = std::string("the kernel's n is a 32-bit ") + (k->nSigned ? "int" : "integer") + ": N=" + formatCount(c.n) +
+               " does not fit (take a size_t n for larger N)";
+    } else {
+      RunRequest run;
+      run.symbol = k->loweredName;
+      run.nBytes = k->paramBytes[2];
+      run.type = c.type;
+      run.op = c.op;
+      run.n = c.n;
+      run.data = c.spec;
+      run.plan = plan;
+      const RunOutcome o = worker.run(run, build.cubin);
+      if (hooks.cancelled && hooks.cancelled()) {  // the run was stopped for it: no verdict
+        rep.status = CheckStatus::Cancelled;
+        rep.error = "cancelled after " + std::to_string(rep.cases.size()) + " cases";
+        break;
+      }
+      const Reference ref = o.status == RunOutcome::Status::Ok ? computeReference(configOf(c)) : Reference{};
+      r = judgeCase(c, plan, o, ref);
+      if (r.verdict == Verdict::Crash || r.verdict == Verdict::Timeout)
+        stoppedBy = "case " + std::to_string(c.index + 1) + " (" + c.label() + ") " +
+                    (r.verdict == Verdict::Crash ? "crashed" : "timed out");
+    }
+    switch (r.verdict) {
+      case Verdict::Pass: ++rep.summary.passed; break;
+      case Verdict::Fail: ++rep.summary.failed; break;
+      case Verdict::Crash: ++rep.summary.crashed; break;
+      case Verdict::Timeout: ++rep.summary.timedOut; break;
+      case Verdict::Skipped: ++rep.summary.skipped; break;
+      case Verdict::NotRun: ++rep.summary.notRun; break;
+    }
+    rep.cases.push_back(r);
+    if (hooks.onCase) hooks.onCase(rep.cases.back());
+  }
+  rep.workerRestarts = worker.restarts() - restartsBefore;
+  return rep;
+}
+
+nlohmann::json checkReportJson(const CheckReport& r) {
+  using nlohmann::json;
+  json diags = json::array();
+  for (const Diagnostic& d : r.diagnostics)
+    diags.push_back({{"file", d.file},
+                     {"line", d.line},
+                     {"column", d.column},
+                     {"severity", std::string(name(d.severity))},
+                     {"message", d.message},
+                     {"text", d.text()}});
+  json builds = json::array();
+  for (const CompileResult& b : r.builds) {
+    json kernels = json::array();
+    for (const KernelBuild& k : b.kernels)
+      kernels.push_back({{"block", k.block},
+                         {"name", k.nameExpression},
+                         {"symbol", k.loweredName},
+                         {"registers", k.resources.registers},
+                         {"static_shared_bytes", k.resources.staticSharedBytes},
+                         {"stack_bytes", k.resources.stackBytes},
+                         {"spill_store_bytes", k.resources.spillStoreBytes},
+                         {"spill_load_bytes", k.resources.spillLoadBytes}});
+    builds.push_back({{"type", std::string(name(b.type))},
+                      {"op", std::string(name(b.op))},
+                      {"ok", b.ok()},
+                      {"cache_hit", b.cacheHit},
+                      {"kernels", kernels}});
+  }
+  json cases = json::array();
+  for (const CaseResult& c : r.cases) {
+    json findings = json::array();
+    for (const std::string& f : c.findings) findings.push_back(f);
+    cases.push_back({{"index", c.c.index},
+                     {"type", std::string(name(c.c.type))},
+                     {"op", std::string(name(c.c.op))},
+                     {"block", c.c.block},
+                     {"n", c.c.n},
+                     {"data", c.c.data},
+                     {"pattern", std::string(name(c.c.spec.pattern))},
+                     {"seed", c.c.spec.seed},
+                     {"lo", c.c.spec.lo},
+                     {"hi", c.c.spec.hi},
+                     {"verdict", std::string(name(c.verdict))},
+                     {"expected", c.expected},
+                     {"got", c.got},
+                     {"note", c.note},
+                     {"findings", findings},
+                     {"launches", c.launches},
+                     {"kernel_ms", c.kernelMs},
+                     {"text", c.text()}});
+  }
+  const CheckSummary& s = r.summary;
+  json contract = json::array();
+  for (const std::string& line : r.contract.describe()) contract.push_back(line);
+  return {{"file", r.file},
+          {"exit_code", r.exitCode()},
+          {"error", r.error},
+          {"seed", r.seed},
+          {"device", r.device.available ? r.device.name + " (compute capability " + r.device.ccString() + ")" : std::string()},
+          {"arch", r.sm ? archName(r.sm) : std::string()},
+          {"nvrtc", r.nvrtcVersion},
+          {"contract", contract},
+          {"diagnostics", diags},
+          {"builds", builds},
+          {"cases", cases},
+          {"worker_restarts", r.workerRestarts},
+          {"summary",
+           {{"total", s.total()},
+            {"passed", s.passed},
+            {"failed", s.failed},
+            {"crashed", s.crashed},
+            {"timed_out", s.timedOut},
+            {"skipped", s.skipped},
+            {"not_run", s.notRun}}}};
+}
+
+}  // namespace rl::usercode

@@ -1,0 +1,379 @@
+// The worker's launches of a user's kernel (worker.hpp): the cubin loaded through the runtime's
+// library API, input generated on the device (datagen.hpp), every buffer inside guard zones,
+// the passes of the plan, the final stage, and each failure named in one sentence. Runs only in
+// the worker process: a fault here poisons this process's context, never the app's.
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/datagen.hpp"
+#include "reducelab/reference.hpp"
+#include "reducelab/type_dispatch.hpp"
+#include "reducelab/usercode/worker.hpp"
+
+namespace rl::usercode {
+namespace {
+
+// Guard zones: 0x7F bytes read as a huge number (float 3.4e38, int32 2139062143), so a kernel that
+// reads past its input usually gets a visibly wrong sum or maximum as well.
+constexpr size_t kGuardBytes = 4096;
+constexpr unsigned char kGuardByte = 0x7f;
+
+std::string cudaText(cudaError_t e) { return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"; }
+
+// Errors after which the context cannot be used again.
+bool sticky(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default: return false;
+  }
+}
+
+std::string faultText(cudaError_t e) {
+  std::string what;
+  switch (e) {
+    case cudaErrorIllegalAddress:
+      what = "illegal memory access: the kernel read or wrote an address outside every buffer (an index past the "
+             "end, or a wrong pointer)";
+      break;
+    case cudaErrorIllegalInstruction:
+      what = "illegal instruction: the kernel executed __trap() or an instruction this GPU cannot run";
+      break;
+    case cudaErrorLaunchFailure:
+      what = "the kernel stopped with an unspecified launch failure: __trap(), or a fault the GPU does not name";
+      break;
+    case cudaErrorAssert: what = "a device-side assert() failed in the kernel"; break;
+    case cudaErrorMisalignedAddress:
+      what = "misaligned address: a load or store at an address that is not a multiple of its size (a float4 or "
+             "double through a pointer that is not aligned for it)";
+      break;
+    case cudaErrorHardwareStackError:
+      what = "hardware stack error: the kernel overflowed its stack (deep recursion or large local arrays)";
+      break;
+    case cudaErrorInvalidPc: what = "invalid program counter: the kernel jumped to an address that is no code"; break;
+    case cudaErrorInvalidAddressSpace:
+      what = "invalid address space: an instruction used a pointer of the wrong memory space";
+      break;
+    case cudaErrorLaunchTimeout: what = "the kernel ran past the display driver's time limit"; break;
+    default: what = "the kernel failed"; break;
+  }
+  return what + " [" + cudaGetErrorName(e) + "]";
+}
+
+std::string bytesText(uint64_t b) { return formatBytes(b); }
+
+// A device allocation of `bytes` with a guard zone on each side, all filled with kGuardByte.
+class GuardedBuffer {
+ public:
+  GuardedBuffer(std::string name, int elemBytes) : name_(std::move(name)), elemBytes_(elemBytes) {}
+  GuardedBuffer(const GuardedBuffer&) = delete;
+  ~GuardedBuffer() {
+    if (base_) cudaFree(base_);
+  }
+  cudaError_t allocate(size_t bytes, cudaStream_t s) {
+    bytes_ = bytes;
+    cudaError_t e = cudaMalloc(&base_, bytes + 2 * kGuardBytes);
+    if (e != cudaSuccess) {
+      base_ = nullptr;
+      return e;
+    }
+    return cudaMemsetAsync(base_, kGuardByte, bytes + 2 * kGuardBytes, s);
+  }
+  void* data() const { return base_ + kGuardBytes; }
+  size_t bytes() const { return bytes_; }
+  // The guard bytes that changed, as findings (one per side).
+  cudaError_t check(std::vector<GuardFinding>* out) const {
+    std::vector<unsigned char> before(kGuardBytes), after(kGuardBytes);
+    cudaError_t e = cudaMemcpy(before.data(), base_, kGuardBytes, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) e = cudaMemcpy(after.data(), base_ + kGuardBytes + bytes_, kGuardBytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return e;
+    auto scan = [&](const std::vector<unsigned char>& g, int64_t origin) {
+      GuardFinding f;
+      f.buffer = name_;
+      f.bufferBytes = bytes_;
+      f.elemBytes = elemBytes_;
+      for (size_t i = 0; i < g.size(); ++i) {
+        if (g[i] == kGuardByte) continue;
+        const int64_t at = origin + int64_t(i);
+        if (f.bytesChanged == 0) f.firstOffset = at;
+        f.lastOffset = at;
+        ++f.bytesChanged;
+      }
+      if (f.bytesChanged > 0) out->push_back(f);
+    };
+    scan(before, -int64_t(kGuardBytes));
+    scan(after, int64_t(bytes_));
+    return cudaSuccess;
+  }
+
+ private:
+  std::string name_;
+  int elemBytes_;
+  char* base_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+template <class T>
+__global__ void generateInput(T* out, uint64_t n, DataSpec spec) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    out[i] = generateElement<T>(spec, i);
+}
+
+// Counts the input elements that no longer hold what was generated (bit for bit).
+template <class T>
+__global__ void compareInput(const T* in, uint64_t n, DataSpec spec, unsigned long long* changed,
+                             unsigned long long* first) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    const T want = generateElement<T>(spec, i), got = in[i];
+    unsigned long long a = 0, b = 0;
+    memcpy(&a, &want, sizeof(T));
+    memcpy(&b, &got, sizeof(T));
+    if (a != b) {
+      atomicAdd(changed, 1ull);
+      atomicMin(first, (unsigned long long)i);
+    }
+  }
+}
+
+// The loaded cubin, kept while requests bring the same one.
+struct LoadedLibrary {
+  std::vector<uint8_t> cubin;
+  cudaLibrary_t library = nullptr;
+};
+LoadedLibrary& loaded() {
+  static LoadedLibrary l;
+  return l;
+}
+
+cudaStream_t stream() {
+  static cudaStream_t s = [] {
+    cudaStream_t x = nullptr;
+    cudaStreamCreateWithFlags(&x, cudaStreamNonBlocking);
+    return x;
+  }();
+  return s;
+}
+
+int deviceAttribute(cudaDeviceAttr a) {
+  int v = 0;
+  cudaDeviceGetAttribute(&v, a, 0);
+  return v;
+}
+
+RunOutcome failed(RunOutcome::Status s, std::string message, bool contextLost = false) {
+  RunOutcome o;
+  o.status = s;
+  o.message = std::move(message);
+  o.contextLost = contextLost;
+  return o;
+}
+
+// A CUDA error after the kernel ran: a fault (the context is lost) or our own failure.
+RunOutcome afterRun(cudaError_t e, const std::string& during) {
+  if (sticky(e)) return failed(RunOutcome::Status::Fault, faultText(e), true);
+  return failed(RunOutcome::Status::WorkerError, during + ": " + cudaText(e));
+}
+
+}  // namespace
+
+DeviceInfo workerDevice() {
+  DeviceInfo d = queryDevice(0);
+  if (!d.available) return d;
+  cudaError_t e = cudaSetDevice(d.ordinal);
+  if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context now, not during the first run
+  if (e != cudaSuccess) {
+    d.available = false;
+    d.unavailableReason = "the GPU's context could not be created: " + cudaText(e);
+  }
+  return d;
+}
+
+RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
+  const int eb = int(elemBytes(r.type));
+  const LaunchPlan& plan = r.plan;
+  cudaStream_t s = stream();
+
+  // The kernel: its cubin loaded once for as long as it does not change.
+  LoadedLibrary& lib = loaded();
+  if (!lib.library || lib.cubin != cubin) {
+    if (lib.library) cudaLibraryUnload(lib.library);
+    lib = LoadedLibrary{};
+    cudaLibrary_t l = nullptr;
+    const cudaError_t e = cudaLibraryLoadData(&l, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (e != cudaSuccess) {
+      if (sticky(e)) return afterRun(e, "loading the cubin");
+      return failed(RunOutcome::Status::LaunchError,
+                    "this GPU (compute capability " + std::to_string(deviceAttribute(cudaDevAttrComputeCapabilityMajor)) +
+                        "." + std::to_string(deviceAttribute(cudaDevAttrComputeCapabilityMinor)) +
+                        ") cannot load the kernel's cubin: " + cudaText(e));
+    }
+    lib.library = l;
+    lib.cubin = cubin;
+  }
+  cudaKernel_t kernel = nullptr;
+  if (cudaError_t e = cudaLibraryGetKernel(&kernel, lib.library, r.symbol.c_str()); e != cudaSuccess)
+    return failed(RunOutcome::Status::LaunchError, "the cubin has no kernel " + r.symbol + ": " + cudaText(e));
+  const void* fn = reinterpret_cast<const void*>(kernel);
+  cudaFuncAttributes attr{};
+  if (cudaError_t e = cudaFuncGetAttributes(&attr, fn); e != cudaSuccess)
+    return failed(RunOutcome::Status::LaunchError, "cannot read the kernel's attributes: " + cudaText(e));
+
+  // What the launch asks for against what this kernel on this GPU can have.
+  const int deviceMaxThreads = deviceAttribute(cudaDevAttrMaxThreadsPerBlock);
+  if (plan.block > attr.maxThreadsPerBlock) {
+    if (attr.maxThreadsPerBlock < deviceMaxThreads)
+      return failed(RunOutcome::Status::LaunchError,
+                    "too many registers for block " + std::to_string(plan.block) + ": the kernel uses " +
+                        std::to_string(attr.numRegs) + " registers per thread, so a block of it can have at most " +
+                        std::to_string(attr.maxThreadsPerBlock) + " threads on this GPU");
+    return failed(RunOutcome::Status::LaunchError, "block " + std::to_string(plan.block) + " is more threads than this GPU allows (" +
+                                                       std::to_string(deviceMaxThreads) + ")");
+  }
+  const uint64_t optin = uint64_t(deviceAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  const uint64_t sharedTotal = uint64_t(attr.sharedSizeBytes) + plan.dynamicSharedBytes;
+  if (sharedTotal > optin)
+    return failed(RunOutcome::Status::LaunchError,
+                  "too much shared memory: block " + std::to_string(plan.block) + " asks for " +
+                      std::to_string(plan.dynamicSharedBytes) + " bytes of dynamic shared memory" +
+                      (attr.sharedSizeBytes ? " + " + std::to_string(attr.sharedSizeBytes) + " static" : std::string()) +
+                      " = " + std::to_string(sharedTotal) + " bytes; this GPU gives a block at most " + std::to_string(optin));
+  if (plan.dynamicSharedBytes > uint64_t(attr.maxDynamicSharedSizeBytes)) {
+    if (cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(plan.dynamicSharedBytes));
+        e != cudaSuccess)
+      return failed(RunOutcome::Status::LaunchError,
+                    "cannot give the kernel " + std::to_string(plan.dynamicSharedBytes) + " bytes of dynamic shared memory: " +
+                        cudaText(e));
+  }
+  if (r.nBytes == 4 && r.n > 0xffffffffull)
+    return failed(RunOutcome::Status::Skipped, "N does not fit the kernel's 32-bit n");
+
+  // Memory: the input, one buffer per launch's output, their guards, and room to spare.
+  uint64_t need = r.n * uint64_t(eb) + 2 * kGuardBytes;
+  for (const Pass& p : plan.passes) need += (plan.final == UserFinal::Atomic ? 1 : p.grid) * uint64_t(eb) + 2 * kGuardBytes;
+  size_t freeBytes = 0, totalBytes = 0;
+  if (cudaError_t e = cudaMemGetInfo(&freeBytes, &totalBytes); e != cudaSuccess) return afterRun(e, "reading the free memory");
+  const uint64_t spare = uint64_t(256) << 20;
+  if (need + spare > freeBytes)
+    return failed(RunOutcome::Status::Skipped, "needs " + bytesText(need) + " of GPU memory; " + bytesText(freeBytes) +
+                                                   " of " + bytesText(totalBytes) + " are free");
+  GuardedBuffer input("input", eb);
+  std::vector<std::unique_ptr<GuardedBuffer>> outputs;
+  if (cudaError_t e = input.allocate(size_t(r.n) * size_t(eb), s); e != cudaSuccess)
+    return failed(RunOutcome::Status::Skipped, "cannot allocate the input (" + bytesText(r.n * eb) + "): " + cudaText(e));
+  for (size_t p = 0; p < plan.passes.size(); ++p) {
+    const bool last = p + 1 == plan.passes.size();
+    const std::string label = plan.final == UserFinal::Atomic ? "output"
+                              : last && plan.final == UserFinal::Gpu
+                                  ? "output (launch " + std::to_string(p + 1) + ")"
+                                  : "partials of launch " + std::to_string(p + 1);
+    outputs.push_back(std::make_unique<GuardedBuffer>(label, eb));
+    const uint64_t count = plan.final == UserFinal::Atomic ? 1 : plan.passes[p].grid;
+    if (cudaError_t e = outputs.back()->allocate(size_t(count) * size_t(eb), s); e != cudaSuccess)
+      return failed(RunOutcome::Status::Skipped, "cannot allocate the " + label + ": " + cudaText(e));
+  }
+  unsigned long long* counters = nullptr;  // input elements changed, first one changed
+  if (cudaError_t e = cudaMalloc(&counters, 2 * sizeof(unsigned long long)); e != cudaSuccess)
+    return afterRun(e, "allocating two counters");
+  const std::unique_ptr<unsigned long long, decltype(&cudaFree)> countersOwner(counters, &cudaFree);
+
+  // Input, and the identity in out[0] for the atomic final.
+  const int sms = deviceAttribute(cudaDevAttrMultiProcessorCount);
+  const unsigned genGrid = unsigned(std::min<uint64_t>((r.n + 255) / 256, uint64_t(sms) * 32));
+  withElemType(r.type, [&]<class T>(TypeTag<T>) {
+    generateInput<T><<<genGrid, 256, 0, s>>>(static_cast<T*>(input.data()), r.n, r.data);
+    if (plan.final == UserFinal::Atomic) {
+      const T identity = withOp(r.op, [&]<class O>(TypeTag<O>) { return O::template identity<T>(); });
+      cudaMemcpyAsync(outputs.front()->data(), &identity, sizeof(T), cudaMemcpyHostToDevice, s);
+    }
+  });
+  if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "generating the input");
+
+  // The launches.
+  cudaEvent_t start = nullptr, stop = nullptr;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> startOwner(start, &cudaEventDestroy),
+      stopOwner(stop, &cudaEventDestroy);
+  cudaEventRecord(start, s);
+  for (size_t p = 0; p < plan.passes.size(); ++p) {
+    const void* in = p == 0 ? input.data() : outputs[p - 1]->data();
+    void* out = outputs[p]->data();
+    uint32_t n32 = uint32_t(plan.passes[p].n);
+    uint64_t n64 = plan.passes[p].n;
+    void* args[] = {&in, &out, r.nBytes == 4 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
+    const cudaError_t e = cudaLaunchKernel(fn, dim3(unsigned(plan.passes[p].grid)), dim3(unsigned(plan.block)), args,
+                                           size_t(plan.dynamicSharedBytes), s);
+    if (e == cudaSuccess) continue;
+    if (sticky(e)) return failed(RunOutcome::Status::Fault, faultText(e), true);
+    std::string why = cudaText(e);
+    if (e == cudaErrorLaunchOutOfResources)
+      why = "too many resources requested: " + std::to_string(attr.numRegs) + " registers x " + std::to_string(plan.block) +
+            " threads is more than a block can have [" + cudaGetErrorName(e) + "]";
+    return failed(RunOutcome::Status::LaunchError,
+                  "launch " + std::to_string(p + 1) + " of " + std::to_string(plan.passes.size()) + " (grid " +
+                      std::to_string(plan.passes[p].grid) + ", block " + std::to_string(plan.block) + ", " +
+                      std::to_string(plan.dynamicSharedBytes) + " bytes of dynamic shared memory) was refused: " + why);
+  }
+  cudaEventRecord(stop, s);
+  if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) {
+    if (sticky(e)) return failed(RunOutcome::Status::Fault, faultText(e), true);
+    return failed(RunOutcome::Status::LaunchError, "the kernel failed: " + cudaText(e));
+  }
+  RunOutcome o;
+  o.status = RunOutcome::Status::Ok;
+  float ms = 0;
+  if (cudaEventElapsedTime(&ms, start, stop) == cudaSuccess) o.kernelMs = ms;
+
+  // The result: out[0] of the last launch, or the CPU's loop over its partials.
+  const GuardedBuffer& last = *outputs.back();
+  const uint64_t values = plan.final == UserFinal::Cpu ? plan.cpuValues : 1;
+  std::vector<unsigned char> host(size_t(values) * size_t(eb));
+  if (cudaError_t e = cudaMemcpy(host.data(), last.data(), host.size(), cudaMemcpyDeviceToHost); e != cudaSuccess)
+    return afterRun(e, "copying the result");
+  withElemType(r.type, [&]<class T>(TypeTag<T>) {
+    withOp(r.op, [&]<class O>(TypeTag<O>) {
+      T acc;
+      std::memcpy(&acc, host.data(), sizeof(T));
+      for (uint64_t i = 1; i < values; ++i) {
+        T v;
+        std::memcpy(&v, host.data() + i * sizeof(T), sizeof(T));
+        acc = O()(acc, v);
+      }
+      std::memcpy(&o.resultBits, &acc, sizeof(T));
+    });
+  });
+
+  // What else the kernel wrote.
+  for (const GuardedBuffer* b : [&] {
+         std::vector<const GuardedBuffer*> all{&input};
+         for (const auto& x : outputs) all.push_back(x.get());
+         return all;
+       }())
+    if (cudaError_t e = b->check(&o.guards); e != cudaSuccess) return afterRun(e, "reading the guard zones");
+  const unsigned long long init[2] = {0, ~0ull};
+  cudaMemcpyAsync(counters, init, sizeof init, cudaMemcpyHostToDevice, s);
+  withElemType(r.type, [&]<class T>(TypeTag<T>) {
+    compareInput<T><<<genGrid, 256, 0, s>>>(static_cast<const T*>(input.data()), r.n, r.data, counters, counters + 1);
+  });
+  unsigned long long found[2] = {0, 0};
+  cudaMemcpyAsync(found, counters, sizeof found, cudaMemcpyDeviceToHost, s);
+  if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "comparing the input");
+  o.inputChanged = found[0];
+  o.firstInputChange = found[0] ? found[1] : 0;
+  return o;
+}
+
+}  // namespace rl::usercode

@@ -1,0 +1,878 @@
+// The student's own kernel without a GPU: the annotation parser, launch planning, the battery,
+// the verdicts, NVRTC's log, the real NVRTC (loaded at run time; on this machine), the build
+// cache, the missing-NVRTC message, the worker protocol and the parent's watchdog (with a fake
+// worker), and the CLI's exit codes.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "reducelab/cuda_device.hpp"
+#include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/compiler.hpp"
+#include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/nvrtc.hpp"
+#include "reducelab/usercode/worker.hpp"
+#include "test_support.hpp"
+
+namespace uc = rl::usercode;
+using rl::ElemType;
+using rl::Op;
+
+namespace {
+
+const std::string kData = std::string(REDUCELAB_SOURCE_DIR) + "/tests/data/usercode/";
+
+std::string source(const std::string& name) { return rl::test::readFile(kData + name); }
+
+uc::ContractResult parse(const std::string& text) { return uc::parseContract(text, "k.cu"); }
+
+const char* kHarrisBody =
+    "__global__ void reduce(const T* in, T* out, unsigned int n) {\n"
+    "  extern __shared__ T s[];\n"
+    "  s[threadIdx.x] = in[0];\n"
+    "  out[blockIdx.x] = s[0];\n"
+    "}\n";
+
+#define REQUIRE_NVRTC()                                                             \
+  do {                                                                              \
+    if (!uc::nvrtc().loaded) GTEST_SKIP() << "no NVRTC here: " << uc::nvrtc().error; \
+  } while (0)
+
+}  // namespace
+
+// ---- the contract ----
+
+TEST(UserContract, UnannotatedHarrisKernelGetsTheDefaultContract) {
+  const uc::ContractResult r = parse(kHarrisBody);
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().text();
+  const uc::Contract& c = r.contract;
+  EXPECT_EQ(c.kernel, "reduce");
+  EXPECT_EQ(c.kernelLine, 1);
+  EXPECT_FALSE(c.templated);
+  EXPECT_EQ(c.grid, uc::GridRule::OnePerThread);
+  EXPECT_EQ(c.final, uc::UserFinal::Gpu);
+  EXPECT_EQ(c.blocks, (std::vector<int>{128, 256, 512}));
+  EXPECT_EQ(c.ops, std::vector<Op>{Op::Sum});
+  EXPECT_EQ(c.types, (std::vector<ElemType>{ElemType::Int32, ElemType::Float32}));
+  EXPECT_EQ(c.dynamicSharedBytes(256, ElemType::Float64), 256u * 8);
+  EXPECT_EQ(c.nameExpression(256), "reduce");
+}
+
+TEST(UserContract, AnnotationsSetEveryRule) {
+  const uc::ContractResult r = parse(
+      "// @reducelab grid: elements-per-thread 4\n"
+      "// @reducelab blocks: 64, 1024\n"
+      "//   @reducelab shared: 2 x block\n"
+      "// @reducelab final: cpu\n"
+      "// @reducelab passes: 2\n"
+      "// @reducelab ops: max, min\n"
+      "// @reducelab types: float64, int64\n" +
+      std::string(kHarrisBody));
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().text();
+  const uc::Contract& c = r.contract;
+  EXPECT_EQ(c.grid, uc::GridRule::ElementsPerThread);
+  EXPECT_EQ(c.elementsPerThread, 4u);
+  EXPECT_EQ(c.blocks, (std::vector<int>{64, 1024}));
+  EXPECT_EQ(c.dynamicSharedBytes(64, ElemType::Int32), 2u * 64 * 4);
+  EXPECT_EQ(c.final, uc::UserFinal::Cpu);
+  EXPECT_EQ(c.cpuPasses, 2);
+  EXPECT_EQ(c.ops, (std::vector<Op>{Op::Max, Op::Min}));
+  EXPECT_EQ(c.types, (std::vector<ElemType>{ElemType::Float64, ElemType::Int64}));
+  EXPECT_EQ(c.kernelLine, 8);
+
+  const uc::Contract w = parse("// @reducelab shared: warps\n// @reducelab grid: fixed 1024\n" + std::string(kHarrisBody)).contract;
+  EXPECT_EQ(w.dynamicSharedBytes(100, ElemType::Float32), 4u * 4);  // ceil(100 / 32) warps
+  EXPECT_EQ(w.grid, uc::GridRule::Fixed);
+  EXPECT_EQ(w.fixedGrid, 1024u);
+  EXPECT_EQ(parse("// @reducelab shared: none\n" + std::string(kHarrisBody)).contract.dynamicSharedBytes(256, ElemType::Int32), 0u);
+  EXPECT_EQ(parse("// @reducelab shared: 1000 bytes\n" + std::string(kHarrisBody)).contract.dynamicSharedBytes(256, ElemType::Int32),
+            1000u);
+}
+
+TEST(UserContract, ErrorsNameTheLine) {
+  struct Case {
+    std::string text;
+    std::string expected;  // the diagnostic's text, whole
+  } cases[] = {
+      {"// a comment\n// @reducelab colour: blue\n", "k.cu:2:4: error: unknown key 'colour' (keys: kernel, template, types, "
+                                                    "ops, blocks, grid, shared, final, passes)"},
+      {"\n\n// @reducelab blocks: 128, 2048\n", "k.cu:3:4: error: blocks: '2048' is not a block size from 1 to 1024"},
+      {"// @reducelab ops: sum\n// @reducelab ops: max\n", "k.cu:2:4: error: 'ops' is given twice (first on line 1)"},
+      {"// @reducelab types: int32, half\n", "k.cu:1:4: error: types: 'half' is not int32, int64, float32 or float64"},
+      {"// @reducelab grid: two per thread\n",
+       "k.cu:1:4: error: grid: 'two per thread' is not one-per-thread, elements-per-thread K (1..2^20) or fixed G (1..2^31-1)"},
+      {"// @reducelab final: host\n", "k.cu:1:4: error: final: 'host' is not gpu, cpu or atomic"},
+      {"// @reducelab passes: 2\n",
+       "k.cu:1: error: passes: applies to `final: cpu` only (the GPU final repeats the kernel until one value remains; the "
+       "atomic final launches once)"},
+      {"// @reducelab blocks 128\n", "k.cu:1:4: error: an annotation reads `// @reducelab KEY: VALUE` (keys: kernel, template, "
+                                     "types, ops, blocks, grid, shared, final, passes)"},
+      {"// @reducelab kernel: missing\n", "k.cu:1: error: kernel: no __global__ function 'missing' in this file (there is reduce)"},
+  };
+  for (const Case& c : cases) {
+    const uc::ContractResult r = parse(c.text + kHarrisBody);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.diagnostics.front().text(), c.expected) << c.text;
+  }
+}
+
+TEST(UserContract, FindsTheKernelPastCommentsAttributesAndDeclarations) {
+  const uc::ContractResult r = parse(
+      "/* __global__ void fake(int* p); */\n"
+      "// __global__ void alsoFake()\n"
+      "const char* s = \"__global__ void inString(\";\n"
+      "__global__ void __launch_bounds__(256) reduce(const T* in, T* out, unsigned int n);\n"
+      "#define K __global__ void macro(int* p)\n"
+      "__device__ T helper(T a) { return a; }\n"
+      "__global__ void __launch_bounds__(256) reduce(const T* in, T* out, unsigned int n) {\n"
+      "  out[0] = helper(in[0]);\n"
+      "}\n");
+  ASSERT_TRUE(r.ok()) << r.diagnostics.front().text();
+  EXPECT_EQ(r.contract.kernel, "reduce");
+  EXPECT_EQ(r.contract.kernelLine, 7);  // the definition, not the declaration
+}
+
+TEST(UserContract, SeveralKernelsNeedAName) {
+  const std::string two = std::string(kHarrisBody) + "__global__ void other(int* p) { p[0] = 1; }\n";
+  const uc::ContractResult r = parse(two);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.diagnostics.front().text(),
+            "k.cu:6:17: error: this file has 2 __global__ functions (reduce, other): name the one ReduceLab launches with "
+            "`// @reducelab kernel: NAME`");
+  const uc::ContractResult named = parse("// @reducelab kernel: reduce\n" + two);
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named.contract.kernel, "reduce");
+  const uc::ContractResult none = parse("__device__ int f() { return 1; }\n");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.diagnostics.front().message.find("no __global__ function"), std::string::npos);
+}
+
+TEST(UserContract, TemplatesAreBoundInOrder) {
+  const uc::Contract c = parse("template <class V, typename Combine>\n"
+                               "__global__ void r(const V* in, V* out, unsigned n) {}\n")
+                             .contract;
+  EXPECT_TRUE(c.templated);
+  EXPECT_EQ(c.nameExpression(256), "r<T, Op>");
+  EXPECT_FALSE(c.perBlockInstances());
+  const uc::Contract b = parse("template <unsigned int blockSize>\n"
+                               "__global__ void r6(const T* in, T* out, unsigned n) {}\n")
+                             .contract;
+  EXPECT_TRUE(b.perBlockInstances());
+  EXPECT_EQ(b.nameExpression(512), "r6<512>");
+  const uc::Contract mixed = parse("// @reducelab template: BLOCK, T\n"
+                                   "template <int B, class V>\n"
+                                   "__global__ void r(const V* in, V* out, unsigned n) {}\n")
+                                 .contract;
+  EXPECT_EQ(mixed.nameExpression(128), "r<128, T>");
+  const uc::ContractResult wrong = parse("// @reducelab template: T, Op\n"
+                                         "template <class V>\n"
+                                         "__global__ void r(const V* in, V* out, unsigned n) {}\n");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.diagnostics.front().text(), "k.cu:1: error: template: 2 arguments given, kernel r has 1 template parameters");
+  const uc::ContractResult notTemplate = parse("// @reducelab template: T\n" + std::string(kHarrisBody));
+  ASSERT_FALSE(notTemplate.ok());
+  EXPECT_EQ(notTemplate.diagnostics.front().text(), "k.cu:1: error: template: kernel reduce is not a template");
+}
+
+// ---- launches ----
+
+TEST(UserLaunch, GpuFinalRepeatsUntilOneValue) {
+  const uc::Contract c = parse(kHarrisBody).contract;
+  const uc::LaunchPlan p = uc::planLaunch(c, ElemType::Float32, uint64_t(1) << 24, 256);
+  ASSERT_TRUE(p.error.empty()) << p.error;
+  ASSERT_EQ(p.passes.size(), 3u);  // 2^24 -> 65536 -> 256 -> 1
+  EXPECT_EQ(p.passes[0].n, uint64_t(1) << 24);
+  EXPECT_EQ(p.passes[0].grid, 65536u);
+  EXPECT_EQ(p.passes[1].n, 65536u);
+  EXPECT_EQ(p.passes[1].grid, 256u);
+  EXPECT_EQ(p.passes[2].n, 256u);
+  EXPECT_EQ(p.passes[2].grid, 1u);
+  EXPECT_EQ(p.dynamicSharedBytes, 1024u);
+  EXPECT_EQ(p.cpuValues, 0u);
+  // Each launch: 1 element per thread + 8 tree levels + 1; plus 2.
+  EXPECT_EQ(p.chainBound, 3u * 10 + 2);
+  const uc::LaunchPlan one = uc::planLaunch(c, ElemType::Int32, 1, 128);
+  ASSERT_EQ(one.passes.size(), 1u);
+  EXPECT_EQ(one.passes[0].grid, 1u);
+}
+
+TEST(UserLaunch, GridRulesAndFinals) {
+  const uc::Contract two = parse("// @reducelab grid: elements-per-thread 2\n" + std::string(kHarrisBody)).contract;
+  const uc::LaunchPlan a = uc::planLaunch(two, ElemType::Int32, 1000, 128);
+  ASSERT_EQ(a.passes.size(), 2u);  // ceil(1000 / 256) = 4, then ceil(4 / 256) = 1
+  EXPECT_EQ(a.passes[0].grid, 4u);
+  EXPECT_EQ(a.passes[1].n, 4u);
+  EXPECT_EQ(a.passes[1].grid, 1u);
+
+  const uc::Contract fixed = parse("// @reducelab grid: fixed 1024\n" + std::string(kHarrisBody)).contract;
+  const uc::LaunchPlan f = uc::planLaunch(fixed, ElemType::Int32, uint64_t(1) << 24, 256);
+  ASSERT_EQ(f.passes.size(), 3u);  // min(1024, 65536), min(1024, 4), min(1024, 1)
+  EXPECT_EQ(f.passes[0].grid, 1024u);
+  EXPECT_EQ(f.passes[1].grid, 4u);
+  EXPECT_EQ(f.passes[2].grid, 1u);
+  EXPECT_EQ(f.chainBound, (64u + 8 + 1) + (1 + 8 + 1) + (1 + 8 + 1) + 2);  // 2^24 / (1024 x 256) = 64 per thread
+
+  const uc::Contract cpu = parse("// @reducelab final: cpu\n" + std::string(kHarrisBody)).contract;
+  const uc::LaunchPlan c = uc::planLaunch(cpu, ElemType::Int32, 100000, 256);
+  ASSERT_EQ(c.passes.size(), 1u);
+  EXPECT_EQ(c.cpuValues, 391u);  // ceil(100000 / 256)
+  const uc::Contract cpu2 = parse("// @reducelab final: cpu\n// @reducelab passes: 2\n" + std::string(kHarrisBody)).contract;
+  const uc::LaunchPlan c2 = uc::planLaunch(cpu2, ElemType::Int32, 100000, 256);
+  ASSERT_EQ(c2.passes.size(), 2u);
+  EXPECT_EQ(c2.cpuValues, 2u);  // ceil(391 / 256)
+
+  const uc::Contract atomic = parse("// @reducelab final: atomic\n" + std::string(kHarrisBody)).contract;
+  const uc::LaunchPlan t = uc::planLaunch(atomic, ElemType::Float32, 100000, 256);
+  ASSERT_EQ(t.passes.size(), 1u);
+  EXPECT_EQ(t.passes[0].grid, 391u);
+}
+
+TEST(UserLaunch, ImpossiblePlansSayWhy) {
+  const uc::Contract c = parse(kHarrisBody).contract;
+  EXPECT_EQ(uc::planLaunch(c, ElemType::Int32, 10, 1).error, "block 1 never reduces 10 partials to fewer (each launch must shrink them)");
+  EXPECT_EQ(uc::planLaunch(c, ElemType::Int32, 0, 256).error, "N is 0");
+  EXPECT_EQ(uc::planLaunch(c, ElemType::Int32, 1000, 2000).error, "block 2000 is not from 1 to 1024");
+  EXPECT_EQ(uc::planLaunch(c, ElemType::Int32, 1000, 32, 10).error,
+            "N = 1000 needs a grid of 32 blocks; the GPU launches at most 10");
+}
+
+// ---- the battery ----
+
+TEST(UserBattery, SizesAroundTheBlock) {
+  EXPECT_EQ(uc::batterySizes(256, false), (std::vector<uint64_t>{1, 2, 31, 33, 255, 257, 1048583, 16777216}));
+  EXPECT_EQ(uc::batterySizes(32, false), (std::vector<uint64_t>{1, 2, 31, 33, 1048583, 16777216}));
+  EXPECT_EQ(uc::batterySizes(1, true), (std::vector<uint64_t>{1, 2, 31, 33, 1048583, 16777216, 2147483655ull}));
+}
+
+TEST(UserBattery, DataCatchTheUsualMistakes) {
+  auto names = [](ElemType t, Op o) {
+    std::vector<std::string> n;
+    for (const uc::DataCase& d : uc::batteryData(t, o)) n.push_back(d.name);
+    return n;
+  };
+  EXPECT_EQ(names(ElemType::Float32, Op::Sum), (std::vector<std::string>{"ones", "random"}));
+  EXPECT_EQ(names(ElemType::Int64, Op::Sum), (std::vector<std::string>{"ones", "random", "wide values"}));
+  EXPECT_EQ(names(ElemType::Int32, Op::Max), (std::vector<std::string>{"all negative", "random"}));
+  EXPECT_EQ(names(ElemType::Float64, Op::Min), (std::vector<std::string>{"all positive", "random", "wide values"}));
+  for (ElemType t : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64}) {
+    const uc::DataCase neg = uc::batteryData(t, Op::Max).front();
+    EXPECT_LT(neg.hi, 0);  // an identity of 0 beats every value
+    const uc::DataCase pos = uc::batteryData(t, Op::Min).front();
+    EXPECT_GT(pos.lo, 0);
+  }
+  const uc::DataCase wide = uc::batteryData(ElemType::Int64, Op::Sum).back();
+  EXPECT_GT(wide.lo, int64_t(INT32_MAX));  // each value alone overflows 32 bits
+}
+
+TEST(UserBattery, EveryClaimedCombinationWithFreshSeeds) {
+  const uc::Contract c = parse("// @reducelab ops: sum, max\n// @reducelab blocks: 128, 256\n" + std::string(kHarrisBody)).contract;
+  std::string error;
+  uc::BatteryOptions o;
+  o.seed = 7;
+  const std::vector<uc::CheckCase> all = uc::planBattery(c, o, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  // int32: sum (ones, random, wide) + max (negative, random); float32: sum (2) + max (2); 8 sizes; 2 blocks.
+  EXPECT_EQ(all.size(), size_t((3 + 2 + 2 + 2) * 8 * 2));
+  std::set<uint64_t> seeds;
+  for (const uc::CheckCase& k : all) seeds.insert(k.spec.seed);
+  EXPECT_EQ(seeds.size(), all.size());
+  o.seed = 8;
+  const std::vector<uc::CheckCase> again = uc::planBattery(c, o, &error);
+  EXPECT_NE(again.front().spec.seed, all.front().spec.seed);
+
+  uc::BatteryOptions only;
+  only.types = {ElemType::Float32};
+  only.ops = {Op::Max};
+  only.blocks = {256};
+  const std::vector<uc::CheckCase> few = uc::planBattery(c, only, &error);
+  ASSERT_EQ(few.size(), 2u * 8);
+  EXPECT_EQ(few.front().label(), "float32 max, block 256, N=1, all negative");
+
+  only.types = {ElemType::Float64};
+  EXPECT_TRUE(uc::planBattery(c, only, &error).empty());
+  EXPECT_EQ(error, "float64 is not a type the kernel claims (int32, float32; see `// @reducelab types:`)");
+  only.types = {};
+  only.blocks = {512};
+  uc::planBattery(c, only, &error);
+  EXPECT_EQ(error, "block 512 is not a block size the kernel claims (128, 256; see `// @reducelab blocks:`)");
+}
+
+namespace {
+
+uc::CheckCase onesCase(uint64_t n) {
+  uc::CheckCase k;
+  k.type = ElemType::Int32;
+  k.op = Op::Sum;
+  k.block = 256;
+  k.n = n;
+  k.data = "ones";
+  k.spec.pattern = rl::DataPattern::Ones;
+  return k;
+}
+
+rl::Reference referenceOf(const uc::CheckCase& k) {
+  rl::RunConfig c;
+  c.type = k.type;
+  c.op = k.op;
+  c.n = k.n;
+  c.data = k.spec.pattern;
+  c.seed = k.spec.seed;
+  c.rangeLo = k.spec.lo;
+  c.rangeHi = k.spec.hi;
+  return rl::computeReference(c, 1);
+}
+
+uint64_t bitsOf(int32_t v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+
+}  // namespace
+
+TEST(UserBattery, VerdictsFromValueGuardsAndInput) {
+  const uc::Contract c = parse(kHarrisBody).contract;
+  const uc::CheckCase k = onesCase(1000);
+  const uc::LaunchPlan plan = uc::planLaunch(c, k.type, k.n, k.block);
+  const rl::Reference ref = referenceOf(k);
+  uc::RunOutcome run;
+  run.status = uc::RunOutcome::Status::Ok;
+  run.resultBits = bitsOf(1000);  // the sum of 1000 ones
+  uc::CaseResult r = uc::judgeCase(k, plan, run, ref);
+  EXPECT_EQ(r.verdict, uc::Verdict::Pass);
+  EXPECT_EQ(r.text(), "PASS    int32 sum, block 256, N=1000, ones: got 1000, expected 1000 (exact)");
+
+  run.resultBits = bitsOf(1001);  // one element read twice
+  r = uc::judgeCase(k, plan, run, ref);
+  EXPECT_EQ(r.verdict, uc::Verdict::Fail);
+  EXPECT_EQ(r.text(), "FAIL    int32 sum, block 256, N=1000, ones: got 1001, expected 1000 (wrong value)");
+
+  run.resultBits = bitsOf(1000);
+  uc::GuardFinding g;
+  g.buffer = "output (launch 2)";
+  g.firstOffset = g.lastOffset = 4;
+  g.bytesChanged = 4;
+  g.bufferBytes = 4;
+  g.elemBytes = 4;
+  run.guards = {g};
+  r = uc::judgeCase(k, plan, run, ref);
+  EXPECT_EQ(r.verdict, uc::Verdict::Fail);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.text(),
+            "FAIL    int32 sum, block 256, N=1000, ones: got 1000, expected 1000 (exact), but guard zone: output (launch "
+            "2): a write past its end at byte offset 4 (element 1 of a 1-element buffer)");
+  g.firstOffset = 5;  // a value whose first byte happens to equal the guard's: the element is the same
+  g.lastOffset = 7;
+  EXPECT_EQ(g.text(), "output (launch 2): a write past its end at byte offset 4 (element 1 of a 1-element buffer)");
+  g.lastOffset = 12;
+  EXPECT_EQ(g.text(), "output (launch 2): writes past its end at byte offsets 4 to 15 (elements 1 to 3 of a 1-element buffer)");
+  g.firstOffset = -8;
+  g.lastOffset = -5;
+  EXPECT_EQ(g.text(), "output (launch 2): a write before its start at byte offset -8 (element -2 of a 1-element buffer)");
+
+  run.guards.clear();
+  run.inputChanged = 3;
+  run.firstInputChange = 17;
+  r = uc::judgeCase(k, plan, run, ref);
+  EXPECT_EQ(r.verdict, uc::Verdict::Fail);
+  EXPECT_EQ(r.findings.at(0), "input: the kernel changed 3 of its 1000 input elements (the first at element 17); `in` is const");
+
+  uc::RunOutcome bad;
+  for (auto [status, verdict] : {std::pair{uc::RunOutcome::Status::Fault, uc::Verdict::Crash},
+                                 std::pair{uc::RunOutcome::Status::Timeout, uc::Verdict::Timeout},
+                                 std::pair{uc::RunOutcome::Status::LaunchError, uc::Verdict::Fail},
+                                 std::pair{uc::RunOutcome::Status::Skipped, uc::Verdict::Skipped}}) {
+    bad.status = status;
+    bad.message = "what happened";
+    r = uc::judgeCase(k, plan, bad, ref);
+    EXPECT_EQ(r.verdict, verdict);
+    EXPECT_EQ(r.note, "what happened");
+  }
+}
+
+TEST(UserBattery, FloatSumsWithinTheirTolerance) {
+  const uc::Contract c = parse(kHarrisBody).contract;
+  uc::CheckCase k = onesCase(1 << 20);
+  k.type = ElemType::Float32;
+  k.data = "random";
+  k.spec.pattern = rl::DataPattern::Uniform;
+  k.spec.seed = 12345;
+  const rl::Reference ref = referenceOf(k);
+  const uc::LaunchPlan plan = uc::planLaunch(c, k.type, k.n, k.block);
+  uc::RunOutcome run;
+  run.status = uc::RunOutcome::Status::Ok;
+  auto judge = [&](float v) {
+    std::memcpy(&run.resultBits, &v, 4);
+    return uc::judgeCase(k, plan, run, ref).verdict;
+  };
+  EXPECT_EQ(judge(float(ref.exact)), uc::Verdict::Pass);
+  EXPECT_EQ(judge(float(ref.exact) * 1.001f), uc::Verdict::Fail);  // far above chain x eps x sum|x|
+  EXPECT_EQ(judge(float(ref.exact - 100.0L)), uc::Verdict::Fail);  // a hundred elements of about 1 missing
+}
+
+// ---- NVRTC's log ----
+
+TEST(UserDiagnostics, ErrorsAndWarningsAtTheUsersLines) {
+  const std::string src =
+      "__global__ void reduce(const T* in, T* out, unsigned n){\n"
+      "  int unused;\n"
+      "\tout[0] =\tin[0].y; }\n";
+  const std::string log =
+      "u.cu(2): warning #177-D: variable \"unused\" was declared but never referenced\n"
+      "    int unused;\n"
+      "        ^\n"
+      "\n"
+      "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+      "\n"
+      "u.cu(3): error: expression must have class type but it has type \"const T\"\n"
+      "  \tout[0] =\tin[0].y; }\n"
+      "  \t        \t^\n"
+      "          detected during instantiation of \"void reduce(const U *, U *, unsigned int) [with U=T]\" at line 9 of "
+      "other.cu\n"
+      "\n"
+      "u.cu(40): catastrophic error: could not open source file \"nothere.h\" (no directories in search list)\n"
+      "  #include <nothere.h>\n"
+      "                      ^\n"
+      "2 errors detected in the compilation of \"reducelab-prelude.cuh\".\n"
+      "ptxas warning : Registers are spilled to local memory in function '_Z1kv', 8 bytes spill stores\n"
+      "ptxas error   : Entry function '_Z1kv' uses too much shared data (0x13880 bytes, 0xc000 max)\n";
+  const std::vector<uc::Diagnostic> d = uc::parseNvrtcLog(log, "u.cu", src);
+  ASSERT_EQ(d.size(), 6u);
+  EXPECT_EQ(d[0].text(), "u.cu:2:7: warning: variable \"unused\" was declared but never referenced [#177-D]");
+  EXPECT_EQ(d[1].text(), "u.cu:3:11: error: expression must have class type but it has type \"const T\"");
+  EXPECT_EQ(d[2].text(),
+            "other.cu:9: note: detected during instantiation of \"void reduce(const U *, U *, unsigned int) [with U=T]\"");
+  // Line 40 is not in the source: no column is claimed.
+  EXPECT_EQ(d[3].text(), "u.cu:40: error: could not open source file \"nothere.h\" (no directories in search list)");
+  EXPECT_EQ(d[4].text(), "u.cu: warning: ptxas: Registers are spilled to local memory in function '_Z1kv', 8 bytes spill stores");
+  EXPECT_EQ(d[5].text(), "u.cu: error: ptxas: Entry function '_Z1kv' uses too much shared data (0x13880 bytes, 0xc000 max)");
+}
+
+TEST(UserDiagnostics, PtxasResourcesPerEntry) {
+  const std::string log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function '_Z6reduceIdEvPKT_PS0_j' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z6reduceIdEvPKT_PS0_j\n"
+      "ptxas         .     384 bytes stack frame, 16 bytes spill stores, 12 bytes spill loads\n"
+      "ptxas info    : Used 24 registers, used 1 barriers, 384 bytes cumulative stack size, 2048 bytes smem\n"
+      "ptxas info    : Compile time = 46.202 ms\n"
+      "ptxas info    : Function properties for _Z6helperPfi\n"
+      "ptxas         .     64 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Compiling entry function '_Z5otherPi' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z5otherPi\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 8 registers, used 0 barriers\n";
+  const auto r = uc::parsePtxasInfo(log);
+  ASSERT_EQ(r.size(), 2u);
+  const uc::KernelResources& a = r.at("_Z6reduceIdEvPKT_PS0_j");
+  EXPECT_EQ(a.registers, 24);
+  EXPECT_EQ(a.barriers, 1);
+  EXPECT_EQ(a.staticSharedBytes, 2048);
+  EXPECT_EQ(a.stackBytes, 384);
+  EXPECT_EQ(a.spillStoreBytes, 16);
+  EXPECT_EQ(a.spillLoadBytes, 12);
+  EXPECT_EQ(a.text(), "24 registers, 2048 B static shared, 384 B stack, 16 B spill stores, 12 B spill loads, 1 barrier");
+  const uc::KernelResources& b = r.at("_Z5otherPi");
+  EXPECT_EQ(b.registers, 8);
+  EXPECT_EQ(b.stackBytes, 0);
+  EXPECT_EQ(b.text(), "8 registers, 0 B static shared, 0 B stack, no spills, 0 barriers");
+}
+
+TEST(UserDiagnostics, PtxParameterSizes) {
+  const std::string ptx =
+      ".visible .entry _Z6reducePKfPfj(\n"
+      "\t.param .u64 .ptr .align 1 _Z6reducePKfPfj_param_0,\n"
+      "\t.param .u64 _Z6reducePKfPfj_param_1,\n"
+      "\t.param .u32 _Z6reducePKfPfj_param_2\n"
+      ")\n"
+      ".visible .entry _Z1sv4Pair(\n"
+      "\t.param .align 8 .b8 _Z1sv4Pair_param_0[16]\n"
+      ")\n";
+  std::string error;
+  EXPECT_EQ(uc::ptxEntryParamBytes(ptx, "_Z6reducePKfPfj", &error), (std::vector<int>{8, 8, 4}));
+  EXPECT_EQ(uc::ptxEntryParamBytes(ptx, "_Z1sv4Pair", &error), std::vector<int>{16});
+  EXPECT_TRUE(uc::ptxEntryParamBytes(ptx, "_Z4nonev", &error).empty());
+  EXPECT_EQ(error, "entry _Z4nonev not found in the PTX");
+}
+
+// ---- NVRTC itself (this machine has it) ----
+
+namespace {
+
+uc::CompileRequest request(const std::string& file, ElemType t, Op o, const std::string& cacheDir) {
+  uc::CompileRequest q;
+  q.source = source(file);
+  q.file = file;
+  q.type = t;
+  q.op = o;
+  q.cacheDir = cacheDir;
+  q.useCache = !cacheDir.empty();
+  return q;
+}
+
+}  // namespace
+
+TEST(UserCompile, HarrisKernelCompilesWithItsResources) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("harris3.cu", ElemType::Float32, Op::Sum, ""));
+  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? r.environmentError : r.diagnostics.front().text());
+  EXPECT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const uc::KernelBuild& k = r.kernels[0];
+  EXPECT_EQ(k.loweredName, "_Z7reduce3PKfPfj");  // reduce3(const float*, float*, unsigned int)
+  EXPECT_EQ(k.paramBytes, (std::vector<int>{8, 8, 4}));
+  EXPECT_TRUE(k.nSignKnown);
+  EXPECT_FALSE(k.nSigned);
+  EXPECT_TRUE(k.resources.known);
+  EXPECT_GT(k.resources.registers, 0);
+  EXPECT_EQ(k.resources.staticSharedBytes, 0);  // its shared memory is dynamic
+  EXPECT_EQ(k.resources.barriers, 1);
+  EXPECT_EQ(std::string(r.cubin.begin(), r.cubin.begin() + 4), "\x7f" "ELF");
+  EXPECT_EQ(r.options.front(), "--gpu-architecture=sm_90");
+
+  const uc::CompileResult i64 = uc::compileUserKernel(request("harris3.cu", ElemType::Int64, Op::Max, ""));
+  ASSERT_TRUE(i64.ok());
+  EXPECT_EQ(i64.kernels[0].loweredName, "_Z7reduce3PKxPxj");  // long long
+}
+
+TEST(UserCompile, ErrorOnLineSevenIsReportedAtLineSeven) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("compile_error.cu", ElemType::Int32, Op::Sum, ""));
+  EXPECT_EQ(r.status, uc::CompileStatus::CompileError);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].text(), "compile_error.cu:7:39: error: identifier \"undeclared_offset\" is undefined");
+  EXPECT_TRUE(r.cubin.empty());
+}
+
+TEST(UserCompile, TemplateInstancesPerBlockAndTypeMismatch) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("unrolled_template.cu", ElemType::Int32, Op::Max, ""));
+  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? r.environmentError : r.diagnostics.front().text());
+  ASSERT_EQ(r.kernels.size(), 3u);
+  EXPECT_EQ(r.kernels[1].block, 256);
+  EXPECT_EQ(r.kernels[1].nameExpression, "reduceUnrolled<256>");
+  EXPECT_EQ(r.kernels[1].loweredName, "_Z14reduceUnrolledILj256EEvPKiPij");
+  EXPECT_EQ(r.kernelFor(512)->loweredName, "_Z14reduceUnrolledILj512EEvPKiPij");
+  EXPECT_EQ(r.kernelFor(64), nullptr);
+
+  const uc::CompileResult t = uc::compileUserKernel(request("templated_type_op.cu", ElemType::Float64, Op::Min, ""));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t.kernels[0].paramBytes, (std::vector<int>{8, 8, 8}));  // unsigned long long n
+  EXPECT_EQ(t.kernels[0].loweredName, "_Z15reduceTemplatedId5MinOpEvPKT_PS1_y");
+
+  uc::CompileRequest wrongType;
+  wrongType.file = "int_kernel.cu";
+  wrongType.source = "__global__ void r(const int* in, int* out, unsigned int n) { out[0] = in[0]; }\n";
+  wrongType.type = ElemType::Float32;
+  const uc::CompileResult w = uc::compileUserKernel(wrongType);
+  EXPECT_EQ(w.status, uc::CompileStatus::ContractError);
+  ASSERT_FALSE(w.diagnostics.empty());
+  EXPECT_EQ(w.diagnostics.back().text(),
+            "int_kernel.cu:1: error: kernel r reads int elements, but this build is for T = float (float32): write the "
+            "kernel with T, or claim the type it is written for (`// @reducelab types: ...`)");
+  wrongType.source = "__global__ void r(const T* in, T* out) { out[0] = in[0]; }\n";
+  const uc::CompileResult p = uc::compileUserKernel(wrongType);
+  EXPECT_EQ(p.status, uc::CompileStatus::ContractError);
+  EXPECT_EQ(p.diagnostics.back().text(),
+            "int_kernel.cu:1: error: kernel r takes 2 parameters (8, 8 bytes); ReduceLab calls it as r(const T* in, T* "
+            "out, n) with n a 32- or 64-bit integer");
+}
+
+TEST(UserCompile, StaticSharedOverTheLimitIsNamed) {
+  REQUIRE_NVRTC();
+  uc::CompileRequest q;
+  q.file = "big.cu";
+  q.source =
+      "__global__ void r(const T* in, T* out, unsigned int n) {\n"
+      "  __shared__ float big[20000];\n"
+      "  big[threadIdx.x] = in[0];\n"
+      "  __syncthreads();\n"
+      "  out[0] = big[n];\n"
+      "}\n";
+  const uc::CompileResult r = uc::compileUserKernel(q);
+  EXPECT_EQ(r.status, uc::CompileStatus::CompileError);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics.back().text(),
+            "big.cu: error: the kernel declares 80000 bytes of static __shared__ memory; a block can have at most 49152 "
+            "static (use extern __shared__ and `// @reducelab shared: ...` for more)");
+}
+
+TEST(UserCompile, CacheHitsAndDamagedEntriesAreRebuilt) {
+  REQUIRE_NVRTC();
+  const std::string dir = rl::test::freshTempDir("uc-cache");
+  ASSERT_FALSE(dir.empty());
+  const uc::CompileRequest q = request("harris3.cu", ElemType::Int32, Op::Sum, dir);
+  const uc::CompileResult first = uc::compileUserKernel(q);
+  ASSERT_TRUE(first.ok());
+  EXPECT_FALSE(first.cacheHit);
+  ASSERT_FALSE(first.cacheFile.empty());
+  EXPECT_TRUE(std::filesystem::is_regular_file(first.cacheFile));
+  const uc::CompileResult second = uc::compileUserKernel(q);
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(second.cacheHit);
+  EXPECT_EQ(second.cubin, first.cubin);
+  EXPECT_EQ(second.kernels.at(0).resources.registers, first.kernels.at(0).resources.registers);
+  EXPECT_EQ(second.kernels.at(0).loweredName, first.kernels.at(0).loweredName);
+
+  // Another source is another entry.
+  uc::CompileRequest other = q;
+  other.source += "\n// a comment changes the key\n";
+  const uc::CompileResult third = uc::compileUserKernel(other);
+  EXPECT_FALSE(third.cacheHit);
+  EXPECT_NE(third.cacheFile, first.cacheFile);
+
+  // One byte of the cubin flipped: the entry is not trusted.
+  std::string bytes = rl::test::readFile(first.cacheFile);
+  ASSERT_GT(bytes.size(), 100u);
+  bytes[bytes.size() - 50] ^= 0x5a;
+  std::ofstream(first.cacheFile, std::ios::binary | std::ios::trunc) << bytes;
+  const uc::CompileResult damaged = uc::compileUserKernel(q);
+  ASSERT_TRUE(damaged.ok());
+  EXPECT_FALSE(damaged.cacheHit);
+  EXPECT_EQ(damaged.cacheNote, "the cache entry " + first.cacheFile + " was damaged (its checksum does not match): rebuilt");
+  EXPECT_EQ(damaged.cubin, first.cubin);
+  // Cut short, and then garbage: rebuilt each time, and the rebuilt entry is good again.
+  std::ofstream(first.cacheFile, std::ios::binary | std::ios::trunc) << bytes.substr(0, 40);
+  EXPECT_NE(uc::compileUserKernel(q).cacheNote.find("its header or length is wrong"), std::string::npos);
+  std::ofstream(first.cacheFile, std::ios::binary | std::ios::trunc) << "not a cache entry at all";
+  EXPECT_FALSE(uc::compileUserKernel(q).cacheHit);
+  EXPECT_TRUE(uc::compileUserKernel(q).cacheHit);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(UserCompile, MissingNvrtcGivesOneMessage) {
+  uc::NvrtcSearch s;
+  s.library = "/nonexistent/libnvrtc.so";
+  const uc::NvrtcApi api = uc::loadNvrtc(s);
+  EXPECT_FALSE(api.loaded);
+  EXPECT_EQ(uc::nvrtcCandidates(s), std::vector<std::string>{"/nonexistent/libnvrtc.so"});
+  EXPECT_EQ(api.error.rfind("NVRTC (the CUDA runtime compiler) could not be loaded from "
+                            "REDUCELAB_NVRTC_LIB=/nonexistent/libnvrtc.so: ",
+                            0),
+            0u)
+      << api.error;
+
+  // Without the variable: CUDA_HOME, /usr/local/cuda, then the loader's path.
+  uc::NvrtcSearch d;
+  d.cudaHome = "/opt/cuda-x";
+  const std::vector<std::string> c = uc::nvrtcCandidates(d);
+  ASSERT_EQ(c.size(), 9u);
+  EXPECT_EQ(c[0], "/opt/cuda-x/lib64/libnvrtc.so.13");
+  EXPECT_EQ(c[3], "/usr/local/cuda/lib64/libnvrtc.so.13");
+  EXPECT_EQ(c[6], "libnvrtc.so.13");
+
+  const rl::test::CommandResult r =
+      rl::test::runReducelab("compile " + kData + "harris3.cu", "REDUCELAB_NVRTC_LIB=/nonexistent/libnvrtc.so");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("REDUCELAB_NVRTC_LIB=/nonexistent/libnvrtc.so"), std::string::npos);
+  EXPECT_TRUE(r.out.empty());
+}
+
+// ---- the CLI ----
+
+TEST(UserCli, CompileExitCodesAndDiagnostics) {
+  REQUIRE_NVRTC();
+  const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-cli");
+  rl::test::CommandResult ok = rl::test::runReducelab("compile " + kData + "harris3.cu --type float32 --op sum", cache);
+  EXPECT_EQ(ok.exitCode, 0) << ok.err;
+  EXPECT_NE(ok.out.find("compiled for sm_90"), std::string::npos);
+  EXPECT_NE(ok.out.find("(0 from the cache)"), std::string::npos);
+  EXPECT_NE(ok.out.find("float32  sum  reduce3: "), std::string::npos);
+  ok = rl::test::runReducelab("compile " + kData + "harris3.cu --type float32 --op sum", cache);
+  EXPECT_NE(ok.out.find("(1 from the cache)"), std::string::npos) << ok.out;
+
+  const rl::test::CommandResult bad = rl::test::runReducelab("compile " + kData + "compile_error.cu", cache);
+  EXPECT_EQ(bad.exitCode, 4);
+  EXPECT_NE(bad.err.find(kData + "compile_error.cu:7:39: error: identifier \"undeclared_offset\" is undefined"),
+            std::string::npos)
+      << bad.err;
+
+  const rl::test::CommandResult json =
+      rl::test::runReducelab("compile " + kData + "harris3.cu --type int64 --op min --format json", cache);
+  ASSERT_EQ(json.exitCode, 0);
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["builds"][0]["kernels"][0]["symbol"], "_Z7reduce3PKxPxj");
+  EXPECT_GT(j["builds"][0]["kernels"][0]["registers"].get<int>(), 0);
+
+  EXPECT_EQ(rl::test::runReducelab("compile " + kData + "nothere.cu", cache).exitCode, 2);
+  EXPECT_EQ(rl::test::runReducelab("compile " + kData + "harris3.cu --arch hopper", cache).exitCode, 2);
+  EXPECT_EQ(rl::test::runReducelab("compile " + kData + "harris3.cu --type half", cache).exitCode, 2);
+  const rl::test::CommandResult arch = rl::test::runReducelab("compile " + kData + "harris3.cu --arch sm_99", cache);
+  EXPECT_EQ(arch.exitCode, 1);
+  EXPECT_NE(arch.err.find("does not compile for sm_99"), std::string::npos) << arch.err;
+}
+
+TEST(UserCli, CheckWithoutGpuCompilesAndSaysWhatRunningNeeds) {
+  REQUIRE_NVRTC();
+  if (rl::queryDevice(0).available) GTEST_SKIP() << "this machine has a GPU: the GPU tests check it";
+  const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-cli");
+  const rl::test::CommandResult r = rl::test::runReducelab("check " + kData + "harris3.cu", cache);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("the kernel compiled for sm_90; running it needs a GPU"), std::string::npos) << r.err;
+  const rl::test::CommandResult e = rl::test::runReducelab("check " + kData + "compile_error.cu", cache);
+  EXPECT_EQ(e.exitCode, 4);
+  EXPECT_NE(e.err.find("compile_error.cu:7:39: error:"), std::string::npos) << e.err;
+  const rl::test::CommandResult j = rl::test::runReducelab("check " + kData + "compile_error.cu --format json", cache);
+  EXPECT_EQ(j.exitCode, 4);
+  EXPECT_EQ(nlohmann::json::parse(j.out)["diagnostics"][0]["line"], 7);
+  EXPECT_EQ(rl::test::runReducelab("check " + kData + "harris3.cu --block 64", cache).exitCode, 2);
+}
+
+// ---- the worker's protocol and the parent's watchdog ----
+
+TEST(UserWorker, MessagesRoundTripAndRefuseNonsense) {
+  uc::RunRequest r;
+  r.id = 42;
+  r.symbol = "_Z7reduce3PKfPfj";
+  r.nBytes = 8;
+  r.type = ElemType::Float64;
+  r.op = Op::Min;
+  r.n = 1000;
+  r.data = {rl::DataPattern::IntRange, 99, -5, 5};
+  r.plan.block = 128;
+  r.plan.dynamicSharedBytes = 1024;
+  r.plan.final = uc::UserFinal::Cpu;
+  r.plan.passes = {{1000, 8}};
+  r.plan.cpuValues = 8;
+  rl::remote::FrameReader reader;
+  const std::string bytes = rl::remote::encodeFrame(uc::runRequestJson(r, {1, 2, 0xfe}));
+  reader.feed(bytes.data(), bytes.size());
+  rl::remote::Frame f;
+  std::string error;
+  ASSERT_EQ(reader.next(&f, &error), rl::remote::FrameReader::Status::Frame) << error;
+  uc::RunRequest back;
+  std::vector<uint8_t> cubin;
+  ASSERT_EQ(uc::decodeRunRequest(f, &back, &cubin), "");
+  EXPECT_EQ(back.id, 42u);
+  EXPECT_EQ(back.symbol, r.symbol);
+  EXPECT_EQ(back.nBytes, 8);
+  EXPECT_EQ(back.type, ElemType::Float64);
+  EXPECT_EQ(back.op, Op::Min);
+  EXPECT_EQ(back.data.pattern, rl::DataPattern::IntRange);
+  EXPECT_EQ(back.data.seed, 99u);
+  EXPECT_EQ(back.data.lo, -5);
+  EXPECT_EQ(back.plan.final, uc::UserFinal::Cpu);
+  ASSERT_EQ(back.plan.passes.size(), 1u);
+  EXPECT_EQ(back.plan.passes[0].grid, 8u);
+  EXPECT_EQ(cubin, (std::vector<uint8_t>{1, 2, 0xfe}));
+
+  f.body["n_bytes"] = 2;
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'n_bytes' is not 4 or 8");
+  f.body["n_bytes"] = 4;
+  f.body["passes"] = nlohmann::json::array({nlohmann::json::array({0, 1})});
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "a pass is out of range");
+  f.body["passes"] = nlohmann::json::array({nlohmann::json::array({1000, 8})});
+  f.body["cubin"] = "01x2";
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'cubin' is not hexadecimal");
+  f.body.erase("symbol");
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'symbol' is missing");
+
+  uc::RunOutcome o;
+  o.status = uc::RunOutcome::Status::Fault;
+  o.message = "illegal memory access";
+  o.contextLost = true;
+  o.guards.push_back({"input", -4, -1, 4, 400, 4});
+  rl::remote::Frame g;
+  g.type = "uc_outcome";
+  g.body = uc::runOutcomeJson(7, o);
+  uint64_t id = 0;
+  uc::RunOutcome ob;
+  ASSERT_EQ(uc::decodeRunOutcome(g, &id, &ob), "");
+  EXPECT_EQ(id, 7u);
+  EXPECT_EQ(ob.status, uc::RunOutcome::Status::Fault);
+  EXPECT_TRUE(ob.contextLost);
+  ASSERT_EQ(ob.guards.size(), 1u);
+  EXPECT_EQ(ob.guards[0].firstOffset, -4);
+  g.body["status"] = "fine";
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "field 'status' has an unknown value");
+}
+
+namespace {
+
+uc::RunRequest onesRun(uint64_t n) {
+  uc::RunRequest r;
+  r.symbol = "fake";
+  r.type = ElemType::Int32;
+  r.n = n;
+  r.data.pattern = rl::DataPattern::Ones;
+  r.plan.block = 256;
+  r.plan.passes = {{n, 1}};
+  return r;
+}
+
+int32_t valueOf(const uc::RunOutcome& o) {
+  int32_t v = 0;
+  std::memcpy(&v, &o.resultBits, 4);
+  return v;
+}
+
+}  // namespace
+
+TEST(UserWorker, WatchdogStopsAHangAndTheNextRunRestartsTheWorker) {
+  const std::string marker = rl::test::freshTempDir("uc-worker") + "/first";
+  uc::WorkerOptions w;
+  w.executable = USERCODE_FAKE_WORKER;
+  w.args = {"hang-once", marker};
+  w.timeoutSeconds = 0.5;
+  uc::KernelWorker worker(w);
+  EXPECT_EQ(worker.device().name, "fake worker (tests)");
+  const auto start = std::chrono::steady_clock::now();
+  const uc::RunOutcome hung = worker.run(onesRun(10), {0x7f});
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(hung.status, uc::RunOutcome::Status::Timeout);
+  EXPECT_EQ(hung.message.rfind("the kernel did not finish within 0.5 s (an endless loop", 0), 0u) << hung.message;
+  EXPECT_GE(waited, 0.5);
+  EXPECT_LT(waited, 5.0);
+  EXPECT_FALSE(worker.running());
+  const uc::RunOutcome next = worker.run(onesRun(10), {0x7f});
+  EXPECT_EQ(next.status, uc::RunOutcome::Status::Ok) << next.message;
+  EXPECT_EQ(valueOf(next), 10);
+  EXPECT_EQ(worker.restarts(), 1);
+}
+
+TEST(UserWorker, AWorkerThatDiesIsNamedAndReplaced) {
+  const std::string marker = rl::test::freshTempDir("uc-worker") + "/first";
+  uc::WorkerOptions w;
+  w.executable = USERCODE_FAKE_WORKER;
+  w.args = {"crash-once", marker};
+  uc::KernelWorker worker(w);
+  const uc::RunOutcome died = worker.run(onesRun(5), {0x7f});
+  EXPECT_EQ(died.status, uc::RunOutcome::Status::Fault);
+  EXPECT_EQ(died.message,
+            "the worker process ended during the run: it was killed by signal 6 (Aborted); its last words: fake worker: "
+            "aborting as asked");
+  const uc::RunOutcome next = worker.run(onesRun(5), {0x7f});
+  EXPECT_EQ(next.status, uc::RunOutcome::Status::Ok) << next.message;
+  EXPECT_EQ(valueOf(next), 5);
+}
+
+TEST(UserWorker, AWorkerThatNeverSaysHelloIsStopped) {
+  uc::WorkerOptions w;
+  w.executable = USERCODE_FAKE_WORKER;
+  w.args = {"silent"};
+  w.startSeconds = 0.3;
+  uc::KernelWorker worker(w);
+  const rl::DeviceInfo d = worker.device();
+  EXPECT_FALSE(d.available);
+  EXPECT_EQ(d.unavailableReason, "the worker did not start within 0.3 s");
+  EXPECT_FALSE(worker.running());
+  const uc::RunOutcome o = worker.run(onesRun(5), {0x7f});
+  EXPECT_EQ(o.status, uc::RunOutcome::Status::WorkerError);
+  EXPECT_EQ(o.message, "running your kernel needs a GPU: the worker did not start within 0.3 s");
+}
+
+TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {
+  if (rl::queryDevice(0).available) GTEST_SKIP() << "this machine has a GPU";
+  uc::WorkerOptions w;
+  w.executable = REDUCELAB_BINARY;
+  uc::KernelWorker worker(w);
+  const rl::DeviceInfo d = worker.device();
+  EXPECT_FALSE(d.available);
+  EXPECT_FALSE(d.unavailableReason.empty());
+}

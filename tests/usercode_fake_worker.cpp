@@ -1,0 +1,84 @@
+// A stand-in for `reducelab check-worker` on machines without a GPU, to test the parent's side
+// (watchdog, restart, a worker that dies): the real frames, a device named "fake worker (tests)",
+// and answers chosen by the first argument. It runs no kernel: an "ok" answer is the sum of N
+// ones (the value N), which the tests compare with nothing but N.
+//   usercode_fake_worker ok              every run answers Ok
+//   usercode_fake_worker hang-once FILE  the first worker (FILE absent: it creates it) never
+//                                        answers; later ones answer Ok
+//   usercode_fake_worker crash-once FILE the first worker aborts on its run; later ones answer Ok
+//   usercode_fake_worker silent          never says hello
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "reducelab/occupancy.hpp"
+#include "reducelab/usercode/worker.hpp"
+
+namespace uc = rl::usercode;
+
+namespace {
+
+bool writeAll(const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, s.data() + done, s.size() - done);
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+[[noreturn]] void waitForever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "ok";
+  const std::string marker = argc > 2 ? argv[2] : "";
+  if (mode == "silent") waitForever();
+  bool first = false;
+  if (!marker.empty()) {
+    FILE* f = std::fopen(marker.c_str(), "wx");  // exclusive: only the first worker creates it
+    first = f != nullptr;
+    if (f) std::fclose(f);
+  }
+  rl::DeviceInfo d = rl::assumedH200();
+  d.available = true;
+  d.name = "fake worker (tests)";
+  if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d)))) return 1;
+  rl::remote::FrameReader reader;
+  char buffer[1 << 16];
+  for (;;) {
+    rl::remote::Frame f;
+    std::string error;
+    const auto st = reader.next(&f, &error);
+    if (st == rl::remote::FrameReader::Status::Error) return 2;
+    if (st == rl::remote::FrameReader::Status::NeedMore) {
+      const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+      if (n <= 0) return 0;
+      reader.feed(buffer, size_t(n));
+      continue;
+    }
+    if (f.type == "bye") return 0;
+    uc::RunRequest r;
+    std::vector<uint8_t> cubin;
+    if (!uc::decodeRunRequest(f, &r, &cubin).empty()) return 3;
+    if (first && mode == "hang-once") waitForever();
+    if (first && mode == "crash-once") {
+      std::fprintf(stderr, "fake worker: aborting as asked\n");
+      std::abort();
+    }
+    uc::RunOutcome o;
+    o.status = uc::RunOutcome::Status::Ok;
+    const int32_t sum = int32_t(r.n);
+    std::memcpy(&o.resultBits, &sum, sizeof sum);
+    if (!writeAll(rl::remote::encodeFrame(uc::runOutcomeJson(r.id, o)))) return 1;
+  }
+}
