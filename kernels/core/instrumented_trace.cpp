@@ -437,6 +437,7 @@ TraceData toTraceData(const RawTrace& rawIn, const ConvertOptions& o, Conversion
   if (rep.unknownRecords)
     rep.notes.push_back(plural(rep.unknownRecords, "record", "records") + " of an unknown kind were skipped");
   rep.notes.push_back("values: known where a lane stored (the stored value), unknown elsewhere");
+  for (const std::string& n : raw.notes) rep.notes.push_back(n);
   return t;
 }
 
@@ -488,6 +489,10 @@ AccessProfile accessProfile(const TraceData& t) {
   }
   std::sort(p.accesses.begin(), p.accesses.end());
   return p;
+}
+
+void dropGlobalLoadDetail(AccessProfile* p) {
+  std::erase_if(p->accesses, [](const AccessSignature& s) { return s.space == kSpaceGlobal && s.access == kLoad; });
 }
 
 namespace {

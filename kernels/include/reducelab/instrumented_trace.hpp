@@ -59,7 +59,9 @@ struct RawTrace {
   uint32_t reservedSharedBytes = 0;    // the shared window's first usable offset (1 KiB on sm_80+)
   uint32_t staticSharedBytes = 0;      // the function's static __shared__ bytes
   double patchMs = 0, unpatchMs = 0;   // host time spent instrumenting the module, and undoing it
-  int bystanderLaunches = 0;           // other launches that ran while the module was patched
+  int bystanderLaunches = 0;           // later launches of the traced module before finish(): they
+                                       // ran the patches with no buffer (recorded nothing, slower)
+  std::vector<std::string> notes;      // what the tracer could not record here, in words
   std::vector<RawAccess> records;      // sorted by (thread, sequence); pc as offsets
 
   uint32_t blockThreads() const { return blockX * blockY * blockZ; }
@@ -133,6 +135,10 @@ struct AccessProfile {
 // Loop steps contribute their first iteration's detail (the lane detail both tracers keep);
 // lanes without an address in a slot are left out of its signature.
 AccessProfile accessProfile(const TraceData& t);
+// Leaves the global loads out of `p.accesses` (their totals stay): in a grid-stride loop the
+// compiler unrolls the untraced kernel's loads into several instructions, each with its own first
+// execution, while a hand-placed trace keeps the first iteration: only the totals compare.
+void dropGlobalLoadDetail(AccessProfile* p);
 // "" when equal, else the first differences (at most `maxLines` lines), naming the warp and the
 // access. `what` selects: 1 = accesses, 2 = bank analysis totals, 4 = global load totals.
 std::string compareProfiles(const AccessProfile& instrumented, const AccessProfile& handPlaced, int what,
