@@ -42,6 +42,8 @@ struct TraceOptions {
   bool cpuModel = false;  // the CPU model even where a GPU exists
   bool compare = false;   // also compare the GPU trace with the CPU model
   std::string remoteHost, remoteCommand;  // trace on a remote GPU (docs/remote.md)
+  bool instrumented = false;   // the unmodified kernel through the Compute Sanitizer patches
+  uint32_t records = 1u << 21;  // instrumented: the device buffer's records
 };
 int runTrace(const TraceOptions& options);
 
