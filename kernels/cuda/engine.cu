@@ -980,15 +980,19 @@ InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacit
     }
     req.functionName = fname;
   }
-  // Once unarmed first: every kernel of the reduction loaded (lazy loading) before the patch, which
-  // instruments only functions already loaded; and k12's counter is back at 0 after it.
-  if (std::string e = launchAll(*k, c, t.geometry, nullptr); !e.empty()) {
+  // Once unarmed first, observed: the tracer learns which module the launch comes from (and every
+  // kernel of the reduction is loaded) before it patches that module.
+  if (std::string e = instrumented::observe(req); !e.empty()) {
     t.error = e;
-    recoverAfterFailure();
     return out;
   }
-  if (cudaError_t e = cudaStreamSynchronize(stream_); e != cudaSuccess) {
-    t.error = "the reduction failed before tracing: " + cudaText(e);
+  std::string warmup = launchAll(*k, c, t.geometry, nullptr);
+  if (cudaError_t e = cudaStreamSynchronize(stream_); warmup.empty() && e != cudaSuccess)
+    warmup = "the reduction failed before tracing: " + cudaText(e);
+  if (!warmup.empty()) {
+    std::string ignored;
+    instrumented::finish(&ignored);  // stops observing
+    t.error = warmup;
     recoverAfterFailure();
     return out;
   }

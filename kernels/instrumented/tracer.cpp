@@ -1,9 +1,12 @@
 // The instrumented tracer (instrumented.hpp) over the Compute Sanitizer API. libsanitizer-public.so
 // is loaded at run time (dlopen); the device patch functions come embedded (patches.cu, built into
-// a fatbin at build time). The launch to trace is patched in its LAUNCH_BEGIN callback (what
-// works under lazy and eager module loading), the instruction list re-registered before each patch
-// (sanitizerPatchModule consumes it), and the module unpatched in finish() after the device is
-// done with it. No libcuda link: driver functions come through the runtime's entry points.
+// a fatbin at build time). observe() learns the module of the launch to trace from its
+// LAUNCH_BEGIN callback; arm() patches that module from the host thread (the instruction list
+// registered again first: sanitizerPatchModule consumes it); the LAUNCH_BEGIN callback of the
+// launch to trace only hands it the buffer; finish() unpatches after the device is done. (Patching
+// inside LAUNCH_BEGIN works for a small module whose functions are loaded, such as an NVRTC one,
+// but hung on the H100 for the binary's own modules under lazy loading.) No libcuda link: driver
+// functions come through the runtime's entry points.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -105,6 +108,7 @@ class Tracer {
     std::lock_guard<std::recursive_mutex> g(mu_);
     return library_;
   }
+  std::string observe(const ArmRequest& r);
   std::string arm(const ArmRequest& r);
   bool armed() {
     std::lock_guard<std::recursive_mutex> g(mu_);
@@ -116,6 +120,13 @@ class Tracer {
  private:
   std::string registerInstructions(CUmodule m);
   std::string loadPatches(CUcontext ctx);
+  bool matches(const ArmRequest& r, const std::string& name) const {
+    return (r.functionName.empty() || name == r.functionName) &&
+           (r.nameContains.empty() || name.find(r.nameContains) != std::string::npos);
+  }
+  static std::string described(const ArmRequest& r) {
+    return !r.functionName.empty() ? r.functionName : !r.nameContains.empty() ? "a function named *" + r.nameContains + "*" : "any kernel";
+  }
   void disarm();
 
   std::recursive_mutex mu_;
@@ -124,6 +135,13 @@ class Tracer {
   std::string library_, subscribeError_;
   Sanitizer_SubscriberHandle subscriber_{};
   std::set<CUcontext> contextsWithPatches_;
+
+  // What observe() saw: the first matching launch's module, context and function name.
+  bool observing_ = false;
+  ArmRequest observed_;
+  CUmodule observedModule_ = nullptr;
+  CUcontext observedContext_ = nullptr;
+  std::string observedName_;
 
   // The armed launch.
   bool armed_ = false, taken_ = false, patched_ = false;
@@ -158,6 +176,10 @@ std::string Tracer::subscribe() {
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (tried_) return subscribeError_;
   tried_ = true;
+  // Every module loaded whole when the context is made (before the first CUDA call this takes
+  // effect): patching then never needs to load functions, and a function is never loaded after
+  // its module was patched (it would run uninstrumented).
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
   // Where the library lies: beside the CUDA installation, unless named.
   std::vector<std::pair<std::string, std::string>> candidates;  // (file, where it came from)
   std::string looked;
@@ -197,10 +219,9 @@ std::string Tracer::subscribe() {
   if (!missing.empty()) return subscribeError_ = library_ + " lacks " + missing + " (a Compute Sanitizer older than the patching API ReduceLab uses)";
   if (SanitizerResult r = api_.subscribe(&subscriber_, onCallback, nullptr); r != SANITIZER_SUCCESS)
     return subscribeError_ = "sanitizerSubscribe failed: " + api_.text(r) + " (another tool, e.g. compute-sanitizer or Nsight, may hold the callbacks)";
-  // Launch callbacks only while a launch is armed; no other callbacks. (A function loaded lazily
-  // after the patch would not be instrumented: callers load the function to trace before they
-  // arm: the engine runs the reduction once unarmed, a module's user gets its function first.)
-  api_.enableDomain(0, subscriber_, SANITIZER_CB_DOMAIN_RESOURCE);
+  // Module events on, as in the configurations measured to work (the callback does nothing with
+  // them); launch callbacks only while a launch is observed or armed.
+  api_.enableDomain(1, subscriber_, SANITIZER_CB_DOMAIN_RESOURCE);
   api_.enableDomain(0, subscriber_, SANITIZER_CB_DOMAIN_LAUNCH);
   ok_ = true;
   return {};
@@ -225,18 +246,38 @@ std::string Tracer::registerInstructions(CUmodule m) {
   return {};
 }
 
+std::string Tracer::observe(const ArmRequest& r) {
+  if (std::string e = subscribe(); !e.empty()) return e;
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (armed_) return "a launch is already armed: finish() it first";
+  observing_ = true;
+  observed_ = r;
+  observedModule_ = nullptr;
+  observedContext_ = nullptr;
+  observedName_.clear();
+  api_.enableDomain(1, subscriber_, SANITIZER_CB_DOMAIN_LAUNCH);
+  logStep("observing", described(r));
+  return {};
+}
+
 std::string Tracer::arm(const ArmRequest& r) {
   if (std::string e = subscribe(); !e.empty()) return e;
   if (r.capacity == 0) return "the record buffer must hold at least one record";
-  // The primary context current, and the patches in it (outside any callback).
-  if (cudaError_t e = cudaFree(nullptr); e != cudaSuccess) return std::string("no CUDA context: ") + cudaGetErrorString(e);
-  using CtxGetCurrent = CUresult (*)(CUcontext*);
-  static const CtxGetCurrent ctxGetCurrent = driverFunction<CtxGetCurrent>("cuCtxGetCurrent");
-  CUcontext ctx = nullptr;
-  if (!ctxGetCurrent || ctxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx) return "cannot find the current CUDA context";
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (armed_) return "a launch is already armed: finish() it first";
-  if (std::string e = loadPatches(ctx); !e.empty()) return e;
+  const bool seen = observedModule_ && observed_.functionName == r.functionName && observed_.nameContains == r.nameContains;
+  observing_ = false;
+  api_.enableDomain(0, subscriber_, SANITIZER_CB_DOMAIN_LAUNCH);
+  if (!seen)
+    return "no launch of " + described(r) + " was observed: observe() it, launch it once, then arm() " +
+           "(the tracer patches the module that launch came from; launches are seen only by a process that " +
+           "subscribed before its first CUDA call)";
+  // No launch of the module in flight while it is patched.
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("the device failed before arming: ") + cudaGetErrorString(e);
+  }
+  if (std::string e = loadPatches(observedContext_); !e.empty()) return e;
   const uint64_t bytes = rawBufferBytes(r.capacity);
   if (bytes > bufferBytes_) {
     if (buffer_) cudaFree(buffer_);
@@ -255,69 +296,66 @@ std::string Tracer::arm(const ArmRequest& r) {
   h.capacity = r.capacity;
   if (cudaError_t e = cudaMemcpy(buffer_, &h, sizeof h, cudaMemcpyHostToDevice); e != cudaSuccess)
     return std::string("cannot initialise the trace buffer: ") + cudaGetErrorString(e);
-  request_ = r;
-  armed_ = true;
-  taken_ = patched_ = false;
-  launchError_.clear();
-  module_ = nullptr;
+  launch_ = RawTrace{};
+  module_ = observedModule_;
   function_ = nullptr;
   functionStart_ = 0;
-  launch_ = RawTrace{};
+  uint64_t size = 0;
+  if (api_.functionPcAndSize(module_, observedName_.c_str(), &functionStart_, &size) != SANITIZER_SUCCESS) functionStart_ = 0;
+  // Patched here, on the host thread, outside any callback.
+  logStep("patching the module of", observedName_);
+  const double t0 = nowMs();
+  if (std::string e = registerInstructions(module_); !e.empty()) return e;
+  if (SanitizerResult res = api_.patchModule(module_); res != SANITIZER_SUCCESS)
+    return "patching the module of " + observedName_ + " failed: " + api_.text(res);
+  launch_.patchMs = nowMs() - t0;
+  logStep("patched", std::to_string(launch_.patchMs) + " ms");
+  request_ = r;
+  armed_ = true;
+  patched_ = true;
+  taken_ = false;
+  launchError_.clear();
   api_.enableDomain(1, subscriber_, SANITIZER_CB_DOMAIN_LAUNCH);
-  logStep("armed", "block " + std::to_string(r.tracedBlock) + " of " + (r.functionName.empty() ? "*" + r.nameContains + "*" : r.functionName));
   return {};
 }
 
 void Tracer::onLaunch(const Sanitizer_LaunchData& d) {
   std::lock_guard<std::recursive_mutex> g(mu_);
-  if (!armed_) return;
-  if (taken_) {
-    // A later launch of code from the patched module before finish() (k1's second pass, CUB's
-    // single-tile kernel) runs the patches too, with no buffer: it records nothing. (Waiting for
-    // the traced launch and unpatching here, inside the launch callback, hung the process on the
-    // H100: sanitizerStreamSynchronize never returned.) finish() unpatches before any timed launch.
-    if (patched_ && d.module == module_) {
-      api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream, nullptr);
-      ++launch_.bystanderLaunches;
+  const std::string name = d.functionName ? d.functionName : "";
+  logStep("launch", name);
+  if (observing_) {
+    if (!observedModule_ && matches(observed_, name)) {
+      observedModule_ = d.module;
+      observedContext_ = d.context;
+      observedName_ = name;
     }
     return;
   }
-  const std::string name = d.functionName ? d.functionName : "";
-  logStep("launch", name);
-  if (!request_.functionName.empty() && name != request_.functionName) return;
-  if (!request_.nameContains.empty() && name.find(request_.nameContains) == std::string::npos) return;
+  if (!armed_ || d.module != module_) return;
+  // Launches of the patched module other than the traced one (k11's identity write before it,
+  // k1's second pass or CUB's single-tile kernel after it) run the patches with no buffer: they
+  // record nothing. finish() unpatches before any timed launch.
+  if (taken_ || !matches(request_, name)) {
+    api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream, nullptr);
+    ++launch_.bystanderLaunches;
+    return;
+  }
   taken_ = true;
   launch_.function = name;
   launch_.gridX = d.gridDim_x, launch_.gridY = d.gridDim_y, launch_.gridZ = d.gridDim_z;
   launch_.blockX = d.blockDim_x, launch_.blockY = d.blockDim_y, launch_.blockZ = d.blockDim_z;
   launch_.tracedBlock = request_.tracedBlock;
   launch_.capacity = request_.capacity;
-  module_ = d.module;
   function_ = d.function;
-  if (request_.tracedBlock >= launch_.gridBlocks()) {
+  const bool blockExists = request_.tracedBlock < launch_.gridBlocks();
+  if (!blockExists)
     launchError_ = "block " + std::to_string(request_.tracedBlock) + " does not exist: " + name + " was launched with " +
                    std::to_string(launch_.gridBlocks()) + " blocks";
-    return;
-  }
-  if (launch_.blockThreads() > kRawMaxThreads) {
+  else if (launch_.blockThreads() > kRawMaxThreads)
     launchError_ = "the launch has " + std::to_string(launch_.blockThreads()) + " threads per block; traces hold 1024";
-    return;
-  }
-  if (launchError_ = loadPatches(d.context); !launchError_.empty()) return;
-  uint64_t size = 0;
-  if (api_.functionPcAndSize(d.module, d.functionName, &functionStart_, &size) != SANITIZER_SUCCESS) functionStart_ = 0;
-  const double t0 = nowMs();
-  logStep("patching its module");
-  if (launchError_ = registerInstructions(d.module); !launchError_.empty()) return;
-  if (SanitizerResult r = api_.patchModule(d.module); r != SANITIZER_SUCCESS) {
-    launchError_ = "patching " + name + "'s module failed: " + api_.text(r);
-    return;
-  }
-  patched_ = true;
-  launch_.patchMs = nowMs() - t0;
-  if (SanitizerResult r = api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream, buffer_); r != SANITIZER_SUCCESS)
-    launchError_ = "cannot hand the trace buffer to the launch: " + api_.text(r);
-  logStep("patched", std::to_string(launch_.patchMs) + " ms");
+  SanitizerResult r = api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream, launchError_.empty() ? buffer_ : nullptr);
+  if (r != SANITIZER_SUCCESS && launchError_.empty()) launchError_ = "cannot hand the trace buffer to the launch: " + api_.text(r);
+  logStep("traced launch", name);
 }
 
 void Tracer::disarm() {
@@ -332,7 +370,11 @@ RawTrace Tracer::finish(std::string* error) {
   };
   {
     std::lock_guard<std::recursive_mutex> g(mu_);
-    if (!armed_) return fail("nothing is armed: arm() a launch first");
+    if (!armed_) {
+      observing_ = false;
+      if (ok_) api_.enableDomain(0, subscriber_, SANITIZER_CB_DOMAIN_LAUNCH);
+      return fail("nothing is armed: arm() a launch first");
+    }
   }
   // The traced launch (and whatever followed it) done before the patches go.
   logStep("finish: waiting for the device");
@@ -349,13 +391,7 @@ RawTrace Tracer::finish(std::string* error) {
     out.unpatchMs += nowMs() - t0;
     patched_ = false;
   }
-  if (!taken_) {
-    std::string what = !request_.functionName.empty() ? request_.functionName
-                       : !request_.nameContains.empty() ? "a function named *" + request_.nameContains + "*"
-                                                         : "any kernel";
-    return fail("no launch of " + what + " was seen after arm() (launches are seen only by a process that subscribed "
-                "before its first CUDA call)");
-  }
+  if (!taken_) return fail("no launch of " + described(request_) + " ran after arm()");
   if (!launchError_.empty()) return fail(launchError_);
   if (synced != cudaSuccess) {
     cudaGetLastError();
@@ -394,6 +430,7 @@ bool built() { return true; }
 std::string subscribe() { return tracer().subscribe(); }
 bool subscribed() { return tracer().subscribed(); }
 std::string libraryPath() { return tracer().library(); }
+std::string observe(const ArmRequest& request) { return tracer().observe(request); }
 std::string arm(const ArmRequest& request) { return tracer().arm(request); }
 bool armed() { return tracer().armed(); }
 RawTrace finish(std::string* error) { return tracer().finish(error); }

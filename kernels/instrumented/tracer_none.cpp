@@ -17,6 +17,7 @@ bool built() { return false; }
 std::string subscribe() { return kWhy; }
 bool subscribed() { return false; }
 std::string libraryPath() { return {}; }
+std::string observe(const ArmRequest&) { return kWhy; }
 std::string arm(const ArmRequest&) { return kWhy; }
 bool armed() { return false; }
 RawTrace finish(std::string* error) {

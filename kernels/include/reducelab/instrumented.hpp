@@ -5,14 +5,19 @@
 // modules loaded at run time (cuModuleLoadData, cudaLibraryLoadData of an NVRTC cubin).
 //
 // Use, in a process of its own (`reducelab trace --instrumented` is one):
-//   subscribe();               // before the process's first CUDA call
+//   subscribe();               // before the process's first CUDA call (it also asks for eager
+//                              // module loading, CUDA_MODULE_LOADING=EAGER, for this process)
 //   ... create the CUDA context, allocate, load modules ...
-//   arm({.tracedBlock = 3, .functionName = "..."});   // the next matching launch is traced
-//   launch the kernel as usual;
+//   ArmRequest r{.tracedBlock = 3, .functionName = "..."};
+//   observe(r); launch the kernel once; wait;    // the tracer learns the launch's module
+//   arm(r);                                     // patches that module (host thread)
+//   launch the kernel as usual;                 // its first matching launch is traced
 //   RawTrace raw = finish(&error);   // waits, removes the patches, reads the records back
 //   TraceData t = toTraceData(raw, options, &report, &error);   // instrumented_trace.hpp
-// Only the armed launch is patched; launches before arm() and after finish() run unpatched, and
-// while nothing is armed the callbacks are off (docs/instrumented-traces.md has the costs).
+// Launches before arm() and after finish() run unpatched, and while nothing is observed or armed
+// the launch callbacks are off (docs/instrumented-traces.md has the costs). Launches of the
+// patched module between arm() and finish() other than the traced one run the patches but record
+// nothing (RawTrace::bystanderLaunches).
 //
 // The patches are built into the binary (a fatbin, when the Compute Sanitizer SDK was found at
 // configure time); libsanitizer-public.so is loaded at run time from $REDUCELAB_SANITIZER_LIB,
@@ -43,8 +48,12 @@ struct ArmRequest {
                               // the next launch
 };
 
-// Arms the tracer for one launch (allocates the device buffer: call with the CUDA context made).
-// "" or why not (not subscribed, already armed, no memory).
+// Watches the launches that follow, recording and patching nothing, for the first one that
+// matches `request` (tracedBlock and capacity aside): arm() patches that launch's module.
+std::string observe(const ArmRequest& request);
+// Arms the tracer for one launch: patches the module observe() saw for the same request and
+// readies the device buffer. "" or why not (not subscribed, nothing observed, already armed, no
+// memory, the patch refused).
 std::string arm(const ArmRequest& request);
 bool armed();
 // Waits for the device, unpatches, disarms and returns the traced launch's records; on failure
