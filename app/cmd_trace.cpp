@@ -7,6 +7,7 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
+#include "reducelab/instrumented.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
 #include "interrupt.hpp"
@@ -56,7 +57,7 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
                      {"ideal_load_wavefronts", s.idealLoadWavefronts},
                      {"ideal_store_wavefronts", s.idealStoreWavefronts},
                      {"global_sectors", s.globalSectors}, {"global_requests", s.globalRequests},
-                     {"global_detail", s.kind == trace::kStepGridStride ? "first iteration" : "all"},
+                     {"global_detail", s.kind == trace::kStepGridStride || s.maxIterations > 1 ? "first iteration" : "all"},
                      {"total_load_sectors", s.totalLoadSectors},
                      {"total_load_requests", s.totalLoadRequests},
                      {"total_load_bytes", s.totalLoadBytes},
@@ -70,6 +71,7 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
               {"tile", t.header.tile}, {"block_x", t.header.blockX}, {"block_y", t.header.blockY},
               {"grid_x", t.header.gridX}, {"grid_y", t.header.gridY}};
   return {{"source", source},
+          {"instrumented", (t.header.flags & trace::kTraceInstrumented) != 0},
           {"matrix", matrix},
           {"trace_version", trace::kVersion},
           {"kernel", c.kernel},
@@ -144,6 +146,80 @@ int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::
   }
 }
 
+// --instrumented: the unmodified kernel's trace through the Compute Sanitizer patches, in this
+// process, which subscribes before its first CUDA call (the tracer sees launches only then).
+int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
+  if (o.cpuModel || !o.remoteHost.empty() || !o.remoteCommand.empty()) {
+    std::fprintf(stderr, "reducelab: error: --instrumented traces on this machine's GPU: leave out --cpu-model and --remote\n");
+    return 2;
+  }
+  const bool cub = !findKernel(c.kernel)->traceable;
+  if (o.compare && cub) {
+    std::fprintf(stderr, "reducelab: error: --compare needs the hand-placed trace, and %s has no traced twin\n", c.kernel.c_str());
+    return 2;
+  }
+  if (std::string e = instrumented::subscribe(); !e.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+    return 1;
+  }
+  std::string err;
+  std::unique_ptr<Engine> engine = Engine::create(0, &err);
+  if (!engine) {
+    std::fprintf(stderr, "reducelab: error: --instrumented needs a GPU: %s\n", err.c_str());
+    return 1;
+  }
+  const InstrumentedRun run = engine->runInstrumented(c, o.records);
+  if (!run.run.ok) {
+    std::fprintf(stderr, "reducelab: error: %s\n", run.run.error.c_str());
+    return 1;
+  }
+  instrumented::ConversionReport rep;
+  const TraceData t = instrumented::toTraceData(run.raw, run.convert, &rep, &err);
+  if (!t.valid()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "instrumented: %s, %llu blocks x %u threads, %zu records of block %u, %d barrier phases; "
+               "patching %.2f ms, unpatching %.2f ms; result %s\n",
+               run.raw.function.c_str(), (unsigned long long)run.raw.gridBlocks(), run.raw.blockThreads(),
+               run.raw.records.size(), run.raw.tracedBlock, rep.phases, run.raw.patchMs, run.raw.unpatchMs,
+               run.run.result.text().c_str());
+  for (const std::string& n : rep.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  if (!rep.overflow.empty()) std::fprintf(stderr, "warning: the trace is incomplete: %s\n", rep.overflow.c_str());
+  int rc = 0;
+  if (o.compare) {
+    std::vector<uint8_t> bytes;
+    const TraceRun hand = engine->runTracedToHost(c, &bytes);
+    const TraceData handTrace = hand.ok ? TraceData::fromBuffer(bytes.data(), bytes.size(), &err) : TraceData{};
+    if (!handTrace.valid()) {
+      std::fprintf(stderr, "reducelab: error: the hand-placed trace: %s\n", hand.ok ? err.c_str() : hand.error.c_str());
+      return 1;
+    }
+    // As reducelab_instrumented_tests compares (docs/instrumented-traces.md): grid-stride loops'
+    // loads through their totals (the compiler unrolls the untraced loop); k13's loads in flight
+    // make its lane detail differ by construction.
+    const KernelInfo& k = *findKernel(c.kernel);
+    instrumented::AccessProfile mine = instrumented::accessProfile(t), theirs = instrumented::accessProfile(handTrace);
+    if (k.shape == GridShape::GridStride) {
+      instrumented::dropGlobalLoadDetail(&mine);
+      instrumented::dropGlobalLoadDetail(&theirs);
+      std::fprintf(stderr, "compare: the grid-stride loads through their totals (the untraced loop is unrolled)\n");
+    }
+    const int what = k.id == KernelId::K13 ? 2 | 4 : 7;
+    if (k.id == KernelId::K13) std::fprintf(stderr, "compare: k13's banks and global totals (its loads in flight differ)\n");
+    const std::string diff = instrumented::compareProfiles(mine, theirs, what, 12);
+    std::fprintf(stderr, "instrumented vs hand-placed trace: %s\n",
+                 diff.empty() ? "the same accesses per warp, banks and global-load totals" : ("\n" + diff).c_str());
+    if (!diff.empty()) rc = 3;
+  }
+  RunConfig shown = c;
+  shown.block = t.blockSize();  // CUB picks its own block
+  const std::string source = "gpu (" + engine->device().name + "), instrumented: Compute Sanitizer patches, " +
+                             std::to_string(run.raw.records.size()) + " records";
+  if (int w = writeTraceOutput(o, shown, t, source); w != 0) return w;
+  return rc;
+}
+
 int runTrace(const TraceOptions& o) {
   RunConfig c;
   c.kernel = o.run.kernel;
@@ -161,8 +237,16 @@ int runTrace(const TraceOptions& o) {
     std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
     return 2;
   }
+  if (o.instrumented) {
+    if (!o.out.empty())
+      if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
+        std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
+        return 1;
+      }
+    return instrumentedTrace(o, c);
+  }
   if (!findKernel(c.kernel)->traceable) {
-    std::fprintf(stderr, "reducelab: error: cub is a library: it has no traced twin to show\n");
+    std::fprintf(stderr, "reducelab: error: cub is a library: it has no traced twin to show (--instrumented traces it)\n");
     return 2;
   }
   if (!o.out.empty())

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/instrumented.hpp"
 #include "run_options.hpp"
 
 namespace rl::app {
@@ -45,6 +46,8 @@ struct TraceOptions {
   bool cpuModel = false;  // the CPU model even where a GPU exists
   bool compare = false;   // also compare the GPU trace with the CPU model
   std::string remoteHost, remoteCommand;  // trace on a remote GPU (docs/remote.md)
+  bool instrumented = false;   // the unmodified kernel through the Compute Sanitizer patches
+  uint32_t records = rl::instrumented::kDefaultCapacity;  // instrumented: the device buffer's records
 };
 int runTrace(const TraceOptions& options);
 

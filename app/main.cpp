@@ -105,7 +105,15 @@ int main(int argc, char** argv) {
   traceCmd->add_option("--out", trace.out, "Write to this file (atomically) instead of stdout");
   traceCmd->add_flag("--force", trace.force, "Overwrite --out if it exists");
   traceCmd->add_flag("--cpu-model", trace.cpuModel, "Use the CPU model even if a GPU is present");
-  traceCmd->add_flag("--compare", trace.compare, "Compare the GPU trace with the CPU model (exit 3 if they differ)");
+  traceCmd->add_flag("--compare", trace.compare,
+                     "Compare the GPU trace with the CPU model, or with --instrumented the instrumented trace with the "
+                     "hand-placed one (exit 3 if they differ)");
+  traceCmd->add_flag("--instrumented", trace.instrumented,
+                     "Trace the unmodified kernel (also cub) through the Compute Sanitizer patching API "
+                     "(docs/instrumented-traces.md)");
+  traceCmd->add_option("--records", trace.records, "With --instrumented: records the device buffer holds (40 bytes each)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 26));
   addRemoteOptions(traceCmd, trace.remoteHost, trace.remoteCommand);
 
   rl::app::SweepOptions sweep;

@@ -63,6 +63,7 @@ const char* kindName(uint32_t kind) {
 // Lines [first, last] of `file` that do the work of a step of this kind: the statement before
 // its tr.step() through its tr.lane().
 bool stepLines(const std::vector<std::string>& src, uint32_t kind, int* first, int* last) {
+  if (*kindName(kind) == '\0') return false;  // an instrumented trace's phase: no tr.step() marks it
   const std::string key = std::string("tr.step(") + kindName(kind);
   for (int i = 0; i < int(src.size()); ++i) {
     if (src[size_t(i)].find(key) == std::string::npos) continue;

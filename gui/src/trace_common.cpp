@@ -57,6 +57,9 @@ std::string shortStepLabel(const trace::StepHeader& s) {
     case trace::kStepDot: return "dot";
     case trace::kStepDotTerm: std::snprintf(b, sizeof b, "n%d", s.param); return b;
     case trace::kStepOutput: return "C";
+    case trace::kStepPhase:
+      std::snprintf(b, sizeof b, "p%d%s", s.param, s.part > 0 && s.part < 26 ? std::string(1, char('a' + s.part)).c_str() : "");
+      return b;
   }
   return "?";
 }

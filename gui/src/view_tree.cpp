@@ -16,6 +16,7 @@ struct Flow {
   int position = -1;  // where the result lands (shared index or thread)
   int partner = -1;   // where the other operand came from, -1 if none
   double value = 0;
+  bool known = true;  // instrumented traces know a value only where the lane stored it
 };
 
 // Where each active lane's work lands at `step`, and what it combined.
@@ -35,6 +36,7 @@ std::vector<Flow> flowsAt(const TraceData& t, int step, bool registers) {
     if (!(r.flags & trace::kLaneActive)) continue;
     Flow f;
     f.value = r.value;
+    f.known = trace::laneValueKnown(t.header, r.flags);
     if (h.kind == trace::kStepShuffle) {
       f.position = th;
       f.partner = (th / 32) * 32 + r.addr[0];
@@ -135,13 +137,13 @@ void drawReductionTree(Model& model) {
       }
       dl->AddCircleFilled(c, r, future ? pal.idle : pal.active);
       if (!future) {  // the value inside its circle, or only in the tooltip where it does not fit
-        const std::string v = formatValue(f.value);
+        const std::string v = f.known ? formatValue(f.value) : "?";
         const ImVec2 vs = ImGui::CalcTextSize(v.c_str());
         if (vs.x <= 2 * r + 2 && vs.y * 0.75f <= 2 * r) centeredText(dl, c, pal.text, v.c_str(), IM_COL32(0, 0, 0, 140));
       }
       if (ImGui::IsMouseHoveringRect(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r)))
         ImGui::SetTooltip("step %d (%s): position %d = %s%s", st, stepLabel(t.data.steps[size_t(st)]).c_str(),
-                          f.position, formatValue(f.value).c_str(),
+                          f.position, f.known ? formatValue(f.value).c_str() : "unknown (not stored)",
                           f.partner >= 0 ? (" (combined with " + std::to_string(f.partner) + ")").c_str() : "");
       last[f.position] = f.value;
     }

@@ -193,7 +193,9 @@ void drawWarpActivity(Model& model) {
     ImGui::Text("warp %d, step %d (%s)", w, st, stepLabel(t.data.steps[size_t(st)]).c_str());
     ImGui::Text("%d of 32 lanes did work", t.summary.steps[size_t(st)].activeLanes[size_t(w)]);
     ImGui::Text("lane %d (thread %d): %s", lane, w * 32 + lane,
-                (r.flags & trace::kLaneActive) ? ("active, value " + formatValue(r.value)).c_str() : "idle");
+                (r.flags & trace::kLaneActive)
+                    ? ("active, value " + (trace::laneValueKnown(t.data.header, r.flags) ? formatValue(r.value) : std::string("unknown (not stored)"))).c_str()
+                    : "idle");
     ImGui::EndTooltip();
     if (ImGui::IsMouseClicked(0)) {
       t.step = st;

@@ -41,6 +41,7 @@ TraceData TraceData::fromBuffer(const void* bytes, size_t size, std::string* err
     return fail("bad element or accumulator size in trace");
   if (h.gridSize == 0 || h.tracedBlock >= h.gridSize) return fail("bad grid or traced block in trace");
   if (h.globalBase < 0 || h.globalBase > (int64_t(1) << 50)) return fail("bad global base in trace");
+  if (h.flags & ~kTraceKnownFlags) return fail("unknown trace flags (made by a newer ReduceLab?)");
   for (uint32_t s = 0; s < h.numSteps; ++s) {
     const StepHeader& st = t.steps[s];
     if (st.kind < kStepLoad || st.kind > kStepLastKind || st.numSlots > uint32_t(kMaxSlots))
@@ -186,6 +187,14 @@ std::string stepLabel(const StepHeader& s) {
     case kStepDot: std::snprintf(b, sizeof b, "dot (%d terms)", s.param); return b;
     case kStepDotTerm: std::snprintf(b, sizeof b, "dot n = %d", s.param); return b;
     case kStepOutput: return "store C";
+    case kStepPhase: {
+      // "phase 3", the later parts of a cut phase "phase 3b", "phase 3c" ...; what is special.
+      std::string l = "phase " + std::to_string(s.param);
+      if (s.part > 0) l += s.part < 26 ? std::string(1, char('a' + s.part)) : "." + std::to_string(s.part + 1);
+      if (s.numSlots > 0 && s.slots[0].space == kSpaceShuffle) l += " shfl";
+      if (s.maxIterations > 1) l += " (" + std::to_string(s.maxIterations) + " it.)";
+      return l;
+    }
   }
   return "?";
 }
@@ -264,6 +273,7 @@ std::string checkTraceContent(const TraceData& t) {
   if (!oneOf(h.elemBytes, {1, 2, 4, 8}) || !oneOf(h.accBytes, {1, 2, 4, 8})) return "the trace's element sizes are impossible";
   if (h.n == 0 || h.n > (uint64_t(1) << 40) || h.gridSize == 0 || h.tracedBlock >= h.gridSize)
     return "the trace's N, grid or traced block is impossible";
+  if (h.flags & ~kTraceKnownFlags) return "the trace has flags this ReduceLab does not know";
   const int64_t inputBytes = int64_t(h.n) * int64_t(h.elemBytes);
   if (h.globalBase < 0 || h.globalBase > inputBytes) return "the traced block starts outside the input";
   // Shared memory of a block is at most 227 KiB on any GPU so far; global offsets stay far from
@@ -303,7 +313,7 @@ std::string compareTraces(const TraceData& a, const TraceData& b, double relTol)
       x.elemBytes != y.elemBytes || x.accBytes != y.accBytes || x.gridSize != y.gridSize ||
       x.n != y.n || x.globalBase != y.globalBase || x.secondBase != y.secondBase ||
       x.outputBase != y.outputBase || x.blockX != y.blockX || x.blockY != y.blockY || x.gridX != y.gridX ||
-      x.gridY != y.gridY || x.tile != y.tile) {
+      x.gridY != y.gridY || x.tile != y.tile || x.flags != y.flags) {
     std::snprintf(msg, sizeof msg,
                   "headers differ: steps %u/%u block %u/%u grid %u/%u base %lld/%lld",
                   x.numSteps, y.numSteps, x.blockSize, y.blockSize, x.gridSize, y.gridSize,

@@ -27,6 +27,7 @@
 #include "reducelab/datagen.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/launch_plan.hpp"
+#include "reducelab/instrumented.hpp"
 #include "reducelab/matrix.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/policy.hpp"
@@ -194,6 +195,7 @@ class CudaEngine final : public Engine {
   Geometry geometry(const RunConfig& c, std::string* error) override;
   Measurement measure(const RunConfig& c, const MeasureOptions& o) override;
   TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) override;
+  InstrumentedRun runInstrumented(const RunConfig& c, uint32_t capacity) override;
   std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) override;
   std::vector<double> readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) override;
   PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel) override {
@@ -902,6 +904,89 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
   }
   t.ok = true;
   return t;
+}
+
+InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacity) {
+  InstrumentedRun out;
+  TraceRun& t = out.run;
+  const KernelInfo* k = nullptr;
+  if (std::string err = plan(c, &k, &t.geometry); !err.empty()) {
+    t.error = err;
+    return out;
+  }
+  if (isMatrixFamily(*k)) {
+    t.error = "instrumented traces cover the reductions and CUB; " + std::string(k->key) + " has its traced twin";
+    return out;
+  }
+  const bool cub = k->id == KernelId::Cub;
+  if (!cub && c.tracedBlock >= t.geometry.grid()) {  // CUB's grid is CUB's: the tracer checks it
+    t.error = "block " + std::to_string(c.tracedBlock) + " does not exist: the grid has " +
+              std::to_string(t.geometry.grid()) + " blocks";
+    return out;
+  }
+  if (std::string e = prepareInput(c); !e.empty()) t.error = e;
+  else if (std::string e2 = prepareScratch(c, t.geometry); !e2.empty()) t.error = e2;
+  if (!t.error.empty()) return out;
+  // Which launch: the first pass's untraced kernel (k11 writes the identity first), or CUB's first.
+  instrumented::ArmRequest req;
+  req.tracedBlock = uint32_t(c.tracedBlock);
+  req.capacity = capacity;
+  if (cub) {
+    req.nameContains = "DeviceReduce";
+  } else {
+    const KernelEntry* e = entry(*k, c, c.type, false);
+    const char* fname = nullptr;
+    if (!e || cudaFuncGetName(&fname, e->func) != cudaSuccess || !fname) {
+      cudaGetLastError();
+      t.error = "cannot name the kernel of " + std::string(k->key) + " to trace";
+      return out;
+    }
+    req.functionName = fname;
+  }
+  // Once unarmed first, observed: the tracer learns which module the launch comes from (and every
+  // kernel of the reduction is loaded) before it patches that module.
+  if (std::string e = instrumented::observe(req); !e.empty()) {
+    t.error = e;
+    return out;
+  }
+  std::string warmup = launchAll(*k, c, t.geometry, nullptr);
+  if (cudaError_t e = cudaStreamSynchronize(stream_); warmup.empty() && e != cudaSuccess)
+    warmup = "the reduction failed before tracing: " + cudaText(e);
+  if (!warmup.empty()) {
+    std::string ignored;
+    instrumented::finish(&ignored);  // stops observing
+    t.error = warmup;
+    recoverAfterFailure();
+    return out;
+  }
+  if (std::string e = instrumented::arm(req); !e.empty()) {
+    t.error = e;
+    return out;
+  }
+  std::string err = launchAll(*k, c, t.geometry, nullptr);
+  if (err.empty()) err = readResult(c, *k, t.geometry, &t.result);
+  std::string traceErr;
+  out.raw = instrumented::finish(&traceErr);  // always: the module unpatched, the tracer disarmed
+  if (!err.empty() || !traceErr.empty()) {
+    t.error = !err.empty() ? err : traceErr;
+    recoverAfterFailure();
+    return out;
+  }
+  // Where the arrays lie. The first pass writes its partials (k12-k14: the partials array, k11:
+  // the result) where the hand-placed tracer's storeOutput counts its offsets from.
+  instrumented::ConvertOptions& o = out.convert;
+  o.input = {reinterpret_cast<uint64_t>(input_.get()), c.n * elemBytes(c.type)};
+  const bool atomicFinal = t.geometry.final == FinalStage::Atomic;
+  const DeviceBuffer& firstOut = cub ? (out.raw.gridBlocks() > 1 ? cubTemp_ : result_) : atomicFinal ? result_ : partialsA_;
+  o.output = {reinterpret_cast<uint64_t>(firstOut.get()), firstOut.bytes()};
+  o.n = c.n;
+  o.elemType = c.type;
+  o.accType = c.accType();
+  // The catalogue's kernels index their dynamic shared array (after the static __shared__
+  // variables, 16-byte aligned) as the hand-placed tracer counts offsets; CUB from the window.
+  o.sharedOrigin = cub ? -1 : int64_t(out.raw.reservedSharedBytes) + (int64_t(out.raw.staticSharedBytes) + 15) / 16 * 16;
+  t.ok = true;
+  return out;
 }
 
 std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, uint64_t count) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/instrumented_trace.hpp"
 #include "reducelab/pitfalls.hpp"
 #include "reducelab/policy.hpp"
 #include "reducelab/record.hpp"
@@ -53,6 +54,16 @@ struct TraceRun {
   Value result;
 };
 
+// One run of the reduction with its first pass's UNTRACED kernel (CUB: its first kernel)
+// instrumented: the raw records of block c.tracedBlock and what turning them into a trace needs
+// (instrumented::toTraceData(raw, convert, ...)). The process must have subscribed first
+// (instrumented.hpp).
+struct InstrumentedRun {
+  TraceRun run;                          // ok, error, geometry, result (exact while patched?)
+  instrumented::RawTrace raw;
+  instrumented::ConvertOptions convert;  // where the input and output lie, the types, shared origin
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -72,6 +83,15 @@ class Engine {
   virtual TraceRun runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) = 0;
   // The same into device memory the engine owns, copied back into *bytes (CLI, tests).
   virtual TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) = 0;
+  // The untraced reduction run once, its first kernel traced through the Compute Sanitizer
+  // patches (InstrumentedRun). Reductions and CUB; `capacity`: records the device buffer holds.
+  virtual InstrumentedRun runInstrumented(const RunConfig& c, uint32_t capacity) {
+    (void)c;
+    (void)capacity;
+    InstrumentedRun out;
+    out.run.error = "this engine cannot run instrumented traces";
+    return out;
+  }
   // The device's copy of input elements [first, first + count), as doubles (tests).
   virtual std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) = 0;
   // The last matrix run's output (rows x cols, row-major) elements [first, first + count), as

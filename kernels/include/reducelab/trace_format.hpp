@@ -31,10 +31,13 @@ enum StepKind : uint32_t {
   kStepDot = 13,         // multiply-add loop (param: its length; lane detail = first iteration)
   kStepOutput = 14,      // each thread stores its output element
   kStepDotTerm = 15,     // one term n of a multiply-add loop over shared tiles (param: n)
+  // ---- instrumented traces of unmodified kernels (instrumented_trace.hpp) ----
+  kStepPhase = 16,       // accesses between two __syncthreads (param: the barrier phase, 0 before
+                         // the first; StepHeader::part: which part of a phase cut into several)
 };
 // The last step kind: readers refuse kinds above it (a trace from a file or a pipe). A new kind
 // goes above and moves this.
-constexpr uint32_t kStepLastKind = kStepDotTerm;
+constexpr uint32_t kStepLastKind = kStepPhase;
 
 // Memory space of an access slot.
 enum Space : uint8_t { kSpaceNone = 0, kSpaceShared = 1, kSpaceGlobal = 2, kSpaceShuffle = 3 };
@@ -62,12 +65,16 @@ struct StepHeader {  // 64 bytes
   uint64_t totalLoadRequests;
   uint64_t totalLoadSectors;
   uint64_t totalLoadBytes;
-  uint64_t reserved;
+  uint32_t part;  // kStepPhase: 0 for a phase's first step, 1, 2 ... for the steps it was cut into
+  uint32_t reserved;
 };
 
 // Lane flags.
 constexpr uint32_t kLaneActive = 1u;                  // the lane did the step's work
 inline constexpr uint32_t slotBit(int slot) { return 2u << slot; }  // slot's address is valid
+// Traces with kTraceValuesFromStores: `value` is what the lane stored in the step (the only
+// value an instrumented trace sees); without this flag the lane's value is unknown.
+constexpr uint32_t kLaneValueKnown = 1u << 8;
 
 struct LaneRecord {  // 32 bytes
   uint32_t flags;
@@ -93,8 +100,17 @@ struct TraceHeader {  // 256 bytes
   uint32_t blockX, blockY;  // 2-D block (thread t = y x blockX + x); 1-D kernels: blockSize, 1
   uint32_t gridX, gridY;    // 2-D grid (traced block = y x gridX + x); 1-D: gridSize, 1
   uint32_t tile;            // matrix families: the tile's side; 0 otherwise
-  uint32_t reserved[43];
+  uint32_t flags;           // kTrace* below; 0 for the traced kernels' and the CPU model's traces
+  uint32_t reserved[42];
 };
+
+// TraceHeader::flags.
+constexpr uint32_t kTraceInstrumented = 1u;      // recorded by patching an unmodified kernel (not tr.* calls)
+constexpr uint32_t kTraceValuesFromStores = 2u;  // lane values known only where kLaneValueKnown says
+constexpr uint32_t kTraceKnownFlags = kTraceInstrumented | kTraceValuesFromStores;
+inline constexpr bool laneValueKnown(const TraceHeader& h, uint32_t laneFlags) {
+  return !(h.flags & kTraceValuesFromStores) || (laneFlags & kLaneValueKnown);
+}
 
 static_assert(sizeof(StepHeader) == 64);
 static_assert(sizeof(LaneRecord) == 32);
