@@ -11,8 +11,8 @@ extern const EmbeddedText kKernelNotes[];
 extern const int kKernelNotes_count;
 
 const std::vector<KernelInfo>& catalogue() {
-#define RL_DESCRIPTOR(ID) desc::ID,
-  static const std::vector<KernelInfo> k = {RL_FOR_EACH_KERNEL(RL_DESCRIPTOR)};
+#define RL_DESCRIPTOR(ID, STEM, FORM, KERNEL) desc::ID,
+  static const std::vector<KernelInfo> k = {RL_KERNELS(RL_DESCRIPTOR)};
 #undef RL_DESCRIPTOR
   return k;
 }

@@ -67,9 +67,9 @@ class Registry {
 // All entries, registered on first use.
 const Registry& registry();
 
-// Registers kernel Id's instantiations. Each launch_kNN.cu defines the specialisation for its
-// descriptor; registry.cu calls one per entry of kernel_list.hpp, so a kernel without one fails
-// to link.
+// Registers kernel Id's instantiations. Its launch unit defines the specialisation: written by the
+// build from its line of reducelab/kernel_ids.hpp, or its own launch_*.cu for the Custom form;
+// registry.cu calls one per id, so a kernel without one fails to link.
 template <KernelId Id>
 void registerKernel(Registry&);
 

@@ -6,8 +6,8 @@ namespace rl::kernels {
 const Registry& registry() {
   static const Registry r = [] {
     Registry reg;
-#define RL_REGISTER(ID) registerKernel<KernelId::ID>(reg);
-    RL_FOR_EACH_KERNEL(RL_REGISTER)
+#define RL_REGISTER(ID, STEM, FORM, KERNEL) registerKernel<KernelId::ID>(reg);
+    RL_KERNELS(RL_REGISTER)
 #undef RL_REGISTER
     return reg;
   }();

@@ -1,26 +1,20 @@
 #pragma once
 // The kernel catalogue: what each kernel is, where it sits in Harris's ladder and in the UPC
 // lecture, how it is launched, the steps the CPU model replays, and its source and notes
-// (compiled into the binary). Each kernel's facts live in one descriptor beside its source,
-// kernels/cuda/<file>.desc.hpp (plain C++, designated initialisers); kernels/cuda/kernel_list.hpp
-// names every descriptor once, and the catalogue, the registry, the CPU model and the test lists
-// are built from that list. docs/adding-a-kernel.md shows the steps.
+// (compiled into the binary). Each kernel's facts live in one descriptor in its family's folder
+// (kernels/families/<family>/<family>_kernels.hpp: the family's defaults, then what differs);
+// reducelab/kernel_ids.hpp names every kernel once, and the catalogue, the registry, the CPU model
+// and the test lists are built from that list. docs/adding-a-kernel.md shows the steps.
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "reducelab/kernel_ids.hpp"
 #include "reducelab/types.hpp"
 
 namespace rl {
 
-enum class KernelId {
-  K1, K2, K3, K4, K5, K5s, K6, K7, K8, K9, K10, K11, K12, K13, K14,
-  TrNaive, TrTile, TrPadded, TrSwizzled, TrDiagonal,  // the transpose family (seed 004)
-  MmNaive, MmTiled,                                   // the matrix-multiply family (seed 003)
-  Cub
-};
-constexpr int kKernelIdCount = int(KernelId::Cub) + 1;
 
 // What a kernel computes. A family has its own parameters in RunConfig (rows, cols, inner, tile
 // for the matrix families) and its own measure (bandwidth for reduction and transpose, FLOP/s
@@ -118,20 +112,21 @@ enum class TileLayout { None, Plain, Padded, Swizzled };
 // Order in which blocks take tiles: the grid's, or the seed's diagonal order (partition camping).
 enum class BlockOrder { Grid, Diagonal };
 
-// One kernel's descriptor. Every field is set in its .desc.hpp by name; kernel_list.hpp
-// refuses at compile time a descriptor with a field left unset.
+// One kernel's descriptor: its family's defaults (e.g. desc::reductionKernel()) with what differs
+// set by name. A new field gets its default here or in the families' defaults, in one place;
+// kernel_list.hpp refuses at compile time a descriptor whose family left a field unset.
 struct KernelInfo {
-  KernelId id;
+  KernelId id{};
   Family family = Family::Unset;
   std::string_view key;       // "k1" ... "k12", "k5s", "cub": stable, used on the CLI
   std::string_view name;      // short name for tables
   std::string_view title;     // one line
-  int harris = -1;            // Harris's kernel number, 0 if none
+  int harris = 0;             // Harris's kernel number, 0 if none
   std::string_view upc;       // the UPC lecture's Kernel0N, "" if none
   std::string_view sourceFile;  // in kernels/cuda/; notes are assets/kernels/<key>.md
   // ---- launch policy ----
-  int minBlock = 0;           // smallest block size it accepts
-  bool blockTemplated;        // instantiated per block size (Harris 6, 7)
+  int minBlock = 32;          // smallest block size it accepts
+  bool blockTemplated = false;  // instantiated per block size (Harris 6, 7)
   GridShape shape = GridShape::Unset;
   int loadsPerIteration = -1;  // loads per thread per loop iteration (0: the library's)
   int bytesPerLoad = -1;       // 0: one element per load; 16: a 16-byte vector
@@ -143,15 +138,14 @@ struct KernelInfo {
   TileLayout tileLayout = TileLayout::None;
   BlockOrder blockOrder = BlockOrder::Grid;
   // Lowest compute capability it runs on, major x 10 + minor (k14's bulk copies: 90); 0: any.
-  // -1: a descriptor that forgot it.
-  int minCc = -1;
+  int minCc = 0;
   // Grid, loads in flight and cache hint come from the device's tuned policy table (reducelab
   // tune), or the latency rule without one, not from the fixed shape alone.
   bool policyTuned = false;
   // ---- behaviour ----
-  bool unsafe;                // relies on warp-synchronous execution (racy since Volta)
-  bool deterministic;         // same bits every run
-  bool traceable;             // has a traced twin (all but CUB)
+  bool unsafe = false;        // relies on warp-synchronous execution (racy since Volta)
+  bool deterministic = true;  // same bits every run
+  bool traceable = true;      // has a traced twin (all but CUB)
   // ---- the CPU model ----
   Schedule schedule;          // empty only when not traceable
 };

@@ -1,11 +1,11 @@
-// Instantiations of the matrix-multiply family (matmul.cuh): per type (float32, float64),
+// How the build instantiates the matrix-multiply family (matmul.cuh): per type (float32, float64),
 // trace policy and tile of the descriptor's list.
+#pragma once
 #include "kernel_list.hpp"
 #include "launch_common.cuh"
 #include "matmul.cuh"
 
 namespace rl::kernels {
-namespace {
 
 template <KernelId Id, int Tile, class T, class Tr>
 void addMatmul(Registry& r) {
@@ -27,9 +27,15 @@ void addMatmul(Registry& r) {
   r.add({Id, Op::Sum, elemTypeOf<T>(), elemTypeOf<T>(), Tr::enabled, Tile}, {fn, func});
 }
 
+// The tiles instantiated here are the descriptor's list.
+constexpr bool tilesAre16_8_32_29(const KernelInfo& k) {
+  return k.tiles.size() == 4 && k.tiles[0] == 16 && k.tiles[1] == 8 && k.tiles[2] == 32 && k.tiles[3] == 29;
+}
+
 template <KernelId Id>
 void registerMatmul(Registry& r) {
   static_assert(kernelInfoOf<Id>().family == Family::Matmul && kernelInfoOf<Id>().blockTemplated);
+  static_assert(tilesAre16_8_32_29(kernelInfoOf<Id>()), "a matmul descriptor lists tiles that launch_matmul.cuh does not instantiate");
   auto perType = [&]<class T, class Tr>() {
     addMatmul<Id, 16, T, Tr>(r);
     addMatmul<Id, 8, T, Tr>(r);
@@ -41,16 +47,5 @@ void registerMatmul(Registry& r) {
   perType.template operator()<double, NoTrace>();
   perType.template operator()<double, DeviceTrace>();
 }
-
-constexpr bool tilesAre16_8_32_29(const KernelInfo& k) {
-  return k.tiles.size() == 4 && k.tiles[0] == 16 && k.tiles[1] == 8 && k.tiles[2] == 32 && k.tiles[3] == 29;
-}
-static_assert(tilesAre16_8_32_29(desc::MmNaive) && tilesAre16_8_32_29(desc::MmTiled),
-              "a matmul descriptor lists tiles that launch_matmul.cu does not instantiate");
-
-}  // namespace
-
-template <> void registerKernel<KernelId::MmNaive>(Registry& r) { registerMatmul<KernelId::MmNaive>(r); }
-template <> void registerKernel<KernelId::MmTiled>(Registry& r) { registerMatmul<KernelId::MmTiled>(r); }
 
 }  // namespace rl::kernels
