@@ -163,7 +163,7 @@ TEST(OneResourceComputation, K7AtBlock512IsTheSameForTheGuiTheCliAndTheReport) {
       nlohmann::json::parse(rl::test::readFile(rl::test::sourceDir() + "/assets/kernels/resources-sm90.json"));
   EXPECT_FALSE(r.registersAssumed);
   EXPECT_TRUE(r.registersRecorded);
-  EXPECT_EQ(r.registers, table["variants"]["k7 sum float32->float32 b512"][0].get<int>());
+  EXPECT_EQ(r.registers, table["variants"]["k7 sum float32->float32 i512"][0].get<int>());
   // A device of another architecture has no recorded table: assumed.
   DeviceInfo ampere = d;
   ampere.ccMajor = 8;

@@ -1,6 +1,7 @@
 #include "reducelab/catalogue.hpp"
 
 #include "kernel_list.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/embedded_text.hpp"
 
 namespace rl {
@@ -42,12 +43,11 @@ std::vector<std::string> catalogueKeys(bool traceableOnly, Family family) {
 
 std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::string* error) {
   std::vector<const KernelInfo*> out;
-  for (Family f : {Family::Reduction, Family::Transpose, Family::Matmul})
-    if (text == (f == Family::Reduction ? std::string_view("all") : familyName(f))) {
-      for (const KernelInfo& k : catalogue())
-        if (k.family == f) out.push_back(&k);
-      return out;
-    }
+  if (const KernelFamily* f = familyByListName(text)) {
+    for (const KernelInfo& k : catalogue())
+      if (&familyOf(k) == f) out.push_back(&k);
+    return out;
+  }
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
@@ -55,7 +55,11 @@ std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::strin
     const KernelInfo* k = findKernel(key);
     if (!k) {
       if (error)
-        *error = "unknown kernel '" + std::string(key) + "' (known: all, transpose, matmul, " + kernelKeys() + ")";
+      {
+        std::string lists;
+        for (const KernelFamily* f : families()) lists += std::string(f->listName()) + ", ";
+        *error = "unknown kernel '" + std::string(key) + "' (known: " + lists + kernelKeys() + ")";
+      }
       return {};
     }
     out.push_back(k);
@@ -86,17 +90,9 @@ uint64_t elemsPerIteration(const KernelInfo& k, ElemType in) {
   return uint64_t(k.loadsPerIteration) * perLoad;
 }
 
-std::string_view familyName(Family f) {
-  switch (f) {
-    case Family::Reduction: return "reduction";
-    case Family::Transpose: return "transpose";
-    case Family::Matmul: return "matmul";
-    case Family::Unset: break;
-  }
-  return "?";
-}
+std::string_view familyName(Family f) { return f == Family::Unset ? "?" : familyOf(f).name(); }
 
-bool isMatrixFamily(const KernelInfo& k) { return k.family == Family::Transpose || k.family == Family::Matmul; }
+bool isMatrixFamily(const KernelInfo& k) { return k.shape == GridShape::MatrixTiles; }
 
 bool hasTile(const KernelInfo& k, int tile) {
   for (int t : k.tiles)

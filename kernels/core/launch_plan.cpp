@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reducelab/embedded_text.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/user_dirs.hpp"
 
@@ -17,7 +18,7 @@ extern const int kKernelResources_count;
 std::string planLaunch(const RunConfig& c, LaunchFacts& facts, Geometry* g, const std::optional<LaunchPolicy>& forced) {
   const KernelInfo* k = findKernel(c.kernel);
   if (!k) return "unknown kernel " + c.kernel;
-  if (isMatrixFamily(*k)) {  // a 2-D grid fixed by the matrix and the tile
+  if (!familyOf(*k).gridFromResidency()) {  // e.g. a 2-D grid fixed by the matrix and the tile
     *g = planGeometry(*k, c, 1);
     g->loadsInFlight = k->loadsPerIteration;
     g->policySource = "descriptor";
@@ -106,8 +107,7 @@ std::string resourceKey(const RunConfig& c) {
   const KernelInfo* k = findKernel(c.kernel);
   std::string key = c.kernel + " " + std::string(name(c.op)) + " " + std::string(name(c.type)) + "->" +
                     std::string(name(c.accType()));
-  if (k && k->blockTemplated) key += " b" + std::to_string(c.block);
-  if (k && isMatrixFamily(*k)) key = c.kernel + " " + std::string(name(c.type)) + " t" + std::to_string(effectiveTile(*k, c));
+  if (const int i = k ? familyOf(*k).instantiation(*k, c) : 0; i > 0) key += " i" + std::to_string(i);
   return key;
 }
 

@@ -155,8 +155,10 @@ std::string parseSeedFigure(const std::string& rest, const LessonRun& run, const
   std::string bad, gpuId;
   f->n = run.config.n;
   f->type = run.config.type;
-  if (const KernelInfo* k = findKernel(run.config.kernel); k && isMatrixFamily(*k))
-    f->bytesMoved = bytesMoved(run.config);  // a transpose reads and writes every element
+  // A run that moves more than its N elements once (a transpose reads and writes every element)
+  // keeps its own bytes; otherwise the seed's n= and type= below decide them.
+  if (const double b = bytesMoved(run.config); b != double(run.config.n) * double(elemBytes(run.config.type)))
+    f->bytesMoved = b;
   for (auto& [k, v] : keyValues(kvText, &bad)) {
     if (k == "gpu") {
       gpuId = v;

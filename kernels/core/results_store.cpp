@@ -1,5 +1,7 @@
 #include "reducelab/results_store.hpp"
 
+#include "reducelab/family.hpp"
+
 #include <random>
 
 #include "reducelab/catalogue.hpp"
@@ -13,9 +15,9 @@ std::vector<Measurement> syntheticResults(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> jitter(0.9, 1.1);
   const DeviceInfo d = assumedH200();
-  std::vector<KernelInfo> kernels;  // reductions: the synthetic records are N-sized runs
+  std::vector<KernelInfo> kernels;  // the ladder's: the synthetic records are N-sized runs
   for (const KernelInfo& k : catalogue())
-    if (k.family == Family::Reduction) kernels.push_back(k);
+    if (familyOf(k).formsLadder()) kernels.push_back(k);
   for (size_t i = 0; i < n; ++i) {
     Measurement m;
     m.config.kernel = std::string(kernels[i % kernels.size()].key);

@@ -1,5 +1,7 @@
 #include "reducelab/sweep.hpp"
 
+#include "reducelab/family.hpp"
+
 #include <map>
 #include <tuple>
 
@@ -47,15 +49,20 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
     applyMatrixShape(c);  // matrix kernels: block and N from the tile and the sides
     add(c);
   };
-  auto isMatrix = [](const std::string& key) { return isMatrixFamily(*findKernel(key)); };
+  // Whether a kernel's family sweeps this axis; if not, the refusal is noted once.
+  auto sweeps = [&](const std::string& key) { return familyOf(*findKernel(key)).sweepRefusal(s.axis).empty(); };
   auto refuse = [&](const std::string& kernel, const std::string& why) {
     if (skipped) skipped->push_back(kernel + " " + why);
+  };
+  auto refuseUnswept = [&](const std::vector<std::string>& keys) {
+    for (const std::string& k : keys)
+      if (!sweeps(k)) refuse(k, familyOf(*findKernel(k)).sweepRefusal(s.axis));
   };
   std::vector<std::string> kernels = s.kernels;
   if (s.axis == SweepAxis::Kernel) {
     kernels.clear();
-    for (const KernelInfo& k : catalogue())  // the reduction ladder (matrix kernels: the tile and size axes)
-      if (k.family == Family::Reduction) kernels.push_back(std::string(k.key));
+    for (const KernelInfo& k : catalogue())  // the ladder (matrix kernels: the tile and size axes)
+      if (familyOf(k).formsLadder()) kernels.push_back(std::string(k.key));
   }
   for (const std::string& k : kernels)
     if (!findKernel(k)) {
@@ -64,9 +71,9 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
     }
   switch (s.axis) {
     case SweepAxis::Block:
+      refuseUnswept(kernels);
       for (const std::string& k : kernels)
-        if (isMatrix(k)) refuse(k, "sets its block from the tile: sweep the tile axis");
-        else
+        if (sweeps(k))
         for (int b = 32; b <= 1024; b *= 2)
           addFor(k, [&](RunConfig& c) {
             c.block = b;
@@ -91,19 +98,16 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
         return {};
       }
       // Powers of two, N-major so one input serves every kernel before the next is generated.
-      for (const std::string& k : kernels)
-        if (isMatrix(k)) refuse(k, "is sized by its matrix: sweep the size axis");
+      refuseUnswept(kernels);
       for (uint64_t n = s.nMin; n <= nMax; n *= 2)
         for (const std::string& k : kernels)
-          if (!isMatrix(k)) addFor(k, [&](RunConfig& c) { c.n = n; });
+          if (sweeps(k)) addFor(k, [&](RunConfig& c) { c.n = n; });
       break;
     }
     case SweepAxis::Tile:
-      for (const std::string& k : kernels) {
-        const KernelInfo& info = *findKernel(k);
-        if (!isMatrixFamily(info)) refuse(k, "has no tile (a reduction: sweep the block axis)");
-        for (int t : info.tiles) addFor(k, [&](RunConfig& c) { c.tile = t; });
-      }
+      refuseUnswept(kernels);
+      for (const std::string& k : kernels)
+        for (int t : findKernel(k)->tiles) addFor(k, [&](RunConfig& c) { c.tile = t; });
       break;
     case SweepAxis::Size: {
       if (s.sizeMin < 1 || s.sizeMin > s.sizeMax || s.sizeMax > kMaxMatrixSide) {
@@ -112,12 +116,11 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
                    " is empty or outside 1.." + std::to_string(kMaxMatrixSide);
         return {};
       }
-      for (const std::string& k : kernels)
-        if (!isMatrix(k)) refuse(k, "has no matrix (a reduction: sweep the n axis)");
+      refuseUnswept(kernels);
       for (uint64_t side = s.sizeMin; side <= s.sizeMax; side *= 2)
         for (uint64_t v : {side, side + 7})
           for (const std::string& k : kernels)
-            if (isMatrix(k)) addFor(k, [&](RunConfig& c) { c.rows = c.cols = c.inner = v; });
+            if (sweeps(k)) addFor(k, [&](RunConfig& c) { c.rows = c.cols = c.inner = v; });
       break;
     }
     case SweepAxis::Type:
@@ -141,7 +144,7 @@ std::vector<Measurement> runSweep(Engine& engine, const std::vector<RunConfig>& 
   for (const RunConfig& c : configs) {
     if (hooks.betweenRuns) hooks.betweenRuns();
     if (cancel && cancel->load()) break;
-    if (isMatrixFamily(*findKernel(c.kernel))) {  // the engine checks a matrix's output itself
+    if (!familyOf(*findKernel(c.kernel)).scalarResult()) {  // the engine checks the whole output itself
       MeasureOptions o;
       o.cpuBaseline = false;
       o.reference = false;

@@ -26,6 +26,7 @@
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/launch_plan.hpp"
 #include "reducelab/instrumented.hpp"
 #include "reducelab/matrix.hpp"
@@ -224,7 +225,7 @@ class CudaEngine final : public Engine {
 
  private:
   const KernelEntry* entry(const KernelInfo& k, const RunConfig& c, ElemType in, bool traced) const {
-    const int templ = isMatrixFamily(k) ? effectiveTile(k, c) : (k.blockTemplated ? c.block : 0);
+    const int templ = familyOf(k).instantiation(k, c);
     VariantKey key{k.id, c.op, in, c.accType(), traced, templ};
     return kernels::registry().find(key);
   }
@@ -499,7 +500,7 @@ std::string CudaEngine::prepareScratch(const RunConfig& c, const Geometry& g) {
 
 std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                                   trace::TraceHeader* trace) {
-  if (isMatrixFamily(k)) {
+  if (!familyOf(k).scalarResult()) {  // one launch of a 2-D grid writing a whole output
     const KernelEntry* e = entry(k, c, c.type, trace != nullptr);
     if (!e) return "missing instantiation of kernel " + std::string(k.key);
     LaunchArgs a;
@@ -585,7 +586,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   }
   m.kernelName = std::string(k->name);
   std::string err;
-  const bool matrix = isMatrixFamily(*k);
+  const bool matrix = !familyOf(*k).scalarResult();  // a whole output, checked here
   m.resources = resources(c, &err);
   if (err.empty()) err = prepareInput(c);
   if (err.empty()) err = matrix ? prepareMatrixScratch(c) : prepareScratch(c, m.geometry);
@@ -870,7 +871,7 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
     t.error = "CUB is a library: it has no traced twin";
     return t;
   }
-  const bool matrix = isMatrixFamily(*k);
+  const bool matrix = !familyOf(*k).scalarResult();
   if (c.tracedBlock >= t.geometry.grid()) {
     t.error = "block " + std::to_string(c.tracedBlock) + " does not exist: the grid has " +
               std::to_string(t.geometry.grid()) + " blocks";
@@ -914,7 +915,7 @@ InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacit
     t.error = err;
     return out;
   }
-  if (isMatrixFamily(*k)) {
+  if (!familyOf(*k).scalarResult()) {
     t.error = "instrumented traces cover the reductions and CUB; " + std::string(k->key) + " has its traced twin";
     return out;
   }

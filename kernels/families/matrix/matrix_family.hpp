@@ -1,0 +1,33 @@
+#pragma once
+// What the two matrix families (transpose, matmul: seeds 003 and 004) share: a rows x cols
+// output covered by a 2-D grid of tile x tile pieces, the tile setting the block, float types, the
+// output checked on the host, and the matrix CPU model. transpose/ and matmul/ add what differs.
+#include "reducelab/family.hpp"
+
+namespace rl {
+
+class MatrixFamily : public KernelFamily {
+ public:
+  std::string validate(const KernelInfo& k, const RunConfig& c, const DeviceInfo* device) const override;
+  void normalize(const KernelInfo& k, RunConfig& c) const override;
+  void adopt(const KernelInfo& k, RunConfig& c, const KernelInfo* previous) const override;
+  std::string shape(const KernelInfo& k, const RunConfig& c) const override;
+  std::vector<std::pair<std::string, std::string>> ownParameters(const KernelInfo& k, const RunConfig& c) const override;
+  uint64_t deviceBytesNeeded(const KernelInfo& k, const RunConfig& c, const DeviceInfo& d) const override;
+  Geometry geometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks) const override;
+  bool gridFromResidency() const override { return false; }
+  int instantiation(const KernelInfo& k, const RunConfig& c) const override { return effectiveTile(k, c); }
+  TraceData model(const KernelInfo& k, const RunConfig& c, uint64_t grid, int ccMajor, std::string* error) const override;
+  bool scalarResult() const override { return false; }  // the engine checks every output element
+  std::string sweepRefusal(SweepAxis axis) const override {
+    if (axis == SweepAxis::Block) return "sets its block from the tile: sweep the tile axis";
+    if (axis == SweepAxis::N) return "is sized by its matrix: sweep the size axis";
+    return {};
+  }
+
+ protected:
+  // Whether the family has an inner dimension (matmul's K).
+  virtual bool hasInner() const { return false; }
+};
+
+}  // namespace rl

@@ -1,0 +1,149 @@
+// The reduction family (seeds 000-002, Harris's ladder, CUB): N elements folded by an operation
+// into one value, in passes of blocks and a final stage.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "reducelab/family.hpp"
+#include "reduction/reduction_model.hpp"
+
+namespace rl {
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
+
+class ReductionFamily final : public KernelFamily {
+ public:
+  Family id() const override { return Family::Reduction; }
+  std::string_view name() const override { return "reduction"; }
+  std::string_view listName() const override { return "all"; }
+  std::string_view heading() const override { return "reduction (seeds 000-002)"; }
+
+  std::string validate(const KernelInfo& k, const RunConfig& c, const DeviceInfo* device) const override {
+    const int maxBlock = device && device->available ? device->maxThreadsPerBlock : 1024;
+    if (c.block < 32 || c.block > 1024 || (c.block & (c.block - 1)) != 0)
+      return "block size " + std::to_string(c.block) + " is not a power of two from 32 to 1024";
+    if (c.block > maxBlock)
+      return "block size " + std::to_string(c.block) + " is above this GPU's limit of " + std::to_string(maxBlock) +
+             " threads per block";
+    if (c.block < k.minBlock)
+      return "kernel " + std::string(k.key) + " needs at least " + std::to_string(k.minBlock) +
+             " threads per block (its last warp reads sdata[tid + 32])";
+    if (!allowsFinal(k, c.final)) {
+      std::string allowed;
+      for (FinalStage f : k.finals) allowed += (allowed.empty() ? "" : " or ") + std::string(rl::name(f));
+      return "kernel " + std::string(k.key) + " finishes with " + allowed + "; --final " +
+             std::string(rl::name(c.final)) + " does not apply to it";
+    }
+    if (c.n < 1) return "N must be at least 1";
+    if (c.n > (uint64_t(1) << 40)) return "N is above the largest supported value (2^40)";
+    const uint64_t cover = blocksToCover(k, c.n, c.block, c.type);
+    if (k.shape != GridShape::GridStride && k.shape != GridShape::Library && cover > 0x7fffffffull)
+      return "N = " + std::to_string(c.n) + " needs " + std::to_string(cover) + " blocks of " + std::to_string(c.block) +
+             " threads, above the grid limit of 2^31-1";
+    if (device && device->available) {
+      const uint64_t need = deviceBytesNeeded(k, c, *device);
+      const uint64_t have = uint64_t(device->freeMemBytes);
+      if (have > 0 && need > have)
+        return "N = " + std::to_string(c.n) + " " + std::string(rl::name(c.type)) + " needs " + std::to_string(need >> 20) +
+               " MiB of device memory, but only " + std::to_string(have >> 20) + " MiB are free";
+    }
+    return {};
+  }
+
+  void adopt(const KernelInfo&, RunConfig& c, const KernelInfo* previous) const override {
+    // From a matrix kernel: its tile set the block (a tile of 29 runs 841 threads).
+    if (previous && previous->family != Family::Reduction) c.block = 256;
+  }
+
+  std::string shape(const KernelInfo&, const RunConfig& c) const override {
+    return "N=" + formatCount(c.n) + " b" + std::to_string(c.block);
+  }
+
+  uint64_t inputElements(const KernelInfo&, const RunConfig& c) const override { return c.n; }
+  double bytesMoved(const KernelInfo&, const RunConfig& c) const override {
+    return double(c.n) * double(elemBytes(c.type));
+  }
+  uint64_t deviceBytesNeeded(const KernelInfo& k, const RunConfig& c, const DeviceInfo& d) const override {
+    const uint64_t input = c.n * elemBytes(c.type);
+    const uint64_t partials = 2 * (blocksToCover(k, c.n, c.block, c.type) + 64) * elemBytes(c.accType());
+    const uint64_t flush = c.warmL2 ? 0 : uint64_t(std::max<int64_t>(d.l2Bytes, 1 << 20)) * 2;
+    return input + partials + flush + (64 << 20);  // + CUB temp storage and slack
+  }
+
+  Geometry geometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks) const override {
+    Geometry g;
+    g.final = resolvedFinal(c);
+    g.block = unsigned(c.block);
+    g.smemBytes = sharedBytes(k, c.block, c.accType());
+    residentBlocks = std::max<uint64_t>(residentBlocks, 1);
+    auto gridFor = [&](uint64_t n, ElemType in) {
+      const uint64_t cover = blocksToCover(k, n, c.block, in);
+      return k.shape == GridShape::GridStride ? std::min(cover, residentBlocks) : cover;
+    };
+    if (k.shape == GridShape::Library) {
+      g.passGrids = {1};
+      g.partials = 1;
+      g.maxElemsPerThread = 0;
+      return g;
+    }
+    uint64_t grid = gridFor(c.n, c.type);
+    g.passGrids.push_back(grid);
+    const uint64_t threads = grid * uint64_t(c.block);
+    g.maxElemsPerThread = k.shape == GridShape::GridStride
+                              ? ceilDiv(c.n, threads * elemsPerIteration(k, c.type)) * elemsPerIteration(k, c.type)
+                              : (k.shape == GridShape::PairPerThread ? 2 : 1);
+    if (g.final == FinalStage::Gpu) {
+      while (grid > 1) {
+        grid = gridFor(grid, c.accType());
+        g.passGrids.push_back(grid);
+      }
+      g.partials = 1;
+    } else if (g.final == FinalStage::Cpu) {
+      g.partials = grid;
+    } else {
+      g.partials = 1;  // atomic, last block: one launch leaves one value
+    }
+    return g;
+  }
+
+  int instantiation(const KernelInfo& k, const RunConfig& c) const override { return k.blockTemplated ? c.block : 0; }
+  bool formsLadder() const override { return true; }
+  std::string sweepRefusal(SweepAxis axis) const override {
+    if (axis == SweepAxis::Tile) return "has no tile (a reduction: sweep the block axis)";
+    if (axis == SweepAxis::Size) return "has no matrix (a reduction: sweep the n axis)";
+    return {};
+  }
+
+  uint64_t chainBound(const KernelInfo& k, const Geometry& g, uint64_t n) const override {
+    const int treeDepth = log2Ceil(g.block ? g.block : 1);
+    if (k.shape == GridShape::Library)  // CUB: per-thread tiles and a tree; bound it generously
+      return std::max<uint64_t>(64, uint64_t(std::sqrt(double(n)))) + 2 * log2Ceil(n) + 64;
+    uint64_t chain = g.maxElemsPerThread + treeDepth;
+    switch (g.final) {
+      case FinalStage::Gpu:
+        for (size_t p = 1; p < g.passGrids.size(); ++p)
+          chain += ceilDiv(g.passGrids[p - 1], g.passGrids[p] * g.block) * 2 + treeDepth;
+        break;
+      case FinalStage::Cpu: chain += g.partials; break;
+      case FinalStage::Atomic: chain += g.grid(); break;
+      case FinalStage::LastBlock: chain += ceilDiv(g.grid(), g.block) + treeDepth; break;
+      default: break;
+    }
+    return chain + 2;
+  }
+
+  TraceData model(const KernelInfo& k, const RunConfig& c, uint64_t grid, int ccMajor, std::string*) const override {
+    return reductionModel(k, c, grid, ccMajor);
+  }
+};
+
+}  // namespace
+
+const KernelFamily& reductionFamily() {
+  static const ReductionFamily f;
+  return f;
+}
+
+}  // namespace rl
