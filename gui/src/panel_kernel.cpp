@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
@@ -14,16 +15,7 @@ void selectKernel(Model& model, const KernelInfo& k) {
   RunConfig& c = model.config;
   const KernelInfo* before = findKernel(c.kernel);
   c.kernel = std::string(k.key);
-  if (isMatrixFamily(k)) {  // its own parameters: float types, no operation, block from the tile
-    if (c.type != ElemType::Float32 && c.type != ElemType::Float64) c.type = ElemType::Float32;
-    c.op = Op::Sum;
-    c.accumulate = Accumulate::Same;
-    c.final = FinalStage::Default;
-    if (c.tile != 0 && !hasTile(k, c.tile)) c.tile = 0;
-    applyMatrixShape(c);
-    return;
-  }
-  if (before && isMatrixFamily(*before)) c.block = 256;  // a tile's block may be 841 threads
+  familyOf(k).adopt(k, c, before);  // e.g. a matrix's own parameters; back from one, a block a reduction takes
   if (model.config.block < k.minBlock) {
     model.config.block = k.minBlock;
     model.addLog(LogLevel::Info, "Block size raised to " + std::to_string(k.minBlock) + ": " +
@@ -101,13 +93,11 @@ void drawKernelPanel(Model& model, UiActions&) {
   if (!ImGui::BeginTabBar("kernel-tabs")) return;
   if (ImGui::BeginTabItem("Catalogue")) {
     ImGui::BeginChild("catalogue");
-    Family group = Family::Unset;
+    const KernelFamily* group = nullptr;
     for (const KernelInfo& k : catalogue()) {
-      if (k.family != group) {  // grouped by family: the reduction ladder, transpose, matmul
-        group = k.family;
-        ImGui::TextDisabled("%s", group == Family::Reduction   ? "reduction (seeds 000-002)"
-                                  : group == Family::Transpose ? "transpose (seed 004)"
-                                                               : "matrix multiply (seed 003)");
+      if (&familyOf(k) != group) {  // grouped by family: the reduction ladder, transpose, matmul
+        group = &familyOf(k);
+        ImGui::TextDisabled("%s", std::string(group->heading()).c_str());
         ImGui::Separator();
       }
       const bool selected = current == &k;

@@ -3,6 +3,8 @@
 #include <map>
 
 #include "reducelab/gui/lesson_view.hpp"
+
+#include "reducelab/family.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 
@@ -89,18 +91,16 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   if (haveSeed)
     for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
   for (const char* h : {"GB/s", "% of peak", "vs CPU", "result"}) columns.push_back({h, {h, true}});
-  // The matrix families: % of the measured copy (transpose), GFLOP/s (matmul), sizes and tile.
-  bool matrix = false, matmul = false;
-  for (const LessonRow& row : lesson.rows)
-    if (const KernelInfo* k = findKernel(row.config.kernel); k && isMatrixFamily(*k)) {
-      matrix = true;
-      matmul = matmul || k->family == Family::Matmul;
-    }
-  if (matrix) columns.push_back({"% copy", {"% of copy", true}});
-  if (matmul)
-    for (const char* h : {"GFLOP/s", "% peak FLOP"}) columns.push_back({h, {h, true}});
-  if (matrix)
-    for (const char* h : {"size", "tile"}) columns.push_back({h, {h, false}});
+  // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
+  // and tile), in the families' order, each once.
+  for (const KernelFamily* f : families()) {
+    bool used = false;
+    for (const LessonRow& row : lesson.rows) used = used || familyOf(row.config) == f;
+    if (used)
+      for (const std::string& h : f->extraColumns())
+        if (std::none_of(columns.begin(), columns.end(), [&](const auto& col) { return col.first == h; }))
+          columns.push_back({h, {h == "% copy" ? "% of copy" : h, h != "size" && h != "tile"}});
+  }
   for (const char* h : {"kernel", "type", "N", "block", "final"}) columns.push_back({h, {h, std::string(h) == "N" || std::string(h) == "block"}});
   for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i)
     columns.push_back({"ref" + std::to_string(i), {lesson.lesson.referenceColumns[i], false}});
@@ -136,12 +136,9 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
     }
     if (run && !run->seedMethodConfig) like = m;  // the seed's method needs no other measurement
     cell["floor"] = floorPeak > 0 ? timeCell(bytesMoved(c) / (floorPeak * 1e9) * 1e3) : "-";
-    if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
-      cell["size"] = std::to_string(c.rows) + " x " + std::to_string(c.cols) +
-                     (k->family == Family::Matmul ? " x " + std::to_string(c.inner) : "");
-      cell["tile"] = std::to_string(effectiveTile(*k, c));
-      cell["final"] = "-";  // no final stage: the kernel writes the whole output
-      cell["N"] = formatCount(c.n);
+    if (const KernelInfo* k = findKernel(c.kernel)) {
+      for (auto& [column, value] : familyOf(*k).configCells(*k, c)) cell[column] = value;
+      if (!familyOf(*k).hasOperation()) cell["final"] = "-";  // no final stage: the kernel writes the whole output
     }
     cell["like"] = "-";
     if (like && run && run->seedMethod) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
@@ -37,10 +38,10 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   ImGui::PushItemWidth(std::max(120 * s, ImGui::GetContentRegionAvail().x * 0.55f));
   const KernelInfo* k = findKernel(c.kernel);
   if (ImGui::BeginCombo("kernel", k ? (std::string(k->key) + "  " + std::string(k->name)).c_str() : c.kernel.c_str())) {
-    Family group = Family::Unset;
+    const KernelFamily* group = nullptr;
     for (const KernelInfo& ki : catalogue()) {
-      if (ki.family != group) {  // grouped by family
-        ImGui::TextDisabled("%s", std::string(familyName(group = ki.family)).c_str());
+      if (&familyOf(ki) != group) {  // grouped by family
+        ImGui::TextDisabled("%s", std::string((group = &familyOf(ki))->name()).c_str());
         ImGui::Separator();
       }
       if (ImGui::Selectable((std::string(ki.key) + "  " + std::string(ki.name)).c_str(), &ki == k)) selectKernel(model, ki);

@@ -1,5 +1,7 @@
 #include "reducelab/gui/plots.hpp"
 
+#include "reducelab/family.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -84,10 +86,10 @@ double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRea
 }  // namespace
 
 std::string configKey(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
-  const bool matrix = k && isMatrixFamily(*k);  // no operation: a transpose or a product
+  const KernelFamily* f = familyOf(c);
+  const bool operation = !f || f->hasOperation();  // a transpose or a product has none
   return c.kernel + " " + std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? "/wide" : "") + " " +
-         (matrix ? "" : std::string(name(c.op)) + " ") + runShape(c) + (c.warmL2 ? " warm" : "");
+         (operation ? std::string(name(c.op)) + " " : "") + runShape(c) + (c.warmL2 ? " warm" : "");
 }
 
 uint32_t kernelColor(const std::string& kernel) {
@@ -376,8 +378,8 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
   f.fileStem = "sweep-" + axis;
   bool allMatmul = !rows.empty();
   for (const Measurement& m : rows) {
-    const KernelInfo* k = findKernel(m.config.kernel);
-    allMatmul = allMatmul && k && k->family == Family::Matmul;
+    const KernelFamily* family = familyOf(m.config);
+    allMatmul = allMatmul && family && family->measuresFlops();
   }
   f.spec.title = std::string(allMatmul ? "GFLOP/s" : "Bandwidth") + " against " +
                  (axis == "tile" ? "the tile" : "the matrix side");

@@ -89,6 +89,18 @@ std::vector<std::pair<std::string, std::string>> MatrixFamily::ownParameters(con
   return p;
 }
 
+std::vector<std::string> MatrixFamily::extraColumns() const {
+  std::vector<std::string> c = {"% copy"};  // a matrix kernel reads and writes: against the measured copy
+  if (measuresFlops()) c.insert(c.end(), {"GFLOP/s", "% peak FLOP"});
+  c.insert(c.end(), {"size", "tile"});
+  return c;
+}
+
+std::vector<std::pair<std::string, std::string>> MatrixFamily::configCells(const KernelInfo& k, const RunConfig& c) const {
+  return {{"size", std::to_string(c.rows) + " x " + std::to_string(c.cols) + (hasInner() ? " x " + std::to_string(c.inner) : "")},
+          {"tile", std::to_string(effectiveTile(k, c))}};
+}
+
 uint64_t MatrixFamily::deviceBytesNeeded(const KernelInfo& k, const RunConfig& c, const DeviceInfo& d) const {
   // The input(s), the output, and the L2 flush buffer.
   const uint64_t flush = c.warmL2 ? 0 : uint64_t(std::max<int64_t>(d.l2Bytes, 1 << 20)) * 2;

@@ -19,6 +19,9 @@ class MatrixFamily : public KernelFamily {
   int instantiation(const KernelInfo& k, const RunConfig& c) const override { return effectiveTile(k, c); }
   TraceData model(const KernelInfo& k, const RunConfig& c, uint64_t grid, int ccMajor, std::string* error) const override;
   bool scalarResult() const override { return false; }  // the engine checks every output element
+  bool hasOperation() const override { return false; }
+  std::vector<std::string> extraColumns() const override;
+  std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo& k, const RunConfig& c) const override;
   std::string sweepRefusal(SweepAxis axis) const override {
     if (axis == SweepAxis::Block) return "sets its block from the tile: sweep the tile axis";
     if (axis == SweepAxis::N) return "is sized by its matrix: sweep the size axis";

@@ -55,6 +55,18 @@ class KernelFamily {
     return {};
   }
 
+  // Whether its runs have an operation (sum, min, max) and a final stage: a reduction's do, a
+  // transpose or a product writes a whole output.
+  virtual bool hasOperation() const { return true; }
+  // The columns a table of its runs adds to the common ones, in order ("% copy", "GFLOP/s",
+  // "% peak FLOP", "size", "tile"), and the cells of those that follow from a run's configuration
+  // alone ("size" = "1000 x 777 x 95", "tile"); the table fills the rate columns from the record.
+  virtual std::vector<std::string> extraColumns() const { return {}; }
+  virtual std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo& k, const RunConfig& c) const {
+    (void)k, (void)c;
+    return {};
+  }
+
   // ---- what a run moves and computes ----
   // Input elements the device generates (matmul: A then B).
   virtual uint64_t inputElements(const KernelInfo& k, const RunConfig& c) const = 0;
