@@ -1,14 +1,16 @@
 #pragma once
-// Feeds the GUI's model from the measurement service (the one owner of GPU work). The GL thread
+// Feeds the GUI's model from a Backend (reducelab/backend.hpp: this machine's GPU through the
+// measurement service, a remote GPU, or the CPU model) and takes each trace from the first
+// source that has it: an opened recording, then the backend, then the CPU model. The GL thread
 // only maps and unmaps the trace buffers for CUDA-GL interop and hands the device pointer to the
-// service's queue; it never launches anything and never waits for a measurement or a sweep.
+// backend's queue; it never launches anything and never waits for a measurement or a sweep.
 // Two GL trace buffers: the views draw one while the traced kernel writes the other.
 #include <array>
 #include <memory>
 
 #include "interop.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/gui/model.hpp"
-#include "reducelab/measurement_service.hpp"
 #include "reducelab/sweep.hpp"
 #include "remote_client.hpp"
 
@@ -16,17 +18,16 @@ namespace rl::app {
 
 class Controller {
  public:
-  // With `remote`, the GPU work goes to that server instead of a local measurement service;
-  // traces arrive as bytes and are uploaded like the CPU model's.
+  // With `remote`, the GPU work goes to that server; else to this machine's GPU, or the CPU model
+  // where there is none.
   explicit Controller(gui::Model& model, std::unique_ptr<RemoteClient> remote = nullptr);
   ~Controller();  // cancels running work: returns within a second (a remote: about three), even during a sweep
-  // Once per frame, before the UI is drawn: takes what the service finished, asks for a new
-  // trace when the configuration changed. Never blocks on the service.
+  // Once per frame, before the UI is drawn: takes what the backend finished, asks for a new
+  // trace when the configuration changed. Never blocks on the backend.
   void update();
   void queueRun(const RunConfig& c, const std::string& label = "");
   void queueSweep(const SweepSpec& s);
-  // A pitfall demonstration (seed 002): on the GPU through the service, else the CPU model in a
-  // service of its own with no engine (the frame never waits for either).
+  // A pitfall demonstration (seed 002): the backend's GPU, or the CPU model (the frame never waits).
   void queuePitfall(const PitfallRequest& r);
   void cancelSweep();
   void cancelRuns();  // Cancel next to Run: continuous runs stop too
@@ -45,23 +46,25 @@ class Controller {
  private:
   void requestTrace();
   void showHostTrace(TraceData data, const std::string& source, bool gpuWritten);
-  void takeTrace(TraceDone& done);
+  void takeTrace(TraceResult& r);
   void requestResources();
-  void apply(ServiceEvents& ev);
-  void pollRemote();
-  void takeRemoteTrace(remote::TraceReply& reply);
+  void apply(BackendEvents& ev);
   bool remoteConnecting() const;
 
   gui::Model& model_;
-  std::unique_ptr<MeasurementService> service_;
-  std::unique_ptr<RemoteClient> remote_;  // instead of service_
-  std::unique_ptr<MeasurementService> cpuModelService_;  // pitfalls without a GPU
-  // Trace buffers: views draw front_, the service writes the other while a trace is in flight.
+  std::unique_ptr<Backend> backend_;    // where runs go
+  std::unique_ptr<Backend> cpuModel_;   // the traces no other source has
+  std::unique_ptr<Backend> recording_;  // the opened recording's traces (first)
+  std::shared_ptr<const Recording> recordingOf_;  // which recording recording_ reads
+  // Trace buffers: views draw front_, the backend writes the other while a trace is in flight.
   std::array<GLuint, 2> traceBuffers_{};
   std::array<CudaGlBuffer, 2> traceInterop_;
   int front_ = 0;
-  bool gpuTraces_ = false;
+  bool gpuTraces_ = false;  // the buffers are shared with CUDA
   bool traceInFlight_ = false;
+  Backend* traceFrom_ = nullptr;  // the source of the trace in flight
+  bool traceMapped_ = false;      // its back buffer is mapped for CUDA
+  std::string traceFallbackWhy_;  // why the CPU model answers it (the caption says so)
   std::optional<RunProgress> runProgress_;  // long CPU work of the running measurement
   uint64_t traceJob_ = 0;
   RunConfig traced_;  // the last configuration asked for

@@ -1,0 +1,65 @@
+#include "reducelab/backend.hpp"
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+namespace rl {
+
+Backend* firstTraceSource(const std::vector<Backend*>& sources, const RunConfig& c, std::string* why) {
+  if (why) why->clear();
+  for (Backend* b : sources) {
+    if (!b) continue;
+    const std::string no = b->tracesNot(c);
+    if (no.empty()) return b;
+    if (why && why->empty()) *why = no;
+  }
+  return nullptr;
+}
+
+std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs,
+                                    const std::function<void(const Measurement&)>& onResult,
+                                    const std::function<bool()>& cancelled) {
+  std::vector<Measurement> out;
+  for (const RunConfig& c : configs) b.queueRun(c, "", RunKind::Single);
+  bool cancelSent = false;
+  while (out.size() < configs.size()) {
+    BackendEvents ev = b.poll();
+    for (Measurement& m : ev.service.measurements) {
+      if (onResult) onResult(m);
+      out.push_back(std::move(m));
+    }
+    if (ev.lost) break;
+    if (!ev.refusals.empty() && !b.busy() && ev.service.measurements.empty()) break;  // refused: nothing will come
+    if (cancelled && cancelled() && !cancelSent) {
+      b.cancelRuns();
+      cancelSent = true;
+    }
+    if (cancelSent && !b.busy()) break;
+    if (out.size() < configs.size()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return out;
+}
+
+TraceResult traceNow(Backend& b, const RunConfig& c, double seconds) {
+  const uint64_t id = b.queueTrace(c, {});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    BackendEvents ev = b.poll();
+    for (TraceResult& t : ev.traces)
+      if (t.id == id) return std::move(t);
+    if (ev.lost) {
+      TraceResult r;
+      r.config = c;
+      r.error = *ev.lost;
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  TraceResult r;
+  r.config = c;
+  r.error = "no trace within " + std::to_string(int(seconds)) + " s";
+  return r;
+}
+
+}  // namespace rl
