@@ -40,6 +40,19 @@ void Application::requestExportTable(const Table& table, const std::string& stem
   }
 }
 
+// F12 / File > Save screenshot: in the export folder like every export, under a name no earlier
+// file has (two in one second get -2, -3...).
+void Application::saveRequestedScreenshot() {
+  screenshotRequested_ = false;
+  char stem[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stem, sizeof stem, "reducelab-%Y%m%d-%H%M%S", std::localtime(&now));
+  std::string e = prepareFolder(model_.exportDir), name;
+  if (e.empty()) e = saveScreenshot(name = freePath(stem, ".png"));
+  model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
+                e.empty() ? "Screenshot saved: " + name : e);
+}
+
 void Application::processExports() {
   for (PendingFigure& p : pendingFigures_) {
     if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {

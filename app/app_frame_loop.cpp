@@ -9,13 +9,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "app_input.hpp"
 #include "application.hpp"
-#include "figure_export.hpp"
 #include "offscreen_target.hpp"
 #include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
@@ -151,6 +149,39 @@ void Application::printStats() const {
               v.size(), skip, median, p99, v.back(), ctx_.description().c_str());
 }
 
+// --dump-layout: the named panel rectangles of the last frame and what the tests read of the state.
+std::string Application::writeLayoutDump(const std::string& path) const {
+  nlohmann::json j;
+  for (const auto& [name, r] : model_.layout) j["panels"][name] = {r.x, r.y, r.w, r.h};
+  // Every piece of text of the last frame with the rectangle that clips it, and what is wrong.
+  j["text"] = nlohmann::json::array();
+  for (const gui::TextRun& r : textRuns_)
+    j["text"].push_back({{"window", r.window}, {"text", r.text}, {"rect", {r.rect.x, r.rect.y, r.rect.w, r.rect.h}},
+                         {"clip", {r.clip.x, r.clip.y, r.clip.w, r.clip.h}}, {"cut", r.cutX || r.cutY},
+                         {"key_view", gui::isKeyWindow(r.window)}});
+  j["layout_issues"] = nlohmann::json::array();
+  for (const gui::LayoutIssue& i : gui::findLayoutIssues(textRuns_)) j["layout_issues"].push_back(i.describe());
+  j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
+  j["cpu_model"] = model_.cpuModel();
+  if (model_.remote.active) {
+    const char* link = model_.remote.link == gui::RemoteState::Link::Connected ? "connected"
+                       : model_.remote.link == gui::RemoteState::Link::Connecting ? "connecting" : "dropped";
+    j["remote"] = {{"target", model_.remote.target}, {"host", model_.remote.host}, {"link", link},
+                   {"detail", model_.remote.detail}, {"device", model_.device.name}};
+  }
+  nlohmann::json sweepRows = nlohmann::json::object();
+  for (const auto& [axis, rows] : model_.sweep.rows) sweepRows[axis] = rows.size();
+  j["sweep"] = {{"running", model_.sweep.running}, {"done", model_.sweep.done}, {"total", model_.sweep.total},
+                {"rows", sweepRows}};
+  j["results"] = model_.results.size();
+  j["trace"] = {{"valid", model_.trace.valid}, {"source", model_.trace.source}, {"kernel", model_.trace.config.kernel},
+                {"steps", model_.trace.data.numSteps()}, {"step", model_.trace.step}, {"error", model_.trace.error}};
+  j["view"] = int(model_.view);
+  j["presentation"] = model_.presentation;
+  j["lesson_active"] = model_.lesson.active;
+  return writeTextAtomic(path, j.dump(2));
+}
+
 int Application::run() {
   activate();
   if (ctx_.headless() && !opt_.lessonOut.empty()) return exportLesson();
@@ -201,74 +232,21 @@ int Application::run() {
         return 1;
       }
     }
-    if (screenshotRequested_) {
-      screenshotRequested_ = false;
-      // In the export folder like every export, under a name no earlier file has (two in one
-      // second get -2, -3...).
-      char stem[64];
-      std::time_t now = std::time(nullptr);
-      std::strftime(stem, sizeof stem, "reducelab-%Y%m%d-%H%M%S", std::localtime(&now));
-      std::string e = prepareFolder(model_.exportDir), name;
-      if (e.empty()) e = saveScreenshot(name = freePath(stem, ".png"));
-      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
-                    e.empty() ? "Screenshot saved: " + name : e);
-    }
+    if (screenshotRequested_) saveRequestedScreenshot();
     processExports();
     ctx_.swapBuffers();
   }
-  if (!opt_.dumpLayout.empty()) {
-    nlohmann::json j;
-    for (const auto& [name, r] : model_.layout) j["panels"][name] = {r.x, r.y, r.w, r.h};
-    // Every piece of text of the last frame with the rectangle that clips it, and what is wrong.
-    j["text"] = nlohmann::json::array();
-    for (const gui::TextRun& r : textRuns_)
-      j["text"].push_back({{"window", r.window}, {"text", r.text}, {"rect", {r.rect.x, r.rect.y, r.rect.w, r.rect.h}},
-                           {"clip", {r.clip.x, r.clip.y, r.clip.w, r.clip.h}}, {"cut", r.cutX || r.cutY},
-                           {"key_view", gui::isKeyWindow(r.window)}});
-    j["layout_issues"] = nlohmann::json::array();
-    for (const gui::LayoutIssue& i : gui::findLayoutIssues(textRuns_)) j["layout_issues"].push_back(i.describe());
-    j["interop_writer"] = model_.interop.ok ? model_.interop.writer : "failed";
-    j["cpu_model"] = model_.cpuModel();
-    if (model_.remote.active) {
-      const char* link = model_.remote.link == gui::RemoteState::Link::Connected ? "connected"
-                         : model_.remote.link == gui::RemoteState::Link::Connecting ? "connecting" : "dropped";
-      j["remote"] = {{"target", model_.remote.target}, {"host", model_.remote.host}, {"link", link},
-                     {"detail", model_.remote.detail}, {"device", model_.device.name}};
-    }
-    nlohmann::json sweepRows = nlohmann::json::object();
-    for (const auto& [axis, rows] : model_.sweep.rows) sweepRows[axis] = rows.size();
-    j["sweep"] = {{"running", model_.sweep.running}, {"done", model_.sweep.done}, {"total", model_.sweep.total},
-                  {"rows", sweepRows}};
-    j["results"] = model_.results.size();
-    j["trace"] = {{"valid", model_.trace.valid}, {"source", model_.trace.source}, {"kernel", model_.trace.config.kernel},
-                  {"steps", model_.trace.data.numSteps()}, {"step", model_.trace.step}, {"error", model_.trace.error}};
-    j["view"] = int(model_.view);
-    j["presentation"] = model_.presentation;
-    j["lesson_active"] = model_.lesson.active;
-    if (std::string e = writeTextAtomic(opt_.dumpLayout, j.dump(2)); !e.empty()) {
+  if (!opt_.dumpLayout.empty())
+    if (std::string e = writeLayoutDump(opt_.dumpLayout); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;
     }
-  }
   if (opt_.stats) printStats();
   if (opt_.stats && !opt_.sweepAtStart.empty())
     std::printf("sweep over %s: %d of %d runs measured while the frames above were drawn%s\n",
                 opt_.sweepAtStart.c_str(), model_.sweep.done, model_.sweep.total,
                 model_.sweep.running ? " (still running)" : " (finished)");
-  if (!settingsPath_.empty()) {  // remember the look and the configuration
-    rememberWindowGeometry();
-    if (model_.presentation) requestTogglePresentation();
-    settings_.uiScale = model_.ui.uiScale;
-    settings_.theme = model_.ui.theme == gui::Theme::Light ? "light" : "dark";
-    settings_.showLeft = model_.ui.showLeft;
-    settings_.showRight = model_.ui.showRight;
-    settings_.showBottom = model_.ui.showBottom;
-    settings_.exportDir = model_.exportDir;
-    settings_.lastConfig = model_.config;
-    settings_.haveLastConfig = model_.configError.empty();
-    if (std::string e = saveSettings(settingsPath_, settings_); !e.empty())
-      std::fprintf(stderr, "reducelab: warning: %s\n", e.c_str());
-  }
+  if (!settingsPath_.empty()) saveSettingsAtExit();  // remember the look and the configuration
   return 0;
 }
 

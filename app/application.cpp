@@ -211,6 +211,21 @@ void Application::initInterop() {
     model_.addLog(gui::LogLevel::Error, "Interop buffer: " + s.error);
 }
 
+void Application::saveSettingsAtExit() {
+  rememberWindowGeometry();
+  if (model_.presentation) requestTogglePresentation();
+  settings_.uiScale = model_.ui.uiScale;
+  settings_.theme = model_.ui.theme == gui::Theme::Light ? "light" : "dark";
+  settings_.showLeft = model_.ui.showLeft;
+  settings_.showRight = model_.ui.showRight;
+  settings_.showBottom = model_.ui.showBottom;
+  settings_.exportDir = model_.exportDir;
+  settings_.lastConfig = model_.config;
+  settings_.haveLastConfig = model_.configError.empty();
+  if (std::string e = saveSettings(settingsPath_, settings_); !e.empty())
+    std::fprintf(stderr, "reducelab: warning: %s\n", e.c_str());
+}
+
 int runGui(const GuiOptions& options) {
   {
     GuiOptions copy = options;

@@ -97,6 +97,7 @@ class Application final : public gui::UiActions {
   // application.cpp: the wiring.
   void activate();  // this Application's GL and ImGui contexts made current (a process may hold two: the tests)
   void initInterop();
+  void saveSettingsAtExit();
   // app_frame_loop.cpp: the frame loop.
   void renderFrame();
   void nearestFontSampling(::ImGuiIO& io);
@@ -104,6 +105,7 @@ class Application final : public gui::UiActions {
   void keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore, int stepBefore);
   void waitForIdle();
   void printStats() const;
+  std::string writeLayoutDump(const std::string& path) const;  // "" or why not
   // app_input.cpp: the key queue's events into ImGui, once a frame.
   void pumpKeyEvents();
   // app_window.cpp: the window's place (presentation mode: requestTogglePresentation).
@@ -122,6 +124,7 @@ class Application final : public gui::UiActions {
   bool pollFileDialog();
   // app_exports.cpp: exports.
   void processExports();
+  void saveRequestedScreenshot();
   std::string freePath(const std::string& stem, const std::string& ext) const;
 
   ::ImGuiContext* imgui_ = nullptr;
