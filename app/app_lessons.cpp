@@ -2,7 +2,6 @@
 // closed, and rendered headless step by step into a folder (reducelab lesson NAME --out DIR).
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <sstream>
 
 #include "application.hpp"
@@ -39,11 +38,8 @@ void Application::enterLessonStep(int step) {
   l.step = step;
   const LessonStep& st = l.lesson.steps[size_t(step)];
   model_.config = st.config;
-  static const std::map<std::string, gui::CentreView> views = {
-      {"warp", gui::CentreView::WarpActivity}, {"bank", gui::CentreView::BankConflicts},
-      {"tree", gui::CentreView::ReductionTree}, {"coalescing", gui::CentreView::Coalescing},
-      {"all", gui::CentreView::All}, {"source", gui::CentreView::Source}};
-  model_.view = views.count(st.view) ? views.at(st.view) : gui::CentreView::WarpActivity;
+  const ViewInfo* view = findView(st.view);  // checked by the lesson parser
+  model_.view = view ? view->id : kDefaultView;
   model_.trace.pendingSelection = true;
   model_.trace.pendingStep = st.viewStep;
   model_.trace.pendingWarp = st.warp;

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 
 #include "app_input.hpp"
 #include "png_writer.hpp"
@@ -58,13 +57,8 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
   std::vector<std::string> runKernels;
   checkGuiOptions(opt_, &model_.config, &runKernels);
   model_.ui.theme = opt_.theme == "light" ? gui::Theme::Light : gui::Theme::Dark;
-  const std::map<std::string, gui::CentreView> views = {{"warp", gui::CentreView::WarpActivity},
-                                                         {"bank", gui::CentreView::BankConflicts},
-                                                         {"tree", gui::CentreView::ReductionTree},
-                                                         {"coalescing", gui::CentreView::Coalescing},
-                                                         {"all", gui::CentreView::All},
-                                                         {"source", gui::CentreView::Source}};
-  model_.view = views.at(opt_.view);
+  const ViewInfo* view = findView(opt_.view);  // checked by checkGuiOptions (runGui refuses before)
+  model_.view = view ? view->id : kDefaultView;
   if (opt_.theme == "light") model_.ui.theme = gui::Theme::Light;
   // Settings: in a window by default, headless only when a file is named (reproducible images).
   settingsPath_ = !opt_.settingsPath.empty() ? opt_.settingsPath : (ctx_.headless() ? "" : defaultSettingsPath());
@@ -169,9 +163,7 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
     runKernels->clear();
     for (const KernelInfo* k : ks) runKernels->push_back(std::string(k->key));
   }
-  if (o.view != "warp" && o.view != "bank" && o.view != "tree" && o.view != "coalescing" && o.view != "all" &&
-      o.view != "source")
-    return "--view '" + o.view + "' is not one of: warp, bank, tree, coalescing, all, source";
+  if (!findView(o.view)) return "--view '" + o.view + "' is not one of: " + viewNames();
   if (o.theme != "dark" && o.theme != "light") return "--theme '" + o.theme + "' is not one of: dark, light";
   if (!o.sweepAtStart.empty() && (!parseSweepAxis(o.sweepAtStart) || o.sweepAtStart == "tile" || o.sweepAtStart == "size"))
     return "--sweep '" + o.sweepAtStart + "' is not one of: block, n, type, kernel (the matrix kernels' tile and size "

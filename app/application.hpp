@@ -11,6 +11,7 @@
 #include "run_options.hpp"
 #include "settings.hpp"
 #include "reducelab/lesson.hpp"
+#include "reducelab/views.hpp"
 
 struct ImGuiIO;
 #include "reducelab/gui/layout_check.hpp"
@@ -33,7 +34,7 @@ struct GuiOptions {
   // The GUI's starting state.
   RunOptionText run;
   bool runAtStart = false;   // measure the starting configuration (a kernel list: each of them)
-  std::string view = "warp"; // warp, bank, tree, coalescing
+  std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp)
   int step = -1;             // -1: the last step
   int warp = 0;
   std::string theme = "dark";
