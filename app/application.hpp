@@ -11,6 +11,7 @@
 #include "run_options.hpp"
 #include "settings.hpp"
 #include "reducelab/lesson.hpp"
+#include "reducelab/views.hpp"
 
 struct ImGuiIO;
 #include "reducelab/gui/layout_check.hpp"
@@ -33,7 +34,7 @@ struct GuiOptions {
   // The GUI's starting state.
   RunOptionText run;
   bool runAtStart = false;   // measure the starting configuration (a kernel list: each of them)
-  std::string view = "warp"; // warp, bank, tree, coalescing
+  std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp)
   int step = -1;             // -1: the last step
   int warp = 0;
   std::string theme = "dark";
@@ -56,7 +57,7 @@ class Application final : public gui::UiActions {
  public:
   Application(GlContext& ctx, GuiOptions options);
   ~Application() override;
-  int run();  // exit code
+  int run();  // exit code (app_frame_loop.cpp)
 
   void requestQuit() override { quit_ = true; }
   void requestScreenshot() override { screenshotRequested_ = true; }
@@ -65,18 +66,18 @@ class Application final : public gui::UiActions {
   void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) override;
   void requestCancelSweep() override { controller_->cancelSweep(); }
   void requestCancelRuns() override { controller_->cancelRuns(); }
-  void requestExportFigure(const gui::Figure& figure, bool png, bool svg) override;
+  void requestExportFigure(const gui::Figure& figure, bool png, bool svg) override;  // app_exports.cpp
   void requestExportTable(const Table& table, const std::string& stem) override;
   void requestReport() override { reportRequested_ = true; }
-  void requestSaveSession() override;
-  void requestLessonStep(int step) override;
+  void requestSaveSession() override;  // app_sessions.cpp
+  void requestLessonStep(int step) override;  // app_lessons.cpp
   void requestOpenLesson(const std::string& name) override;
-  void requestTogglePresentation() override;
   void requestCloseLesson() override;
-  void requestFileChoice(gui::FileChoice choice) override;
+  void requestTogglePresentation() override;  // app_window.cpp
+  void requestFileChoice(gui::FileChoice choice) override;  // app_dialogs.cpp
   void requestPathChosen(gui::FileChoice choice, const std::string& path) override;
 
-  // Opens a recording or session JSON: "" or the error (logged; what was shown stays).
+  // app_sessions.cpp. Opens a recording or session JSON: "" or the error (logged; what was shown stays).
   std::string openRecording(const std::string& path);
   // Writes the session (runs, sweeps, lesson, traces) as a recording; "" or the error (logged).
   std::string saveSession(const std::string& path, bool overwrite);
@@ -88,25 +89,47 @@ class Application final : public gui::UiActions {
   gui::Model& model() { return model_; }
   void setDisplaySize(int width, int height) { displayW_ = width, displayH_ = height; }
   void setRecordText(bool on) { recordText_ = on; }
-  double drawFrame();  // milliseconds
+  double drawFrame();  // milliseconds (app_frame_loop.cpp, as saveScreenshot)
   const std::vector<gui::TextRun>& textRuns() const { return textRuns_; }
   std::string saveScreenshot(const std::string& path);  // the last frame drawn, as PNG ("" or why not)
 
  private:
-  // This Application's GL and ImGui contexts made current (a process may hold two: the tests).
-  void activate();
-  ::ImGuiContext* imgui_ = nullptr;
+  // Member functions by file (docs/architecture.md, "The application, by feature").
+  // application.cpp: the wiring.
+  void activate();  // this Application's GL and ImGui contexts made current (a process may hold two: the tests)
   void initInterop();
-  void nearestFontSampling(::ImGuiIO& io);
-  unsigned nearestFontTexture_ = 0;
+  void saveSettingsAtExit();
+  // app_frame_loop.cpp: the frame loop.
   void renderFrame();
-  void pumpKeyEvents();
+  void nearestFontSampling(::ImGuiIO& io);
   bool animating() const;
   void keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore, int stepBefore);
+  void waitForIdle();
+  void printStats() const;
+  std::string writeLayoutDump(const std::string& path) const;  // "" or why not
+  // app_input.cpp: the key queue's events into ImGui, once a frame.
+  void pumpKeyEvents();
+  // app_window.cpp: the window's place (presentation mode: requestTogglePresentation).
   void restoreWindowGeometry(int x, int y, int w, int h);
   void rememberWindowGeometry();
-  void printStats() const;
+  // app_lessons.cpp: the lesson flow.
+  void openLesson(const Lesson& lesson, const std::string& source);
+  void enterLessonStep(int step);
+  int exportLesson();
+  // app_sessions.cpp: recordings and sessions.
+  void replayStep();
+  Recording sessionRecording() const;
+  // The device the shown runs were measured on: an opened recording's, else this machine's.
+  const DeviceInfo& measuredDevice() const;
+  // app_dialogs.cpp: the file chooser.
+  bool pollFileDialog();
+  // app_exports.cpp: exports.
+  void processExports();
+  void saveRequestedScreenshot();
+  std::string freePath(const std::string& stem, const std::string& ext) const;
 
+  ::ImGuiContext* imgui_ = nullptr;
+  unsigned nearestFontTexture_ = 0;
   GlContext& ctx_;
   GuiOptions opt_;
   gui::Model model_;
@@ -123,20 +146,10 @@ class Application final : public gui::UiActions {
     bool png, svg;
   };
   std::vector<PendingFigure> pendingFigures_;
-  void processExports();
-  void openLesson(const Lesson& lesson, const std::string& source);
-  void replayStep();
-  bool pollFileDialog();
-  Recording sessionRecording() const;
-  // The device the shown runs were measured on: an opened recording's, else this machine's.
-  const DeviceInfo& measuredDevice() const;
   FileDialog fileDialog_;
   gui::FileChoice dialogPurpose_ = gui::FileChoice::OpenRecording;
   std::string dialogProgram_ = "zenity";
   int startupError_ = 0;
-  void enterLessonStep(int step);
-  void waitForIdle();
-  int exportLesson();
   Settings settings_;
   std::string settingsPath_;
   float savedScale_ = 1.0f;
@@ -148,7 +161,6 @@ class Application final : public gui::UiActions {
   KeyEventQueue keyQueue_;
   int settleFrames_ = 3;  // frames still to draw after an event before waiting (ImGui settles hover, tabs)
   int windowedX_ = -1, windowedY_ = -1, windowedW_ = 0, windowedH_ = 0;  // the window before presentation
-  std::string freePath(const std::string& stem, const std::string& ext) const;
 };
 
 // Parses "1600x900". Returns false for anything else (including zero or above 16384).

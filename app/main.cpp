@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "remote_server.hpp"
 #include "reducelab/version.hpp"
+#include "reducelab/views.hpp"
 
 namespace {
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
 
   rl::app::addRunOptions(&cli, gui.run, "The kernel shown (a list with --run: each is measured)");
   cli.add_flag("--run", gui.runAtStart, "Measure the starting configuration when the GUI opens");
-  cli.add_option("--view", gui.view, "Trace view shown: warp, bank, tree, coalescing, all, source")->capture_default_str();
+  cli.add_option("--view", gui.view, "Trace view shown: " + rl::viewNames())->capture_default_str();
   // A step or warp past the trace's end is shown as its last one, with a warning naming it.
   cli.add_option("--step", gui.step, "Trace step shown (default: the last)")->check(CLI::Range(-1, 1000000));
   cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views")->check(CLI::Range(0, 31));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reducelab/config.hpp"
+#include "reducelab/views.hpp"
 
 namespace rl::app {
 
@@ -17,7 +18,7 @@ struct Settings {
   bool showLeft = true, showRight = true, showBottom = true;
   bool haveLastConfig = false;
   RunConfig lastConfig;
-  std::string view = "warp";
+  std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp): read and written back, not applied
   std::string exportDir = "reducelab-export";
   // The window's position and size (screen coordinates) at exit; restored within the monitor.
   bool haveWindow = false;

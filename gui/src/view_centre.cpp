@@ -60,16 +60,10 @@ void drawCentreViews(Model& model, UiActions&) {
   const bool forced = first || model.view != shown;
   first = false;
   if (ImGui::BeginTabBar("views")) {
-    struct Tab {
-      const char* name;
-      CentreView view;
-    };
-    for (const Tab& tab : {Tab{"Warp activity", CentreView::WarpActivity}, Tab{"Bank conflicts", CentreView::BankConflicts},
-                           Tab{"Reduction tree", CentreView::ReductionTree}, Tab{"Coalescing", CentreView::Coalescing},
-                           Tab{"All four", CentreView::All}, Tab{"Source", CentreView::Source}}) {
-      const ImGuiTabItemFlags flags = forced && tab.view == model.view ? ImGuiTabItemFlags_SetSelected : 0;
-      if (ImGui::BeginTabItem(tab.name, nullptr, flags)) {
-        if (!forced) model.view = tab.view;
+    for (const ViewInfo& tab : kViews) {  // reducelab/views.hpp
+      const ImGuiTabItemFlags flags = forced && tab.id == model.view ? ImGuiTabItemFlags_SetSelected : 0;
+      if (ImGui::BeginTabItem(tab.label, nullptr, flags)) {
+        if (!forced) model.view = tab.id;
         shown = model.view;
         ImGui::EndTabItem();
       }

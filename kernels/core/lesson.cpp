@@ -8,6 +8,7 @@
 
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/embedded_text.hpp"
+#include "reducelab/views.hpp"
 
 namespace rl {
 
@@ -459,9 +460,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       std::istringstream v(rest);
       std::string which;
       v >> which;
-      if (which != "warp" && which != "bank" && which != "tree" && which != "coalescing" && which != "all" &&
-          which != "source")  // docs/lessons.md lists the source view: teachers show the code
-        return fail("view '" + which + "' is not one of: warp, bank, tree, coalescing, all, source");
+      if (!findView(which)) return fail("view '" + which + "' is not one of: " + viewNames());
       step->view = which;
       std::string opts, bad;
       std::getline(v, opts);

@@ -8,6 +8,7 @@
 
 #include "reducelab/config.hpp"
 #include "reducelab/pitfalls.hpp"
+#include "reducelab/views.hpp"
 
 namespace rl {
 
@@ -76,7 +77,7 @@ struct LessonStep {
   RunConfig config;         // cumulative: every `set` so far
   std::vector<LessonRun> runs;
   std::optional<LessonSweep> sweep;
-  std::string view = "warp";   // warp, bank, tree, coalescing, all
+  std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp)
   int viewStep = -1;           // -1: the last step of the trace
   int warp = 0;
   int slot = -1;               // the access the bank view shows (`slot=K`: the step's K-th slot), -1: the first

@@ -17,6 +17,7 @@
 #include "reducelab/recording.hpp"
 #include "reducelab/results_store.hpp"
 #include "reducelab/trace.hpp"
+#include "reducelab/views.hpp"
 
 namespace rl::gui {
 
@@ -48,7 +49,8 @@ struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
-enum class CentreView { WarpActivity, BankConflicts, ReductionTree, Coalescing, All, Source };
+// The view in the centre of the window: one of the table in reducelab/views.hpp.
+using CentreView = ViewId;
 
 // The trace the views animate. `buffer` is the GL buffer the traced kernel (or the CPU model)
 // wrote; `data` is a host copy of the same bytes for labels and tooltips.

@@ -1,0 +1,115 @@
+// Exports from the window: figures (PNG, SVG), tables (CSV, Markdown, LaTeX) and the report
+// folder, each under a name no earlier file in the export folder has.
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include "application.hpp"
+#include "figure_export.hpp"
+#include "reducelab/atomic_file.hpp"
+#include "reducelab/occupancy.hpp"
+
+namespace rl::app {
+
+Table traceTable(const TraceData& t, const TraceSummary& sum);  // cmd_trace.cpp
+
+std::string Application::freePath(const std::string& stem, const std::string& ext) const {
+  namespace fs = std::filesystem;
+  for (int i = 1;; ++i) {
+    const std::string name = stem + (i == 1 ? "" : "-" + std::to_string(i)) + ext;
+    const fs::path p = fs::path(model_.exportDir) / name;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec))) return p.string();  // a dangling link is taken too
+  }
+}
+
+void Application::requestExportFigure(const gui::Figure& figure, bool png, bool svg) {
+  pendingFigures_.push_back({std::make_unique<gui::Figure>(figure), png, svg});
+}
+
+void Application::requestExportTable(const Table& table, const std::string& stem) {
+  if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+    model_.addLog(gui::LogLevel::Error, e);
+    return;
+  }
+  for (auto [ext, fmt] : {std::pair{".csv", TableFormat::Csv}, std::pair{".md", TableFormat::Markdown},
+                          std::pair{".tex", TableFormat::Latex}}) {
+    const std::string path = freePath(stem, ext);
+    const std::string e = writeTextAtomic(path, render(table, fmt));
+    model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+  }
+}
+
+// F12 / File > Save screenshot: in the export folder like every export, under a name no earlier
+// file has (two in one second get -2, -3...).
+void Application::saveRequestedScreenshot() {
+  screenshotRequested_ = false;
+  char stem[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(stem, sizeof stem, "reducelab-%Y%m%d-%H%M%S", std::localtime(&now));
+  std::string e = prepareFolder(model_.exportDir), name;
+  if (e.empty()) e = saveScreenshot(name = freePath(stem, ".png"));
+  model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
+                e.empty() ? "Screenshot saved: " + name : e);
+}
+
+void Application::processExports() {
+  for (PendingFigure& p : pendingFigures_) {
+    if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, e);
+      continue;
+    }
+    for (const auto& [on, format] : {std::pair{p.svg, gui::FigureFormat::Svg}, std::pair{p.png, gui::FigureFormat::Png}}) {
+      if (!on) continue;
+      const std::string path = freePath(p.figure->fileStem, "." + std::string(gui::figureFormatName(format)));
+      gui::FigureOptions o;
+      o.whiteBackground = model_.exportWhite;
+      std::string e;
+      const std::string bytes = gui::renderFigure(p.figure->spec, format, o, &e);
+      if (e.empty()) e = writeTextAtomic(path, bytes);
+      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+    }
+  }
+  pendingFigures_.clear();
+  if (reportRequested_) {
+    reportRequested_ = false;
+    char stamp[32];
+    std::time_t now = std::time(nullptr);
+    std::strftime(stamp, sizeof stamp, "report-%Y%m%d-%H%M%S", std::localtime(&now));
+    if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
+      model_.addLog(gui::LogLevel::Error, e);
+      return;
+    }
+    const std::string dir = (std::filesystem::path(model_.exportDir) / stamp).string();
+    std::vector<ReportSection> sections;
+    std::vector<Measurement> all = model_.results;
+    if (!model_.results.empty()) {
+      const RunTables tables = runTables(model_.results.rows(), model_.peaks);  // matrix runs: their own columns
+      ReportSection runs{"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks)}, {}};
+      if (!tables.reductions.rows.empty()) runs.tables.push_back({"runs", tables.reductions});
+      if (!tables.matrix.rows.empty()) runs.tables.push_back({"runs-matrix", tables.matrix});
+      sections.push_back(runs);
+    }
+    for (const auto& [axis, rows] : model_.sweep.rows) {
+      if (rows.empty()) continue;
+      all.insert(all.end(), rows.begin(), rows.end());
+      const bool matrix = std::all_of(rows.begin(), rows.end(), isMatrixRun);  // tile and size sweeps, as `reducelab sweep`
+      sections.push_back({"Sweep over " + axis, "", {gui::figureForSweep(axis, rows, model_.peaks, measuredDevice())},
+                          {{"sweep-" + axis, matrix ? matrixTable(rows) : sweepTable(rows, model_.peaks)}}});
+    }
+    const DeviceInfo d = model_.device.available ? model_.device : assumedH200();
+    const OccupancyCurveInputs curve = occupancyCurveInputs(model_.resources, model_.config.block);
+    sections.push_back({"Occupancy", "", {gui::occupancyFigure(d, model_.config.kernel, curve.registers,
+                                                                curve.sharedFixedBytes, curve.sharedPerThreadBytes)}, {}});
+    if (model_.trace.valid) {
+      Table t = traceTable(model_.trace.data, model_.trace.summary);
+      t.caption = "Trace of " + model_.trace.config.kernel + ", block " + std::to_string(model_.trace.config.block);
+      sections.push_back({"Trace", "From the " + model_.trace.source + ".", {}, {{"trace", t}}});
+    }
+    ExportResult r = writeReport(dir, "ReduceLab report", measuredDevice(), model_.peaks, sections, all, false);
+    model_.addLog(r.error.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
+                  r.error.empty() ? "Report written to " + dir + " (" + std::to_string(r.written.size()) + " files)" : r.error);
+  }
+}
+
+}  // namespace rl::app

@@ -1,0 +1,23 @@
+#pragma once
+// The window's input, between app_input.cpp (the GLFW callbacks) and the frame loop.
+#include <string>
+#include <vector>
+
+#include "input_queue.hpp"
+
+struct GLFWwindow;
+struct ImGuiIO;
+
+namespace rl::app {
+
+// Headless frames use GLFW's key codes too, so scripted key presses mean the same as real ones.
+void mapHeadlessKeys(ImGuiIO& io);
+// Space is the shortcut table's (play / pause), not ImGui's navigation "activate".
+void releaseSpaceFromNavigation(ImGuiIO& io);
+// Keys go through the queue; the rest straight to ImGui's backend.
+void installInputCallbacks(GLFWwindow* w, KeyEventQueue* queue);
+
+extern bool g_inputSeen;                  // any input since the loop last looked: the idle loop draws again
+extern std::vector<std::string> g_dropped;  // files dropped onto the window, opened by the frame loop
+
+}  // namespace rl::app
