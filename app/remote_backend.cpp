@@ -20,7 +20,7 @@ class RemoteBackend final : public Backend {
     if (!client_->connected()) return "while connecting to " + client_->target();
     return {};
   }
-  void queueRun(const RunConfig& c, const std::string& label, RunKind kind) override {
+  void queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs&) override {
     // Before the hello only the device-independent rules are known; the server checks again.
     if (std::string e = measuresNot(); !e.empty()) refused_.push_back("Not run: " + e);
     else if (std::string v = validate(c, device_.available ? &device_ : nullptr); !v.empty()) refused_.push_back("Not run: " + v);

@@ -17,11 +17,11 @@ Backend* firstTraceSource(const std::vector<Backend*>& sources, const RunConfig&
   return nullptr;
 }
 
-std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs,
+std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs, const RunInputs& inputs,
                                     const std::function<void(const Measurement&)>& onResult,
                                     const std::function<bool()>& cancelled) {
   std::vector<Measurement> out;
-  for (const RunConfig& c : configs) b.queueRun(c, "", RunKind::Single);
+  for (const RunConfig& c : configs) b.queueRun(c, "", RunKind::Single, inputs);
   bool cancelSent = false;
   while (out.size() < configs.size()) {
     BackendEvents ev = b.poll();

@@ -21,7 +21,7 @@ class CpuModelBackend final : public Backend {
     if (!k->traceable) return std::string(k->key) + " has no traced twin";
     return {};
   }
-  void queueRun(const RunConfig&, const std::string&, RunKind) override { messages_.push_back(measuresNot()); }
+  void queueRun(const RunConfig&, const std::string&, RunKind, const RunInputs&) override { messages_.push_back(measuresNot()); }
   void queueSweep(const SweepSpec&) override { messages_.push_back("sweeps measure kernels: " + measuresNot()); }
   void cancelSweep() override {}
   void cancelRuns() override {}

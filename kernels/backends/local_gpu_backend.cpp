@@ -29,8 +29,8 @@ class LocalGpuBackend final : public Backend {
     if (k && !k->traceable) return std::string(k->key) + " has no traced twin";
     return {};
   }
-  void queueRun(const RunConfig& c, const std::string& label, RunKind kind) override {
-    if (service_) service_->queueRun(c, label, kind);
+  void queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs& inputs) override {
+    if (service_) service_->queueRun(c, label, kind, inputs);
     else refused_.push_back("Not run: " + measuresNot());
   }
   void queueSweep(const SweepSpec& s) override {
@@ -62,6 +62,15 @@ class LocalGpuBackend final : public Backend {
   }
   void queuePitfall(const PitfallRequest& r) override {
     if (service_) service_->queuePitfall(r);
+  }
+  std::string onEngine(const std::function<void(Engine&)>& fn) override {
+    if (!service_) return measuresNot();
+    std::string why;
+    service_->callOnEngine([&](Engine* e) {
+      if (e) fn(*e);
+      else why = service_->engineError();
+    });
+    return why;
   }
   BackendEvents poll() override {
     BackendEvents ev;

@@ -15,7 +15,7 @@ class RecordingBackend final : public Backend {
   std::string tracesNot(const RunConfig& c) const override {
     return rec_->findTrace(c) ? "" : "this configuration is not in the recording";
   }
-  void queueRun(const RunConfig&, const std::string&, RunKind) override {}
+  void queueRun(const RunConfig&, const std::string&, RunKind, const RunInputs&) override {}
   void queueSweep(const SweepSpec&) override {}
   void cancelSweep() override {}
   void cancelRuns() override {}

@@ -24,10 +24,12 @@ MeasurementService::~MeasurementService() {
   }
   wake_.notify_all();
   if (worker_.joinable()) worker_.join();
+  for (Job& j : jobs_)  // calls that will not run now: their callers stop waiting
+    if (j.kind == Job::Call) j.called->set_value();
   engine_.reset();  // frees the device buffers here, not in a static destructor
 }
 
-void MeasurementService::queueRun(const RunConfig& c, const std::string& label, RunKind kind) {
+void MeasurementService::queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs& inputs) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Job j;
@@ -35,9 +37,26 @@ void MeasurementService::queueRun(const RunConfig& c, const std::string& label, 
     j.run = c;
     j.runKind = kind;
     j.label = label;
+    j.inputs = inputs;
     jobs_.push_back(std::move(j));
   }
   wake_.notify_all();
+}
+
+void MeasurementService::callOnEngine(const std::function<void(Engine*)>& fn) {
+  auto called = std::make_shared<std::promise<void>>();
+  std::future<void> done = called->get_future();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stop_) return;
+    Job j;
+    j.kind = Job::Call;
+    j.call = fn;
+    j.called = called;
+    jobs_.push_back(std::move(j));
+  }
+  wake_.notify_all();
+  done.wait();
 }
 
 void MeasurementService::queueSweep(const SweepSpec& s) {
@@ -204,7 +223,8 @@ MeasureOptions MeasurementService::optionsFor(const RunConfig& c, std::atomic<bo
   return o;
 }
 
-Measurement MeasurementService::runOne(const RunConfig& c, const std::string& label, RunKind kind) {
+Measurement MeasurementService::runOne(const RunConfig& c, const std::string& label, RunKind kind,
+                                       const RunInputs& inputs) {
   Measurement m;
   if (!engine_) {
     m.config = c;
@@ -213,6 +233,10 @@ Measurement MeasurementService::runOne(const RunConfig& c, const std::string& la
     return m;
   }
   MeasureOptions o = optionsFor(c, nullptr);
+  o.cpuBaseline = inputs.cpuBaseline;
+  o.reference = inputs.exactReference;
+  o.knownReference = inputs.reference.get();
+  o.knownCpu = inputs.cpu.get();
   if (kind == RunKind::Continuous) {
     // The CPU baseline and the exact reference do not change between runs of one input.
     o.cpuBaseline = false;
@@ -300,14 +324,17 @@ void MeasurementService::workerLoop() {
       ++runningJobs_;
       cancelRun_ = false;  // a Cancel reaches the jobs queued when it was pressed, not later ones
     }
-    if (job.kind == Job::Sweep) {
+    if (job.kind == Job::Call) {
+      job.call(engine_.get());
+      job.called->set_value();
+    } else if (job.kind == Job::Sweep) {
       runSweepJob(job.spec);
     } else if (job.kind == Job::PitfallDemo) {
       PitfallResult r = runPitfallJob(job.pitfall);
       std::lock_guard<std::mutex> lock(mutex_);
       if (!stop_) pending_.pitfalls.push_back(std::move(r));
     } else {
-      Measurement m = runOne(job.run, job.label, job.runKind);
+      Measurement m = runOne(job.run, job.label, job.runKind, job.inputs);
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.progress.reset();
       if (stop_) {

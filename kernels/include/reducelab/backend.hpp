@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "reducelab/config.hpp"
+#include "reducelab/engine.hpp"
 #include "reducelab/measurement_service.hpp"
 #include "reducelab/pitfalls.hpp"
 #include "reducelab/sweep.hpp"
@@ -63,7 +64,7 @@ class Backend {
   // machine's GPU); the others hand bytes back.
   virtual bool writesDeviceBuffers() const { return false; }
 
-  virtual void queueRun(const RunConfig& c, const std::string& label, RunKind kind) = 0;
+  virtual void queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs& inputs = {}) = 0;
   virtual void queueSweep(const SweepSpec& s) = 0;
   virtual void cancelSweep() = 0;
   virtual void cancelRuns() = 0;
@@ -72,6 +73,13 @@ class Backend {
   virtual void queueResources(const RunConfig& c) = 0;
   virtual void queuePeaks(bool remeasure) = 0;
   virtual void queuePitfall(const PitfallRequest& r) = 0;
+  // One-off work on the engine that only this machine's GPU answers (the launch floor, tuning,
+  // the kernels' resources, instrumented traces): run on the engine's own thread, waited for.
+  // "" when `fn` ran; otherwise why not (another source, or no engine).
+  virtual std::string onEngine(const std::function<void(Engine&)>& fn) {
+    (void)fn;
+    return name() + " has no engine of this machine's";
+  }
 
   // Everything finished since the last poll; never waits.
   virtual BackendEvents poll() = 0;
@@ -94,7 +102,7 @@ Backend* firstTraceSource(const std::vector<Backend*>& sources, const RunConfig&
 
 // For the CLI: every configuration measured in order on `b`, each handed to onResult as it
 // finishes; stops early when `cancelled` says so (the backend's runs are cancelled then).
-std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs,
+std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs, const RunInputs& inputs = {},
                                     const std::function<void(const Measurement&)>& onResult = {},
                                     const std::function<bool()>& cancelled = {});
 // One trace, waited for (at most `seconds`); ok == false with the reason otherwise.

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -66,6 +67,15 @@ struct ServiceEvents {
   std::optional<PolicyTable> policies;  // with the peaks: the device's tuned launch policies
 };
 
+// What a run may take as given instead of computing it again: the exact reference and the CPU
+// baseline of its input (a table of kernels over one input shares them), or neither at all.
+struct RunInputs {
+  std::shared_ptr<const Reference> reference;  // known: not computed again
+  std::shared_ptr<const CpuBaseline> cpu;      // known: shown, not timed again
+  bool cpuBaseline = true;  // time the CPU loop (when `cpu` is not given)
+  bool exactReference = true;  // compute the exact reference (when `reference` is not given)
+};
+
 enum class RunKind {
   Single,      // full record: CPU baseline and exact reference
   Continuous,  // repeated runs of one configuration: no CPU baseline, the reference reused
@@ -81,7 +91,12 @@ class MeasurementService {
   MeasurementService(const MeasurementService&) = delete;
   MeasurementService& operator=(const MeasurementService&) = delete;
 
-  void queueRun(const RunConfig& c, const std::string& label = "", RunKind kind = RunKind::Single);
+  void queueRun(const RunConfig& c, const std::string& label = "", RunKind kind = RunKind::Single,
+                const RunInputs& inputs = {});
+  // Work on the engine's own thread, in queue order with the runs (never inside a timed region):
+  // the CLI's one-off questions (the launch floor, tuning, the kernels' resources, instrumented
+  // traces). Waits until `fn` has run; `fn` gets nullptr where no engine exists.
+  void callOnEngine(const std::function<void(Engine*)>& fn);
   void queueSweep(const SweepSpec& s);
   void cancelSweep();
   // Cancel in the GUI: the running measurement stops at its next check (between repetitions,
@@ -105,9 +120,12 @@ class MeasurementService {
 
  private:
   struct Job {
-    enum Kind { Run, Sweep, PitfallDemo } kind = Run;
+    enum Kind { Run, Sweep, PitfallDemo, Call } kind = Run;
     RunConfig run;
     RunKind runKind = RunKind::Single;
+    RunInputs inputs;
+    std::function<void(Engine*)> call;
+    std::shared_ptr<std::promise<void>> called;
     SweepSpec spec;
     std::string label;
     PitfallRequest pitfall;
@@ -123,7 +141,7 @@ class MeasurementService {
   // Runs queued small jobs (traces, resources, peaks). `duringMeasurementOf`: only traces of
   // that input, and no peaks (they would replace the timed run's buffers and clocks).
   void serviceSmallJobs(const RunConfig* duringMeasurementOf);
-  Measurement runOne(const RunConfig& c, const std::string& label, RunKind kind);
+  Measurement runOne(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs& inputs);
   void runSweepJob(const SweepSpec& spec);
   PitfallResult runPitfallJob(const PitfallRequest& r);
   MeasureOptions optionsFor(const RunConfig& c, std::atomic<bool>* extraCancel);
