@@ -2,6 +2,8 @@
 // how phases become steps and instructions become slots).
 #include "reducelab/instrumented_trace.hpp"
 
+#include "reducelab/instrumented.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -439,6 +441,41 @@ TraceData toTraceData(const RawTrace& rawIn, const ConvertOptions& o, Conversion
   rep.notes.push_back("values: known where a lane stored (the stored value), unknown elsewhere");
   for (const std::string& n : raw.notes) rep.notes.push_back(n);
   return t;
+}
+
+// ---- the patch classes (instrumented.hpp) ----
+
+namespace {
+constexpr std::pair<uint32_t, const char*> kPatchClassNames[] = {
+    {kPatchGlobal, "global"}, {kPatchShared, "shared"},   {kPatchBarrier, "barrier"},     {kPatchShuffle, "shfl"},
+    {kPatchSyncwarp, "syncwarp"}, {kPatchLocal, "local"}, {kPatchRemoteShared, "remote"}, {kPatchBulkCopy, "bulk"},
+};
+}  // namespace
+
+uint32_t parsePatchClasses(const std::string& list, std::string* error) {
+  uint32_t mask = 0;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    bool known = item == "all";
+    if (known) mask |= kPatchAll;
+    for (const auto& [bit, name] : kPatchClassNames)
+      if (item == name) mask |= bit, known = true;
+    if (!known) {
+      if (error) *error = "'" + item + "' is not one of: all, global, shared, barrier, shfl, syncwarp, local, remote, bulk";
+      return 0;
+    }
+    start = comma + 1;
+  }
+  return mask;
+}
+
+std::string patchClassNames(uint32_t mask) {
+  std::string out;
+  for (const auto& [bit, name] : kPatchClassNames)
+    if (mask & bit) out += std::string(out.empty() ? "" : ",") + name;
+  return out;
 }
 
 // ---- comparison ----

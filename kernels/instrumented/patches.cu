@@ -44,7 +44,7 @@ __device__ __forceinline__ void record(void* userdata, uint64_t pc, uint8_t spac
   r.access = access;
   r.flags = 0;
   r.reserved = 0;
-  if (stored) {  // the bytes a store writes, as the API hands them over
+  if (stored && !(h->options & kRawOptionNoStoreValues)) {  // the bytes a store writes, as the API hands them over
     const uint8_t* p = static_cast<const uint8_t*>(stored);
     uint64_t v = 0;
     for (uint32_t k = 0; k < bytes && k < 8; ++k) v |= uint64_t(p[k]) << (8 * k);

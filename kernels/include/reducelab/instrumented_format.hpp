@@ -21,6 +21,9 @@ enum RawSpace : uint8_t {
   kRawLastSpace = kRawRemoteShared,
 };
 
+// RawBufferHeader::options.
+constexpr uint32_t kRawOptionNoStoreValues = 1;  // never read a store's data (pData): values unknown
+
 // RawAccess::flags.
 constexpr uint8_t kRawValueKnown = 1;  // `value` holds the first (up to 8) bytes a store wrote
 
@@ -48,7 +51,8 @@ struct RawBufferHeader {
   uint32_t tracedBlock;  // linear block index: x + gridDim.x * (y + gridDim.y * z)
   uint32_t capacity;     // records the buffer holds
   uint32_t attempted;    // records the block tried to write: more than capacity means overflow
-  uint32_t reserved[13];
+  uint32_t options;      // kRawOption* bits, written by the host
+  uint32_t reserved[12];
   uint32_t sequence[kRawMaxThreads];  // each thread's next record number (only it writes its own)
 };
 static_assert(sizeof(RawBufferHeader) % 64 == 0);
