@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cmd_usercode.hpp"
 #include "commands.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/engine.hpp"
@@ -221,6 +222,7 @@ int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
 }
 
 int runTrace(const TraceOptions& o) {
+  if (!o.kernelFile.empty()) return runKernelFileTrace(o);
   RunConfig c;
   c.kernel = o.run.kernel;
   c.tracedBlock = o.tracedBlock;
@@ -303,16 +305,16 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
     text = traceJson(c, t, sum, source).dump(2) + "\n";
   } else {
     char head[512];
-    const KernelInfo& k = *findKernel(c.kernel);
-    if (isMatrixFamily(k))
+    const KernelInfo* kp = findKernel(c.kernel);  // none for the student's kernel (--kernel-file)
+    if (kp && isMatrixFamily(*kp))
       std::snprintf(head, sizeof head,
                     "Trace of block %u of %u (%u x %u tiles): kernel %s, tile %u, %u x %u threads, %s, %s %llu x %llu%s, "
                     "from the %s\n",
                     t.header.tracedBlock, t.header.gridSize, t.header.gridX, t.header.gridY, c.kernel.c_str(),
                     t.header.tile, t.header.blockX, t.header.blockY, std::string(name(c.type)).c_str(),
-                    k.family == Family::Matmul ? "C =" : "input", (unsigned long long)c.rows,
+                    kp->family == Family::Matmul ? "C =" : "input", (unsigned long long)c.rows,
                     (unsigned long long)c.cols,
-                    k.family == Family::Matmul ? (", K = " + std::to_string(c.inner)).c_str() : "", source.c_str());
+                    kp->family == Family::Matmul ? (", K = " + std::to_string(c.inner)).c_str() : "", source.c_str());
     else
     std::snprintf(head, sizeof head,
                   "Trace of block %u of %u: kernel %s, %d threads, %s %s (accumulator %s), N = %s, from the %s\n",
