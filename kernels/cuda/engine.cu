@@ -931,6 +931,7 @@ InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacit
   instrumented::ArmRequest req;
   req.tracedBlock = uint32_t(c.tracedBlock);
   req.capacity = capacity;
+  req.blockThreads = cub ? 0 : uint32_t(t.geometry.block);
   if (cub) {
     req.nameContains = "DeviceReduce";
   } else {

@@ -164,6 +164,7 @@ class Tracer {
   ArmRequest request_;
   void* buffer_ = nullptr;
   uint64_t bufferBytes_ = 0;
+  uint32_t regionRecords_ = 0;
   std::string launchError_;
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
@@ -314,10 +315,15 @@ std::string Tracer::arm(const ArmRequest& request) {
     }
     bufferBytes_ = bytes;
   }
+  // One region per thread of the block (the launch's block size where the caller knows it).
+  const uint32_t threads = r.blockThreads >= 1 && r.blockThreads <= kRawMaxThreads ? r.blockThreads : kRawMaxThreads;
   RawBufferHeader h{};
   h.tracedBlock = r.tracedBlock;
   h.capacity = r.capacity;
+  h.perThread = std::max<uint32_t>(1, r.capacity / threads);
+  h.threads = std::min<uint32_t>(threads, r.capacity / h.perThread);
   h.options = r.storeValues ? 0 : kRawOptionNoStoreValues;
+  regionRecords_ = h.perThread;
   if (cudaError_t e = cudaMemcpy(buffer_, &h, sizeof h, cudaMemcpyHostToDevice); e != cudaSuccess)
     return std::string("cannot initialise the trace buffer: ") + cudaGetErrorString(e);
   launch_ = RawTrace{};
@@ -379,6 +385,9 @@ void Tracer::onLaunch(const Sanitizer_LaunchData& d) {
                    std::to_string(launch_.gridBlocks()) + " blocks";
   else if (launch_.blockThreads() > kRawMaxThreads)
     launchError_ = "the launch has " + std::to_string(launch_.blockThreads()) + " threads per block; traces hold 1024";
+  else if (request_.blockThreads && launch_.blockThreads() > request_.blockThreads)
+    launch_.notes.push_back("the launch has " + std::to_string(launch_.blockThreads()) + " threads per block, the tracer was "
+                            "armed for " + std::to_string(request_.blockThreads) + ": the threads past them have no room");
   SanitizerResult r = api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream,
                                                  launchError_.empty() && !request_.dryRun ? buffer_ : nullptr);
   if (r != SANITIZER_SUCCESS && launchError_.empty()) launchError_ = "cannot hand the trace buffer to the launch: " + api_.text(r);
@@ -427,13 +436,24 @@ RawTrace Tracer::finish(std::string* error) {
   RawBufferHeader h{};
   if (cudaError_t e = cudaMemcpy(&h, buffer_, sizeof h, cudaMemcpyDeviceToHost); e != cudaSuccess)
     return fail(std::string("reading the trace back failed: ") + cudaGetErrorString(e));
-  out.attempted = h.attempted;
-  out.records.resize(std::min<uint64_t>(h.attempted, h.capacity));
-  if (!out.records.empty())
-    if (cudaError_t e = cudaMemcpy(out.records.data(), static_cast<char*>(buffer_) + sizeof h,
-                                   out.records.size() * sizeof(RawAccess), cudaMemcpyDeviceToHost);
+  // Each thread's region: its first min(count, perThread) records, in its program order. One 2D
+  // copy reads the longest region's length from every region.
+  const uint32_t threads = std::min<uint32_t>(out.blockThreads(), h.threads);
+  uint32_t longest = 0;
+  out.attempted = 0;
+  for (uint32_t t = 0; t < out.blockThreads() && t < kRawMaxThreads; ++t) {
+    out.attempted += h.count[t];
+    if (t < threads) longest = std::max(longest, std::min(h.count[t], h.perThread));
+  }
+  std::vector<RawAccess> regions(size_t(threads) * longest);
+  if (!regions.empty())
+    if (cudaError_t e = cudaMemcpy2D(regions.data(), longest * sizeof(RawAccess), static_cast<char*>(buffer_) + sizeof h,
+                                     size_t(h.perThread) * sizeof(RawAccess), longest * sizeof(RawAccess), threads,
+                                     cudaMemcpyDeviceToHost);
         e != cudaSuccess)
       return fail(std::string("reading the trace back failed: ") + cudaGetErrorString(e));
+  for (uint32_t t = 0; t < threads; ++t)
+    for (uint32_t k = 0; k < std::min(h.count[t], h.perThread); ++k) out.records.push_back(regions[size_t(t) * longest + k]);
   std::stable_sort(out.records.begin(), out.records.end(), [](const RawAccess& a, const RawAccess& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.sequence < b.sequence;
   });

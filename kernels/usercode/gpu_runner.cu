@@ -317,6 +317,7 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   traceRequest.tracedBlock = uint32_t(r.traceBlock);
   traceRequest.capacity = r.traceRecords;
   traceRequest.functionName = r.symbol;
+  traceRequest.blockThreads = uint32_t(plan.block);
   if (tracing) {
     if (uint64_t(r.traceBlock) >= plan.passes.front().grid)
       return failed(RunOutcome::Status::LaunchError, "block " + std::to_string(r.traceBlock) + " does not exist: the first launch has " +

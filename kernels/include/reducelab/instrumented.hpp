@@ -58,6 +58,8 @@ struct ArmRequest {
   std::string functionName;   // trace the first launch of this function (mangled name)...
   std::string nameContains;   // ... or of the first one whose name contains this; both empty:
                               // the next launch
+  uint32_t blockThreads = 0;  // threads per block of the launch, where known (0: up to 1024): the
+                              // buffer gives each thread capacity / blockThreads records
   uint32_t patchClasses = kPatchAll;  // which instruction classes are patched
   bool storeValues = true;    // read the data of stores (the API's pData) for the lanes' values
   bool dryRun = false;        // patch, but give the traced launch no buffer: it records nothing
