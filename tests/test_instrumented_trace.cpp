@@ -363,6 +363,65 @@ TEST(InstrumentedTrace, AddressesOutsideWhatTheTraceCanShowAreCountedNotInvented
   EXPECT_GE(rep.notes.size(), 4u);
 }
 
+// Block 1 of a 16-CTA cluster (k13 at small N): its shared addresses carry its rank in bits 24+
+// (rank << 24 | offset, as the SASS forms them). They are offsets in its own window: warp 0 storing
+// 32 consecutive words there is one conflict-free wavefront, not an access the trace cannot place.
+TEST(InstrumentedTrace, SharedAddressesOfAClusterBlockAreOffsetsInItsOwnWindow) {
+  Block k(32, 16, 1);
+  for (uint32_t t = 0; t < 32; ++t) k.add(t, kRawShared, kStore, 0x100, (uint64_t(1) << 24) + kWin + 4 * t, 4, t);
+  k.finish();
+  ConversionReport rep;
+  const TraceData t = convert(k, options(32 * 4), &rep);
+  ASSERT_EQ(t.numSteps(), 1);
+  EXPECT_EQ(rep.sharedWithClusterRank, 32u);
+  EXPECT_EQ(rep.sharedBelowOrigin, 0u);
+  for (uint32_t th = 0; th < 32; ++th) {
+    ASSERT_TRUE(t.lane(0, int(th)).flags & slotBit(0)) << th;
+    EXPECT_EQ(t.lane(0, int(th)).addr[0], int32_t(4 * th));
+  }
+  const TraceSummary sum = summarize(t);
+  EXPECT_EQ(sum.storeWavefronts, 1);
+  EXPECT_EQ(sum.storeConflicts(), 0);
+}
+
+// k12's patched block that drew the last ticket: phase 0 (its loads), phase 1 (the warp sums, a
+// 64-bit shuffle = two full-warp shfl, then thread 0's partial, ticket atomic and the compiler's
+// one-lane shfl.idx broadcasting the ticket), phase 2 (the finish: every partial read). The
+// comparison keeps phases 0 and 1 without the one-lane shuffle.
+TEST(InstrumentedTrace, ThroughTheTicketPhaseDropsTheFinishAndTheTicketBroadcast) {
+  Block k(32, 4, 3);
+  for (uint32_t t = 0; t < 32; ++t) {
+    k.add(t, kRawGlobal, kLoad, 0x10, kIn + 8 * t, 8);
+    k.add(t, kRawBarrier, 0, 0x20, 0, 32);
+    k.add(t, kRawShuffle, 0, 0x30, 0, 0);
+    k.add(t, kRawShuffle, 0, 0x40, 0, 0);
+    if (t == 0) {
+      k.add(t, kRawGlobal, kStore, 0x50, kOut, 8, 5);
+      k.add(t, kRawGlobal, kAtomic, 0x60, 0x7e0000000000ull, 4);
+      k.add(t, kRawShuffle, 0, 0x70, 0, 0);
+    }
+    k.add(t, kRawBarrier, 0, 0x80, 0, 32);
+    if (t < 4) k.add(t, kRawGlobal, kLoad, 0x90, kOut + 8 * t, 8);
+  }
+  k.finish();
+  const TraceData t = convert(k, options(32 * 8, ElemType::Float64));
+  // Steps: phase 0; phase 1: shfl, shfl, (store, atomic), shfl; phase 2: the partials' load.
+  ASSERT_EQ(t.numSteps(), 6);
+  int ticketPhase = -2;
+  const TraceData c = throughTheTicketPhase(t, &ticketPhase);
+  EXPECT_EQ(ticketPhase, 1);
+  ASSERT_EQ(c.numSteps(), 4);
+  EXPECT_EQ(c.header.numSteps, 4u);
+  EXPECT_EQ(c.lanes.size(), 4u * 32);
+  EXPECT_EQ(c.steps[3].slots[1].access, kAtomic);
+  EXPECT_EQ(accessProfile(c).shuffleLanes, 64u);  // the two full-warp shuffles only
+  EXPECT_EQ(checkTraceContent(c), "");
+  // No atomic: unchanged.
+  const TraceData noTicket = convert(harris(true), options(4 * 256));
+  ASSERT_EQ(noTicket.numSteps(), 8);  // 1 load phase + 6 levels + the result (harris(): 64 threads)
+  EXPECT_EQ(compareTraces(throughTheTicketPhase(noTicket), noTicket, 0), "");
+}
+
 TEST(InstrumentedTrace, BadRecordsGiveOneClearError) {
   std::string err;
   Block empty(32, 1, 0);

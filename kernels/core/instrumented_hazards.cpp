@@ -71,6 +71,7 @@ HazardReport findSharedHazards(const RawTrace& rawIn, const HazardOptions& o) {
   std::stable_sort(raw.records.begin(), raw.records.end(), [](const RawAccess& a, const RawAccess& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.sequence < b.sequence;
   });
+  clusterLocalSharedOffsets(&raw);  // a cluster launch: offsets in the block's own window
   const std::vector<uint32_t> phaseOf = barrierPhases(raw);
   const int64_t origin = o.sharedOrigin >= 0 ? o.sharedOrigin : int64_t(raw.reservedSharedBytes);
 
