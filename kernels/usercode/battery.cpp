@@ -249,9 +249,9 @@ std::string CheckReport::summaryText() const {
   part(s.notRun, "not run");
   if (hazards.ran) {
     const int f = hazards.failures(), w = int(hazards.hazards.size()) - f;
-    t += f || w ? "; hazard check: " + std::to_string(f) + " race" + (f == 1 ? "" : "s") +
+    t += f || w ? "; hazard check: " + std::to_string(f) + " hazard" + (f == 1 ? "" : "s") +
                       (w ? ", " + std::to_string(w) + " warning" + (w == 1 ? "" : "s") : "")
-                : "; hazard check: no race";
+                : "; hazard check: no hazard";
   }
   return t + " (seed " + std::to_string(seed) + ")";
 }
