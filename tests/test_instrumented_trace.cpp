@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <optional>
+#include <regex>
+#include <sstream>
 
 #include "reducelab/instrumented_trace.hpp"
 #include "reducelab/trace.hpp"
@@ -420,6 +423,35 @@ TEST(InstrumentedTrace, ThroughTheTicketPhaseDropsTheFinishAndTheTicketBroadcast
   const TraceData noTicket = convert(harris(true), options(4 * 256));
   ASSERT_EQ(noTicket.numSteps(), 8);  // 1 load phase + 6 levels + the result (harris(): 64 threads)
   EXPECT_EQ(compareTraces(throughTheTicketPhase(noTicket), noTicket, 0), "");
+}
+
+// The patch functions run between any two instructions of the patched kernel, its convergence
+// barriers and registers live: they hold no branch (whence no BSSY/BSYNC convergence barrier in
+// their SASS), no atomic and no barrier. The first ones (branches, an atomic per record) faulted the
+// patched launches of k12-k14 on the H100 (docs/instrumented-traces.md). Read from the PTX the build
+// makes of kernels/instrumented/patches.cu (ptxas adds no branch to straight-line PTX).
+TEST(InstrumentedPatches, HaveNoBranchNoAtomicNoBarrier) {
+  const std::string path = REDUCELAB_INSTRUMENT_PATCHES_PTX;
+  if (path.empty()) GTEST_SKIP() << "built without the Compute Sanitizer SDK: no patch functions";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string ptx = text.str();
+  const std::regex function(R"(\.visible \.func\s+\([^)]*\)\s+(rl_patch_\w+)\()");
+  const std::regex forbidden(R"(^\s*(@!?%\w+\s+)?(bra|brx|atom|red|bar|barrier|membar|call)\b)");
+  int functions = 0;
+  for (std::sregex_iterator f(ptx.begin(), ptx.end(), function), end; f != end; ++f) {
+    ++functions;
+    const size_t open = ptx.find("\n{", size_t(f->position()));
+    const size_t close = ptx.find("\n}", open);
+    ASSERT_NE(close, std::string::npos);
+    std::istringstream body(ptx.substr(open, close - open));
+    for (std::string line; std::getline(body, line);)
+      EXPECT_FALSE(std::regex_search(line, forbidden)) << (*f)[1] << ": " << line;
+  }
+  // global, shared, local, remote shared, barrier, syncwarp, shfl, bulk copy
+  EXPECT_EQ(functions, 8);
 }
 
 TEST(InstrumentedTrace, BadRecordsGiveOneClearError) {

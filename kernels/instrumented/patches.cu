@@ -65,14 +65,15 @@ __device__ __forceinline__ void record(void* userdata, bool skip, uint64_t pc, u
       "}"
       : "=r"(n), "=r"(options), "=r"(perThread), "=l"(base), "=r"(covered)
       : "l"(reinterpret_cast<uint64_t>(userdata)), "r"(linearBlockIndex()),
-        "r"(thread), "r"(skip ? 1u : 0u)
+        "r"(thread), "r"(uint32_t(skip))
       : "memory");
-  const bool mine = n != 0xffffffffu;
-  const bool room = mine && n < perThread && thread < covered;
+  // Bitwise and arithmetic only below, no && / || / ?: on conditions: no branch even in the PTX.
+  const uint32_t mine = n != 0xffffffffu;
+  const uint32_t room = mine & uint32_t(n < perThread) & uint32_t(thread < covered);
   // The bytes a store writes, as the API hands them over (up to 8, little-endian): eight predicated
   // byte loads, each only where the record is written and the byte exists.
-  const uint32_t readBytes =
-      (room && stored != nullptr && !(options & kRawOptionNoStoreValues)) ? (bytes < 8 ? bytes : 8) : 0;
+  const uint32_t readBytes = room * uint32_t(stored != nullptr) * uint32_t((options & kRawOptionNoStoreValues) == 0) *
+                             min(bytes, 8u);
   uint64_t bits = 0;
 #pragma unroll
   for (uint32_t k = 0; k < 8; ++k) {  // one predicated load at a time: few registers, no spill
@@ -89,13 +90,14 @@ __device__ __forceinline__ void record(void* userdata, bool skip, uint64_t pc, u
         : "memory");
     bits |= uint64_t(byte) << (8 * k);
   }
-  const uint64_t value = readBytes ? bits : extra;
+  const uint64_t known = readBytes != 0;
+  const uint64_t value = known * bits + (1 - known) * extra;
   // RawAccess as five 8-byte words: pc, address, value, thread | sequence << 32,
   // bytes | space << 32 | access << 40 | flags << 48; then the thread's counter, past its region
   // too (the overflow is measured).
   const uint64_t w3 = uint64_t(thread) | uint64_t(n) << 32;
   const uint64_t w4 = uint64_t(bytes) | uint64_t(space) << 32 | uint64_t(access) << 40 |
-                      uint64_t(readBytes ? kRawValueKnown : 0) << 48;
+                      (known * kRawValueKnown) << 48;
   const uint64_t at = base + sizeof(RawBufferHeader) + (uint64_t(thread) * perThread + n) * sizeof(RawAccess);
   asm volatile(
       "{\n\t"
@@ -108,7 +110,7 @@ __device__ __forceinline__ void record(void* userdata, bool skip, uint64_t pc, u
       "@p st.global.u64 [%2+24], %6;\n\t"
       "@p st.global.u64 [%2+32], %7;\n\t"
       "@q st.global.u32 [%8], %9;\n\t"
-      "}" ::"r"(mine ? 1u : 0u), "r"(room ? 1u : 0u), "l"(at), "l"(pc), "l"(address), "l"(value), "l"(w3), "l"(w4),
+      "}" ::"r"(mine), "r"(room), "l"(at), "l"(pc), "l"(address), "l"(value), "l"(w3), "l"(w4),
       "l"(base + offsetof(RawBufferHeader, count) + 4 * uint64_t(thread)), "r"(n + 1)
       : "memory");
 }
@@ -118,11 +120,14 @@ __device__ __forceinline__ void record(void* userdata, bool skip, uint64_t pc, u
 // read-and-write; for reads pData is a byte mask, not data.
 __device__ __forceinline__ void memoryAccess(void* userdata, uint64_t pc, uint8_t space, void* ptr, uint32_t bytes,
                                              uint32_t flags, const void* pData) {
-  const bool read = flags & SANITIZER_MEMORY_DEVICE_FLAG_READ, write = flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE;
-  const bool atomic = (read && write) || (flags & SANITIZER_MEMORY_DEVICE_FLAG_ATOMSYS) || (write && !pData);
-  const uint8_t access = atomic ? kAtomic : write ? kStore : kLoad;
-  record(userdata, flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH, pc, space, access, reinterpret_cast<uint64_t>(ptr),
-         bytes, access == kStore ? pData : nullptr);
+  // Bitwise, not && and ||: no short-circuit branch even in the PTX.
+  const uint32_t read = (flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) != 0, write = (flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) != 0;
+  const uint32_t atomic = (read & write) | uint32_t((flags & SANITIZER_MEMORY_DEVICE_FLAG_ATOMSYS) != 0) |
+                          (write & uint32_t(pData == nullptr));
+  const uint8_t access = uint8_t(atomic * kAtomic + (1 - atomic) * (write * kStore + (1 - write) * kLoad));
+  const uint32_t store = (1 - atomic) & write;
+  record(userdata, (flags & SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH) != 0, pc, space, access,
+         reinterpret_cast<uint64_t>(ptr), bytes, reinterpret_cast<const void*>(reinterpret_cast<uint64_t>(pData) * store));
 }
 
 }  // namespace
