@@ -124,6 +124,10 @@ int runCheckCommand(const CheckCommandOptions& o) {
       std::printf("%s\n", r.text().c_str());
       std::fflush(stdout);
     };
+    hooks.onHazards = [](const uc::HazardCheck& h) {
+      std::printf("%s\n", h.text().c_str());
+      std::fflush(stdout);
+    };
   }
   const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
   worker.stop();

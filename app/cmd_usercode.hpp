@@ -7,6 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "commands.hpp"
+#include "reducelab/trace.hpp"
+
 namespace rl::app {
 
 struct CompileCommandOptions {
@@ -37,5 +40,12 @@ CLI::App* addCheckWorkerCommand(CLI::App& cli);
 // The kernel file's text; else 2 (usage) with the message printed.
 int readKernelSource(const std::string& file, std::string* source);
 int runCheckWorker();
+
+// `reducelab trace --kernel-file FILE.cu`: the kernel compiled, its first launch traced through the
+// Compute Sanitizer patches in the worker, and printed as `reducelab trace` prints a catalogue
+// kernel's trace (its hazards on stderr).
+int runKernelFileTrace(const TraceOptions& o);
+// cmd_trace.cpp: the table or JSON of a trace.
+int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData& t, const std::string& source);
 
 }  // namespace rl::app

@@ -48,6 +48,10 @@ struct TraceOptions {
   std::string remoteHost, remoteCommand;  // trace on a remote GPU (docs/remote.md)
   bool instrumented = false;   // the unmodified kernel through the Compute Sanitizer patches
   uint32_t records = rl::instrumented::kDefaultCapacity;  // instrumented: the device buffer's records
+  // --kernel-file: the student's kernel (docs/your-kernel.md), traced instrumented in its worker;
+  // which of --type --op --block --n were given (the others follow the kernel's claims).
+  std::string kernelFile;
+  bool typeGiven = false, opGiven = false, blockGiven = false, nGiven = false;
 };
 int runTrace(const TraceOptions& options);
 

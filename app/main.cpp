@@ -116,6 +116,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 26));
   addRemoteOptions(traceCmd, trace.remoteHost, trace.remoteCommand);
+  traceCmd->add_option("--kernel-file", trace.kernelFile,
+                       "Trace your own kernel (a .cu file, docs/your-kernel.md) instead of --kernel, instrumented");
 
   rl::app::SweepOptions sweep;
   sweep.run.kernel = "k3,k7,k10,cub";
@@ -202,7 +204,11 @@ int main(int argc, char** argv) {
   if (*infoCmd) return rl::app::runInfo(info);
   if (*benchCmd) return rl::app::runBench(bench);
   if (*tuneCmd) return rl::app::runTune(tune);
-  if (*traceCmd) return rl::app::runTrace(trace);
+  if (*traceCmd) {
+    trace.typeGiven = traceCmd->count("--type") > 0, trace.opGiven = traceCmd->count("--op") > 0;
+    trace.blockGiven = traceCmd->count("--block") > 0, trace.nGiven = traceCmd->count("--n") > 0;
+    return rl::app::runTrace(trace);
+  }
   if (*sweepCmd) return rl::app::runSweepCommand(sweep);
   if (*reportCmd) return rl::app::runReportCommand(rep);
   if (*multiCmd) return rl::app::runMultiCommand(multi);

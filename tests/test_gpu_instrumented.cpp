@@ -34,6 +34,10 @@ namespace {
 
 std::string gSubscribeError = "not subscribed (--no-subscribe)";
 bool gLate = false;
+// Set when a patched launch faulted: the process's CUDA context is lost (sticky), so every later
+// test of this process would fail for that fault, not its own: they skip, naming it. ctest runs
+// each test in a process of its own (gtest_discover_tests); scripts/gpu-run.sh does the same.
+std::string gContextLost;
 
 #define REQUIRE_TRACER()                                                                                       \
   do {                                                                                                         \
@@ -41,6 +45,9 @@ bool gLate = false;
     if (!instrumented::built())                                                                                \
       GTEST_SKIP() << "built without the Compute Sanitizer SDK (configure with -DREDUCELAB_SANITIZER_ROOT=...)"; \
     if (!gSubscribeError.empty()) GTEST_SKIP() << gSubscribeError;                                             \
+    if (!gContextLost.empty())                                                                                 \
+      GTEST_SKIP() << "an earlier test lost this process's CUDA context (" << gContextLost                     \
+                   << "): run each test in a process of its own (ctest does, or --gtest_filter=...)";           \
   } while (0)
 
 struct Traced {
@@ -53,31 +60,15 @@ Traced instrumentedTrace(Engine& e, const RunConfig& c) {
   Traced t;
   t.run = e.runInstrumented(c, kDefaultCapacity);
   if (!t.run.run.ok) {
-    ADD_FAILURE() << c.kernel << ": " << t.run.run.error;
+    ADD_FAILURE() << c.kernel << " block " << c.block << " " << name(c.type) << ": " << t.run.run.error;
+    if (cudaDeviceSynchronize() != cudaSuccess)
+      gContextLost = c.kernel + " block " + std::to_string(c.block) + " " + std::string(name(c.type)) + ": " + t.run.run.error;
     return t;
   }
   std::string err;
   t.trace = toTraceData(t.run.raw, t.run.convert, &t.report, &err);
   EXPECT_TRUE(t.trace.valid()) << c.kernel << ": " << err;
   return t;
-}
-
-// The phases after the one in which a thread took k12's ticket (a global atomic): the block that
-// draws the last ticket combines every partial there, which the hand-placed twin leaves
-// untraced (NoTrace); the others only read their `amLast` flag.
-TraceData withoutPhasesAfterTheTicket(const TraceData& t) {
-  int ticketPhase = -1;
-  for (const trace::StepHeader& s : t.steps)
-    for (int k = 0; k < int(s.numSlots); ++k)
-      if (s.slots[k].space == trace::kSpaceGlobal && s.slots[k].access == trace::kAtomic) ticketPhase = s.param;
-  if (ticketPhase < 0) return t;
-  TraceData out = t;
-  int keep = 0;
-  while (keep < t.numSteps() && t.steps[size_t(keep)].param <= ticketPhase) ++keep;
-  out.steps.resize(size_t(keep));
-  out.lanes.resize(size_t(keep) * t.header.blockSize);
-  out.header.numSteps = uint32_t(keep);
-  return out;
 }
 
 class Agreement : public ::testing::TestWithParam<std::string> {};
@@ -112,13 +103,24 @@ TEST_P(Agreement, InstrumentedTraceOfThePlainKernelEqualsTheHandPlacedOne) {
       c.tracedBlock = 1;
       const std::string what = c.kernel + " block " + std::to_string(block) + " " + std::string(name(type));
       Traced in = instrumentedTrace(*engine, c);
+      if (!gContextLost.empty()) return;  // nothing more can run in this process
       if (!in.trace.valid()) continue;
       std::vector<uint8_t> bytes;
       const TraceRun handRun = engine->runTracedToHost(c, &bytes);
       ASSERT_TRUE(handRun.ok) << what << ": " << handRun.error;
       const TraceData hand = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
       ASSERT_TRUE(hand.valid()) << what << ": " << err;
-      EXPECT_EQ(in.report.overflow, "") << what;
+      // A last-block kernel's traced block is often the one that draws the last ticket (patched,
+      // it is the slowest): its finish may need more steps than a trace holds. What is cut lies
+      // after the ticket's phase, which the comparison leaves out anyway.
+      int ticketPhase = -1;
+      const TraceData instr = k.finals.front() == FinalStage::LastBlock ? throughTheTicketPhase(in.trace, &ticketPhase) : in.trace;
+      const bool cutAfterTheTicket =
+          ticketPhase >= 0 && in.trace.numSteps() > 0 && int(in.trace.steps.back().param) > ticketPhase;
+      if (!in.report.overflow.empty() && cutAfterTheTicket)
+        std::printf("%s: after the ticket's phase: %s\n", what.c_str(), in.report.overflow.c_str());
+      else
+        EXPECT_EQ(in.report.overflow, "") << what;
       EXPECT_EQ(checkTraceContent(in.trace), "") << what;
       // The result of the patched run is the untraced kernel's (k11's float atomics may add in
       // another order).
@@ -127,7 +129,6 @@ TEST_P(Agreement, InstrumentedTraceOfThePlainKernelEqualsTheHandPlacedOne) {
       else
         EXPECT_EQ(in.run.run.result.text(), handRun.result.text()) << what;
 
-      const TraceData instr = k.finals.front() == FinalStage::LastBlock ? withoutPhasesAfterTheTicket(in.trace) : in.trace;
       AccessProfile a = accessProfile(instr), b = accessProfile(hand);
       int checks = 7;
       std::string exception;

@@ -247,3 +247,105 @@ TEST(GpuUserKernel, TheNextRunWorksAfterAHangOrAFault) {
   EXPECT_EQ(valueOf(afterFault), 777);
   EXPECT_EQ(worker.restarts(), 2);
 }
+
+// ---- the hazard check and the trace of the student's kernel (instrumented_hazards.hpp) ----
+
+namespace {
+
+// The hazard check of a report, or why it did not run (then the test skips: no Compute Sanitizer).
+const json& hazardCheck(const Check& c) { return c.report["hazard_check"]; }
+
+bool sanitizerMissing(const Check& c, std::string* why) {
+  const json& h = hazardCheck(c);
+  if (h["ran"].get<bool>()) return false;
+  *why = h["why_not"].get<std::string>();
+  return why->find("Compute Sanitizer") != std::string::npos || why->find("libsanitizer") != std::string::npos;
+}
+
+}  // namespace
+
+// Harris's kernel 3 without its loop barrier: the race across warps is named (the level s = 32
+// reads sdata[tid + 32], which warp 1 wrote in the same barrier phase), and check fails on it;
+// the correct kernels (harris3, the unrolled one with __syncwarp) have none.
+TEST(GpuUserKernel, TheHazardCheckNamesTheMissingBarrier) {
+  REQUIRE_GPU();
+  const Check bad = check("missing_barrier.cu");
+  std::string why;
+  if (sanitizerMissing(bad, &why)) GTEST_SKIP() << why;
+  ASSERT_TRUE(hazardCheck(bad)["ran"].get<bool>()) << hazardCheck(bad)["why_not"];
+  EXPECT_EQ(bad.exitCode, 3);
+  EXPECT_GE(hazardCheck(bad)["failures"].get<int>(), 1);
+  const json& first = hazardCheck(bad)["hazards"][0];
+  EXPECT_EQ(first["kind"], "cross-warp");
+  EXPECT_TRUE(first["first"]["write"].get<bool>());
+  EXPECT_NE(first["first"]["warp"], first["second"]["warp"]);
+  EXPECT_NE(first["message"].get<std::string>().find("no __syncthreads()"), std::string::npos) << first["message"];
+  // Block 128 (the first claimed), 64 blocks + 7 elements: block 0 traced, one phase after the
+  // load's barrier holds the whole tree.
+  EXPECT_EQ(hazardCheck(bad)["case"].get<std::string>().find("int32 sum, block 128, N=8199"), 0u) << hazardCheck(bad)["case"];
+  EXPECT_EQ(hazardCheck(bad)["phases"], 2);
+  std::printf("missing_barrier.cu: %s; %d of %d cases passed anyway\n", first["message"].get<std::string>().c_str(),
+              bad.report["summary"]["passed"].get<int>(), bad.report["summary"]["total"].get<int>());
+
+  for (const char* good : {"harris3.cu", "unrolled_template.cu"}) {
+    const Check ok = check(good, "--type int32 --op sum");
+    EXPECT_EQ(ok.exitCode, 0) << good;
+    ASSERT_TRUE(hazardCheck(ok)["ran"].get<bool>()) << good << ": " << hazardCheck(ok)["why_not"];
+    EXPECT_EQ(hazardCheck(ok)["hazards"].size(), 0u) << good << ": " << hazardCheck(ok)["hazards"].dump();
+  }
+  // The volatile warp of 2007: a warning, not a failure.
+  const Check vol = check("warp_unrolled_volatile.cu");
+  ASSERT_TRUE(hazardCheck(vol)["ran"].get<bool>());
+  EXPECT_EQ(hazardCheck(vol)["failures"], 0);
+  ASSERT_GE(hazardCheck(vol)["hazards"].size(), 1u);
+  EXPECT_EQ(hazardCheck(vol)["hazards"][0]["kind"], "intra-warp");
+  std::printf("warp_unrolled_volatile.cu: exit %d, %s\n", vol.exitCode,
+              hazardCheck(vol)["hazards"][0]["message"].get<std::string>().c_str());
+}
+
+// A barrier inside `if (tid < s)`: whatever the GPU does with it, check says so clearly: a case
+// that hangs (the watchdog) or fails (the battery), or the hazard check's barrier divergence.
+TEST(GpuUserKernel, ABarrierInABranchIsCaughtClearly) {
+  REQUIRE_GPU();
+  const Check c = check("divergent_barrier.cu", "--timeout 3");
+  EXPECT_EQ(c.exitCode, 3);
+  const int timedOut = count(c.report, "timeout"), failed = count(c.report, "fail");
+  bool divergence = false;
+  for (const json& h : hazardCheck(c)["hazards"]) divergence |= h["kind"] == "barrier-divergence";
+  EXPECT_TRUE(timedOut > 0 || failed > 0 || divergence) << c.report.dump(1).substr(0, 4000);
+  for (const json& k : c.report["cases"])
+    if (k["verdict"] == "timeout") EXPECT_NE(k["note"].get<std::string>().find("did not finish"), std::string::npos);
+  if (hazardCheck(c)["ran"].get<bool>()) EXPECT_TRUE(divergence) << hazardCheck(c).dump();
+  std::printf("divergent_barrier.cu: %d timed out, %d failed, %d passed; hazard check: %s\n", timedOut, failed,
+              count(c.report, "pass"),
+              hazardCheck(c)["ran"].get<bool>() ? hazardCheck(c)["hazards"][0]["message"].get<std::string>().c_str()
+                                                : hazardCheck(c)["why_not"].get<std::string>().c_str());
+}
+
+// `reducelab trace --kernel-file`: Harris's kernel 3, int32, block 256, N = 2^16 + 7 (257 blocks),
+// block 5 traced: the load phase, 8 levels (s = 128 ... 1, s active lanes), the result: 10
+// steps; the load is 8 warps x 1 request of 32 x 4 bytes (4 sectors each); no bank conflict.
+TEST(GpuUserKernel, TraceOfTheStudentsKernel) {
+  REQUIRE_GPU();
+  static const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-gpu-trace");
+  const rl::test::CommandResult r = rl::test::runReducelab(
+      "trace --kernel-file " + dataFile("harris3.cu") + " --type int32 --block 256 --n 65543 --traced-block 5 --format json",
+      cache);
+  if (r.exitCode == 1 && r.err.find("Compute Sanitizer") != std::string::npos) GTEST_SKIP() << r.err;
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const json t = json::parse(r.out);
+  EXPECT_TRUE(t["instrumented"].get<bool>());
+  EXPECT_EQ(t["traced_block"], 5);
+  EXPECT_EQ(t["grid"], 257);
+  ASSERT_EQ(t["steps"].size(), 10u) << r.out.substr(0, 2000);
+  for (int level = 0; level < 8; ++level) {
+    int active = 0;
+    for (const json& a : t["steps"][size_t(level + 1)]["active_lanes"]) active += a.get<int>();
+    EXPECT_EQ(active, 128 >> level) << "level " << level;
+  }
+  EXPECT_EQ(t["totals"]["global_load_requests"], 8);
+  EXPECT_EQ(t["totals"]["global_load_sectors"], 32);
+  EXPECT_EQ(t["totals"]["load_conflicts"], 0);
+  EXPECT_NE(r.err.find("instrumented: "), std::string::npos) << r.err;
+  std::printf("%s", r.err.c_str());
+}

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <optional>
+#include <regex>
+#include <sstream>
 
 #include "reducelab/instrumented_trace.hpp"
 #include "reducelab/trace.hpp"
@@ -361,6 +364,94 @@ TEST(InstrumentedTrace, AddressesOutsideWhatTheTraceCanShowAreCountedNotInvented
   EXPECT_FALSE(t.lane(0, 0).flags & slotBit(1));
   EXPECT_EQ(checkTraceContent(t), "");
   EXPECT_GE(rep.notes.size(), 4u);
+}
+
+// Block 1 of a 16-CTA cluster (k13 at small N): its shared addresses carry its rank in bits 24+
+// (rank << 24 | offset, as the SASS forms them). They are offsets in its own window: warp 0 storing
+// 32 consecutive words there is one conflict-free wavefront, not an access the trace cannot place.
+TEST(InstrumentedTrace, SharedAddressesOfAClusterBlockAreOffsetsInItsOwnWindow) {
+  Block k(32, 16, 1);
+  for (uint32_t t = 0; t < 32; ++t) k.add(t, kRawShared, kStore, 0x100, (uint64_t(1) << 24) + kWin + 4 * t, 4, t);
+  k.finish();
+  ConversionReport rep;
+  const TraceData t = convert(k, options(32 * 4), &rep);
+  ASSERT_EQ(t.numSteps(), 1);
+  EXPECT_EQ(rep.sharedWithClusterRank, 32u);
+  EXPECT_EQ(rep.sharedBelowOrigin, 0u);
+  for (uint32_t th = 0; th < 32; ++th) {
+    ASSERT_TRUE(t.lane(0, int(th)).flags & slotBit(0)) << th;
+    EXPECT_EQ(t.lane(0, int(th)).addr[0], int32_t(4 * th));
+  }
+  const TraceSummary sum = summarize(t);
+  EXPECT_EQ(sum.storeWavefronts, 1);
+  EXPECT_EQ(sum.storeConflicts(), 0);
+}
+
+// k12's patched block that drew the last ticket: phase 0 (its loads), phase 1 (the warp sums, a
+// 64-bit shuffle = two full-warp shfl, then thread 0's partial, ticket atomic and the compiler's
+// one-lane shfl.idx broadcasting the ticket), phase 2 (the finish: every partial read). The
+// comparison keeps phases 0 and 1 without the one-lane shuffle.
+TEST(InstrumentedTrace, ThroughTheTicketPhaseDropsTheFinishAndTheTicketBroadcast) {
+  Block k(32, 4, 3);
+  for (uint32_t t = 0; t < 32; ++t) {
+    k.add(t, kRawGlobal, kLoad, 0x10, kIn + 8 * t, 8);
+    k.add(t, kRawBarrier, 0, 0x20, 0, 32);
+    k.add(t, kRawShuffle, 0, 0x30, 0, 0);
+    k.add(t, kRawShuffle, 0, 0x40, 0, 0);
+    if (t == 0) {
+      k.add(t, kRawGlobal, kStore, 0x50, kOut, 8, 5);
+      k.add(t, kRawGlobal, kAtomic, 0x60, 0x7e0000000000ull, 4);
+      k.add(t, kRawShuffle, 0, 0x70, 0, 0);
+    }
+    k.add(t, kRawBarrier, 0, 0x80, 0, 32);
+    if (t < 4) k.add(t, kRawGlobal, kLoad, 0x90, kOut + 8 * t, 8);
+  }
+  k.finish();
+  const TraceData t = convert(k, options(32 * 8, ElemType::Float64));
+  // Steps: phase 0; phase 1: shfl, shfl, (store, atomic), shfl; phase 2: the partials' load.
+  ASSERT_EQ(t.numSteps(), 6);
+  int ticketPhase = -2;
+  const TraceData c = throughTheTicketPhase(t, &ticketPhase);
+  EXPECT_EQ(ticketPhase, 1);
+  ASSERT_EQ(c.numSteps(), 4);
+  EXPECT_EQ(c.header.numSteps, 4u);
+  EXPECT_EQ(c.lanes.size(), 4u * 32);
+  EXPECT_EQ(c.steps[3].slots[1].access, kAtomic);
+  EXPECT_EQ(accessProfile(c).shuffleLanes, 64u);  // the two full-warp shuffles only
+  EXPECT_EQ(checkTraceContent(c), "");
+  // No atomic: unchanged.
+  const TraceData noTicket = convert(harris(true), options(4 * 256));
+  ASSERT_EQ(noTicket.numSteps(), 8);  // 1 load phase + 6 levels + the result (harris(): 64 threads)
+  EXPECT_EQ(compareTraces(throughTheTicketPhase(noTicket), noTicket, 0), "");
+}
+
+// The patch functions run between any two instructions of the patched kernel, its convergence
+// barriers and registers live: they hold no branch (whence no BSSY/BSYNC convergence barrier in
+// their SASS), no atomic and no barrier. The first ones (branches, an atomic per record) faulted the
+// patched launches of k12-k14 on the H100 (docs/instrumented-traces.md). Read from the PTX the build
+// makes of kernels/instrumented/patches.cu (ptxas adds no branch to straight-line PTX).
+TEST(InstrumentedPatches, HaveNoBranchNoAtomicNoBarrier) {
+  const std::string path = REDUCELAB_INSTRUMENT_PATCHES_PTX;
+  if (path.empty()) GTEST_SKIP() << "built without the Compute Sanitizer SDK: no patch functions";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string ptx = text.str();
+  const std::regex function(R"(\.visible \.func\s+\([^)]*\)\s+(rl_patch_\w+)\()");
+  const std::regex forbidden(R"(^\s*(@!?%\w+\s+)?(bra|brx|atom|red|bar|barrier|membar|call)\b)");
+  int functions = 0;
+  for (std::sregex_iterator f(ptx.begin(), ptx.end(), function), end; f != end; ++f) {
+    ++functions;
+    const size_t open = ptx.find("\n{", size_t(f->position()));
+    const size_t close = ptx.find("\n}", open);
+    ASSERT_NE(close, std::string::npos);
+    std::istringstream body(ptx.substr(open, close - open));
+    for (std::string line; std::getline(body, line);)
+      EXPECT_FALSE(std::regex_search(line, forbidden)) << (*f)[1] << ": " << line;
+  }
+  // global, shared, local, remote shared, barrier, syncwarp, shfl, bulk copy
+  EXPECT_EQ(functions, 8);
 }
 
 TEST(InstrumentedTrace, BadRecordsGiveOneClearError) {

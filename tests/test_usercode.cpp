@@ -724,6 +724,27 @@ TEST(UserCli, CheckWithoutGpuCompilesAndSaysWhatRunningNeeds) {
   EXPECT_EQ(rl::test::runReducelab("check " + kData + "harris3.cu --block 64", cache).exitCode, 2);
 }
 
+// `reducelab trace --kernel-file`: usage errors before anything runs, and without a GPU one sentence.
+TEST(UserCli, TraceOfAKernelFileSaysWhatItNeeds) {
+  if (rl::queryDevice(0).available) GTEST_SKIP() << "this machine has a GPU: the GPU tests trace";
+  const rl::test::CommandResult r = rl::test::runReducelab("trace --kernel-file " + kData + "harris3.cu");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("tracing your kernel needs a GPU"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  const rl::test::CommandResult b = rl::test::runReducelab("trace --kernel-file " + kData + "harris3.cu --block 64");
+  EXPECT_EQ(b.exitCode, 2);
+  EXPECT_NE(b.err.find("does not claim block 64"), std::string::npos) << b.err;
+  const rl::test::CommandResult t = rl::test::runReducelab("trace --kernel-file " + kData + "harris3.cu --type int8");
+  EXPECT_EQ(t.exitCode, 2);
+  const rl::test::CommandResult c =
+      rl::test::runReducelab("trace --kernel-file " + kData + "harris3.cu --block 256 --n 1000 --traced-block 4");
+  EXPECT_EQ(c.exitCode, 2);
+  EXPECT_NE(c.err.find("the first launch has 4 blocks"), std::string::npos) << c.err;
+  const rl::test::CommandResult m = rl::test::runReducelab("trace --kernel-file /nonexistent/k.cu");
+  EXPECT_EQ(m.exitCode, 2);
+}
+
 // ---- the worker's protocol and the parent's watchdog ----
 
 TEST(UserWorker, MessagesRoundTripAndRefuseNonsense) {
@@ -791,6 +812,52 @@ TEST(UserWorker, MessagesRoundTripAndRefuseNonsense) {
   EXPECT_EQ(ob.guards[0].firstOffset, -4);
   g.body["status"] = "fine";
   EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "field 'status' has an unknown value");
+
+  // A trace request and its answer: the block asked for, the trace's bytes, notes and hazards.
+  r.traceBlock = 3;
+  r.traceRecords = 5000;
+  f.body = uc::runRequestJson(r, {1, 2, 0xfe});
+  ASSERT_EQ(uc::decodeRunRequest(f, &back, &cubin), "");
+  EXPECT_EQ(back.traceBlock, 3);
+  EXPECT_EQ(back.traceRecords, 5000u);
+  f.body["trace_block"] = -2;
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'trace_block' is out of range");
+  uc::RunOutcome t;
+  t.status = uc::RunOutcome::Status::Ok;
+  t.trace = {0xde, 0xad, 0x00, 0x01};
+  t.traceNotes = {"values: known where a lane stored"};
+  t.tracedFunction = "_Z7reduce3PKiPij";
+  t.traceRecords = 3583;
+  t.tracePhases = 10;
+  rl::instrumented::Hazard h;
+  h.kind = rl::instrumented::Hazard::Kind::CrossWarp;
+  h.phase = 1;
+  h.wordOffset = -8;
+  h.first = {32, 1, 0, true, 0x120, 5};
+  h.second = {0, 0, 0, false, 0x110, 9};
+  h.occurrences = 2;
+  h.message = "shared-memory race";
+  t.hazards = {h};
+  g.body = uc::runOutcomeJson(8, t);
+  ASSERT_EQ(uc::decodeRunOutcome(g, &id, &ob), "");
+  EXPECT_EQ(ob.trace, t.trace);
+  EXPECT_EQ(ob.traceNotes, t.traceNotes);
+  EXPECT_EQ(ob.tracedFunction, t.tracedFunction);
+  EXPECT_EQ(ob.traceRecords, 3583u);
+  EXPECT_EQ(ob.tracePhases, 10);
+  ASSERT_EQ(ob.hazards.size(), 1u);
+  EXPECT_EQ(ob.hazards[0].kind, rl::instrumented::Hazard::Kind::CrossWarp);
+  EXPECT_EQ(ob.hazards[0].wordOffset, -8);
+  EXPECT_EQ(ob.hazards[0].first.thread, 32u);
+  EXPECT_EQ(ob.hazards[0].first.warp, 1);
+  EXPECT_TRUE(ob.hazards[0].first.write);
+  EXPECT_EQ(ob.hazards[0].second.pc, 0x110u);
+  EXPECT_EQ(ob.hazards[0].occurrences, 2u);
+  g.body["trace_hex"] = "abc";
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "field 'trace_hex' has a wrong length");
+  g.body["trace_hex"] = "";
+  g.body["hazards"][0]["kind"] = "spooky";
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "a hazard's kind is unknown");
 }
 
 namespace {

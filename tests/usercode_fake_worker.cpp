@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   rl::DeviceInfo d = rl::assumedH200();
   d.available = true;
   d.name = "fake worker (tests)";
-  if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d)))) return 1;
+  if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d, "the fake worker does not trace")))) return 1;
   rl::remote::FrameReader reader;
   char buffer[1 << 16];
   for (;;) {

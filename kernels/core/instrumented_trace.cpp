@@ -2,6 +2,8 @@
 // how phases become steps and instructions become slots).
 #include "reducelab/instrumented_trace.hpp"
 
+#include "reducelab/instrumented.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -63,6 +65,16 @@ double valueOf(uint64_t raw, ElemType t) {
 
 }  // namespace
 
+uint64_t clusterLocalSharedOffsets(RawTrace* raw) {
+  uint64_t ranked = 0;
+  for (RawAccess& r : raw->records)
+    if (r.space == kRawShared && r.address >= kSharedWindowBytes) {
+      r.address &= kSharedWindowBytes - 1;
+      ++ranked;
+    }
+  return ranked;
+}
+
 std::vector<uint32_t> barrierPhases(const RawTrace& raw) {
   std::vector<uint32_t> phase(raw.records.size(), 0);
   std::unordered_map<uint32_t, uint32_t> passed;  // thread -> barriers passed so far
@@ -96,6 +108,9 @@ TraceData toTraceData(const RawTrace& rawIn, const ConvertOptions& o, Conversion
   std::stable_sort(raw.records.begin(), raw.records.end(), [](const RawAccess& a, const RawAccess& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.sequence < b.sequence;
   });
+  // Shared addresses in a thread-block cluster carry the CTA's rank above the window (sm_90 builds
+  // them as rank << 24 | offset): the offset in the block's own window is the low 24 bits.
+  rep.sharedWithClusterRank = clusterLocalSharedOffsets(&raw);
   for (const RawAccess& r : raw.records)
     if (r.thread >= threads) return fail("a record names thread " + std::to_string(r.thread) + " of a block of " + std::to_string(threads));
   rep.records = raw.records.size();
@@ -425,6 +440,10 @@ TraceData toTraceData(const RawTrace& rawIn, const ConvertOptions& o, Conversion
   if (ambiguousRegion)
     rep.notes.push_back(plural(ambiguousRegion, "lane's", "lanes'") +
                         " global access of an instruction lies in another array than the rest of its warp: no address shown");
+  if (rep.sharedWithClusterRank)
+    rep.notes.push_back(plural(rep.sharedWithClusterRank, "shared access", "shared accesses") +
+                        " carried the block's rank in its thread-block cluster (a cluster launch): read as offsets in the "
+                        "block's own window");
   if (rep.sharedBelowOrigin)
     rep.notes.push_back(plural(rep.sharedBelowOrigin, "shared access lies", "shared accesses lie") +
                         " before the trace's shared origin (static __shared__ variables): no address shown");
@@ -439,6 +458,41 @@ TraceData toTraceData(const RawTrace& rawIn, const ConvertOptions& o, Conversion
   rep.notes.push_back("values: known where a lane stored (the stored value), unknown elsewhere");
   for (const std::string& n : raw.notes) rep.notes.push_back(n);
   return t;
+}
+
+// ---- the patch classes (instrumented.hpp) ----
+
+namespace {
+constexpr std::pair<uint32_t, const char*> kPatchClassNames[] = {
+    {kPatchGlobal, "global"}, {kPatchShared, "shared"},   {kPatchBarrier, "barrier"},     {kPatchShuffle, "shfl"},
+    {kPatchSyncwarp, "syncwarp"}, {kPatchLocal, "local"}, {kPatchRemoteShared, "remote"}, {kPatchBulkCopy, "bulk"},
+};
+}  // namespace
+
+uint32_t parsePatchClasses(const std::string& list, std::string* error) {
+  uint32_t mask = 0;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    bool known = item == "all";
+    if (known) mask |= kPatchAll;
+    for (const auto& [bit, name] : kPatchClassNames)
+      if (item == name) mask |= bit, known = true;
+    if (!known) {
+      if (error) *error = "'" + item + "' is not one of: all, global, shared, barrier, shfl, syncwarp, local, remote, bulk";
+      return 0;
+    }
+    start = comma + 1;
+  }
+  return mask;
+}
+
+std::string patchClassNames(uint32_t mask) {
+  std::string out;
+  for (const auto& [bit, name] : kPatchClassNames)
+    if (mask & bit) out += std::string(out.empty() ? "" : ",") + name;
+  return out;
 }
 
 // ---- comparison ----
@@ -489,6 +543,33 @@ AccessProfile accessProfile(const TraceData& t) {
   }
   std::sort(p.accesses.begin(), p.accesses.end());
   return p;
+}
+
+TraceData throughTheTicketPhase(const TraceData& t, int* ticketPhaseOut) {
+  int ticketPhase = -1;
+  for (const StepHeader& s : t.steps)
+    for (int k = 0; k < int(s.numSlots); ++k)
+      if (s.kind == kStepPhase && s.slots[k].space == kSpaceGlobal && s.slots[k].access == kAtomic)
+        ticketPhase = std::max(ticketPhase, int(s.param));
+  if (ticketPhaseOut) *ticketPhaseOut = ticketPhase;
+  if (ticketPhase < 0) return t;
+  TraceData out = t;
+  out.steps.clear();
+  out.lanes.clear();
+  for (int s = 0; s < t.numSteps(); ++s) {
+    const StepHeader& h = t.steps[size_t(s)];
+    if (int(h.param) > ticketPhase) break;
+    if (int(h.param) == ticketPhase && h.numSlots == 1 && h.slots[0].space == kSpaceShuffle) {
+      int lanes = 0;
+      for (int th = 0; th < t.blockSize(); ++th) lanes += (t.lane(s, th).flags & kLaneActive) != 0;
+      if (lanes == 1) continue;  // the broadcast of an aggregated atomic's result
+    }
+    out.steps.push_back(h);
+    out.lanes.insert(out.lanes.end(), t.lanes.begin() + long(size_t(s) * t.header.blockSize),
+                     t.lanes.begin() + long(size_t(s + 1) * t.header.blockSize));
+  }
+  out.header.numSteps = uint32_t(out.steps.size());
+  return out;
 }
 
 void dropGlobalLoadDetail(AccessProfile* p) {

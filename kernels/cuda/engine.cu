@@ -932,6 +932,7 @@ InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacit
   instrumented::ArmRequest req;
   req.tracedBlock = uint32_t(c.tracedBlock);
   req.capacity = capacity;
+  req.blockThreads = cub ? 0 : uint32_t(t.geometry.block);
   if (cub) {
     req.nameContains = "DeviceReduce";
   } else {
@@ -970,6 +971,12 @@ InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacit
   out.raw = instrumented::finish(&traceErr);  // always: the module unpatched, the tracer disarmed
   if (!err.empty() || !traceErr.empty()) {
     t.error = !err.empty() ? err : traceErr;
+    // A fault of the patched launch is sticky: this process can run nothing more. Said as such,
+    // so that what follows (another kernel, the hand-placed twin) is not blamed for it.
+    if (const cudaError_t sticky = cudaDeviceSynchronize(); sticky != cudaSuccess)
+      t.error = "the patched (instrumented) launch of " + std::string(k->key) + " (" + req.functionName +
+                req.nameContains + ") faulted: " + cudaText(sticky) + "; this process's CUDA context is lost and " +
+                "can run nothing more (docs/instrumented-traces.md, \"When a patched launch faults\")";
     recoverAfterFailure();
     return out;
   }

@@ -59,16 +59,19 @@ struct PatchPoint {
   const char* callback;
   const char* what;
   bool required;
+  uint32_t patchClass;
 };
 constexpr PatchPoint kPatchPoints[] = {
-    {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, "rl_patch_global", "global memory accesses", true},
-    {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, "rl_patch_shared", "shared memory accesses", true},
-    {SANITIZER_INSTRUCTION_BARRIER, "rl_patch_barrier", "barriers", true},
-    {SANITIZER_INSTRUCTION_SHFL, "rl_patch_shfl", "shuffles", false},
-    {SANITIZER_INSTRUCTION_SYNCWARP, "rl_patch_syncwarp", "__syncwarp", false},
-    {SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, "rl_patch_local", "local memory accesses", false},
-    {SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, "rl_patch_remote_shared", "distributed shared memory accesses", false},
-    {SANITIZER_INSTRUCTION_BULK_COPY_GLOBAL_TO_SHARED, "rl_patch_bulk_copy", "bulk copies (cp.async.bulk)", false},
+    {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, "rl_patch_global", "global memory accesses", true, kPatchGlobal},
+    {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, "rl_patch_shared", "shared memory accesses", true, kPatchShared},
+    {SANITIZER_INSTRUCTION_BARRIER, "rl_patch_barrier", "barriers", true, kPatchBarrier},
+    {SANITIZER_INSTRUCTION_SHFL, "rl_patch_shfl", "shuffles", false, kPatchShuffle},
+    {SANITIZER_INSTRUCTION_SYNCWARP, "rl_patch_syncwarp", "__syncwarp", false, kPatchSyncwarp},
+    {SANITIZER_INSTRUCTION_LOCAL_MEMORY_ACCESS, "rl_patch_local", "local memory accesses", false, kPatchLocal},
+    {SANITIZER_INSTRUCTION_REMOTE_SHARED_MEMORY_ACCESS, "rl_patch_remote_shared", "distributed shared memory accesses",
+     false, kPatchRemoteShared},
+    {SANITIZER_INSTRUCTION_BULK_COPY_GLOBAL_TO_SHARED, "rl_patch_bulk_copy", "bulk copies (cp.async.bulk)", false,
+     kPatchBulkCopy},
 };
 
 // REDUCELAB_INSTRUMENT_LOG=1: each step of the tracer on stderr (where a launch hangs or is missed).
@@ -97,6 +100,19 @@ F driverFunction(const char* name) {
   return reinterpret_cast<F>(fn);
 }
 
+// The knobs of ArmRequest from the environment (instrumented.hpp).
+std::string applyEnvironment(ArmRequest* r) {
+  if (const char* e = std::getenv("REDUCELAB_INSTRUMENT_PATCHES"); e && *e) {
+    std::string error;
+    const uint32_t mask = parsePatchClasses(e, &error);
+    if (!mask) return "REDUCELAB_INSTRUMENT_PATCHES: " + error;
+    r->patchClasses = mask;
+  }
+  if (const char* e = std::getenv("REDUCELAB_INSTRUMENT_STORE_VALUES"); e && *e == '0') r->storeValues = false;
+  if (const char* e = std::getenv("REDUCELAB_INSTRUMENT_DRY_RUN"); e && *e && *e != '0') r->dryRun = true;
+  return {};
+}
+
 class Tracer {
  public:
   std::string subscribe();
@@ -118,7 +134,7 @@ class Tracer {
   void onLaunch(const Sanitizer_LaunchData& d);
 
  private:
-  std::string registerInstructions(CUmodule m);
+  std::string registerInstructions(CUmodule m, uint32_t classes);
   std::string loadPatches(CUcontext ctx);
   bool matches(const ArmRequest& r, const std::string& name) const {
     return (r.functionName.empty() || name == r.functionName) &&
@@ -148,6 +164,7 @@ class Tracer {
   ArmRequest request_;
   void* buffer_ = nullptr;
   uint64_t bufferBytes_ = 0;
+  uint32_t regionRecords_ = 0;
   std::string launchError_;
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
@@ -237,12 +254,17 @@ std::string Tracer::loadPatches(CUcontext ctx) {
   return {};
 }
 
-std::string Tracer::registerInstructions(CUmodule m) {
-  for (const PatchPoint& p : kPatchPoints)
+std::string Tracer::registerInstructions(CUmodule m, uint32_t classes) {
+  for (const PatchPoint& p : kPatchPoints) {
+    if (!(classes & p.patchClass)) {
+      launch_.notes.push_back(std::string(p.what) + " are not recorded (not patched: REDUCELAB_INSTRUMENT_PATCHES)");
+      continue;
+    }
     if (SanitizerResult r = api_.patchInstructions(p.id, m, p.callback); r != SANITIZER_SUCCESS) {
       if (p.required) return std::string("cannot patch ") + p.what + ": " + api_.text(r);
       launch_.notes.push_back(std::string(p.what) + " are not recorded (this driver cannot patch them: " + api_.text(r) + ")");
     }
+  }
   return {};
 }
 
@@ -260,8 +282,10 @@ std::string Tracer::observe(const ArmRequest& r) {
   return {};
 }
 
-std::string Tracer::arm(const ArmRequest& r) {
+std::string Tracer::arm(const ArmRequest& request) {
   if (std::string e = subscribe(); !e.empty()) return e;
+  ArmRequest r = request;
+  if (std::string e = applyEnvironment(&r); !e.empty()) return e;
   if (r.capacity == 0) return "the record buffer must hold at least one record";
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (armed_) return "a launch is already armed: finish() it first";
@@ -291,9 +315,15 @@ std::string Tracer::arm(const ArmRequest& r) {
     }
     bufferBytes_ = bytes;
   }
+  // One region per thread of the block (the launch's block size where the caller knows it).
+  const uint32_t threads = r.blockThreads >= 1 && r.blockThreads <= kRawMaxThreads ? r.blockThreads : kRawMaxThreads;
   RawBufferHeader h{};
   h.tracedBlock = r.tracedBlock;
   h.capacity = r.capacity;
+  h.perThread = std::max<uint32_t>(1, r.capacity / threads);
+  h.threads = std::min<uint32_t>(threads, r.capacity / h.perThread);
+  h.options = r.storeValues ? 0 : kRawOptionNoStoreValues;
+  regionRecords_ = h.perThread;
   if (cudaError_t e = cudaMemcpy(buffer_, &h, sizeof h, cudaMemcpyHostToDevice); e != cudaSuccess)
     return std::string("cannot initialise the trace buffer: ") + cudaGetErrorString(e);
   launch_ = RawTrace{};
@@ -305,7 +335,9 @@ std::string Tracer::arm(const ArmRequest& r) {
   // Patched here, on the host thread, outside any callback.
   logStep("patching the module of", observedName_);
   const double t0 = nowMs();
-  if (std::string e = registerInstructions(module_); !e.empty()) return e;
+  if (std::string e = registerInstructions(module_, r.patchClasses); !e.empty()) return e;
+  if (!r.storeValues) launch_.notes.push_back("stores' values were not read (REDUCELAB_INSTRUMENT_STORE_VALUES=0)");
+  if (r.dryRun) launch_.notes.push_back("dry run: the launch ran patched but was given no buffer (REDUCELAB_INSTRUMENT_DRY_RUN)");
   if (SanitizerResult res = api_.patchModule(module_); res != SANITIZER_SUCCESS)
     return "patching the module of " + observedName_ + " failed: " + api_.text(res);
   launch_.patchMs = nowMs() - t0;
@@ -353,7 +385,11 @@ void Tracer::onLaunch(const Sanitizer_LaunchData& d) {
                    std::to_string(launch_.gridBlocks()) + " blocks";
   else if (launch_.blockThreads() > kRawMaxThreads)
     launchError_ = "the launch has " + std::to_string(launch_.blockThreads()) + " threads per block; traces hold 1024";
-  SanitizerResult r = api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream, launchError_.empty() ? buffer_ : nullptr);
+  else if (request_.blockThreads && launch_.blockThreads() > request_.blockThreads)
+    launch_.notes.push_back("the launch has " + std::to_string(launch_.blockThreads()) + " threads per block, the tracer was "
+                            "armed for " + std::to_string(request_.blockThreads) + ": the threads past them have no room");
+  SanitizerResult r = api_.setLaunchCallbackData(d.hLaunch, d.function, d.hStream,
+                                                 launchError_.empty() && !request_.dryRun ? buffer_ : nullptr);
   if (r != SANITIZER_SUCCESS && launchError_.empty()) launchError_ = "cannot hand the trace buffer to the launch: " + api_.text(r);
   logStep("traced launch", name);
 }
@@ -400,13 +436,24 @@ RawTrace Tracer::finish(std::string* error) {
   RawBufferHeader h{};
   if (cudaError_t e = cudaMemcpy(&h, buffer_, sizeof h, cudaMemcpyDeviceToHost); e != cudaSuccess)
     return fail(std::string("reading the trace back failed: ") + cudaGetErrorString(e));
-  out.attempted = h.attempted;
-  out.records.resize(std::min<uint64_t>(h.attempted, h.capacity));
-  if (!out.records.empty())
-    if (cudaError_t e = cudaMemcpy(out.records.data(), static_cast<char*>(buffer_) + sizeof h,
-                                   out.records.size() * sizeof(RawAccess), cudaMemcpyDeviceToHost);
+  // Each thread's region: its first min(count, perThread) records, in its program order. One 2D
+  // copy reads the longest region's length from every region.
+  const uint32_t threads = std::min<uint32_t>(out.blockThreads(), h.threads);
+  uint32_t longest = 0;
+  out.attempted = 0;
+  for (uint32_t t = 0; t < out.blockThreads() && t < kRawMaxThreads; ++t) {
+    out.attempted += h.count[t];
+    if (t < threads) longest = std::max(longest, std::min(h.count[t], h.perThread));
+  }
+  std::vector<RawAccess> regions(size_t(threads) * longest);
+  if (!regions.empty())
+    if (cudaError_t e = cudaMemcpy2D(regions.data(), longest * sizeof(RawAccess), static_cast<char*>(buffer_) + sizeof h,
+                                     size_t(h.perThread) * sizeof(RawAccess), longest * sizeof(RawAccess), threads,
+                                     cudaMemcpyDeviceToHost);
         e != cudaSuccess)
       return fail(std::string("reading the trace back failed: ") + cudaGetErrorString(e));
+  for (uint32_t t = 0; t < threads; ++t)
+    for (uint32_t k = 0; k < std::min(h.count[t], h.perThread); ++k) out.records.push_back(regions[size_t(t) * longest + k]);
   std::stable_sort(out.records.begin(), out.records.end(), [](const RawAccess& a, const RawAccess& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.sequence < b.sequence;
   });

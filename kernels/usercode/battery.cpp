@@ -227,7 +227,7 @@ std::string CaseResult::text() const {
 int CheckReport::exitCode() const {
   switch (status) {
     case CheckStatus::Ran:
-      return summary.failed + summary.crashed + summary.timedOut + summary.notRun > 0 ? 3 : 0;
+      return summary.failed + summary.crashed + summary.timedOut + summary.notRun + hazards.failures() > 0 ? 3 : 0;
     case CheckStatus::CompileError: return 4;
     case CheckStatus::Usage: return 2;
     case CheckStatus::Environment:
@@ -247,7 +247,31 @@ std::string CheckReport::summaryText() const {
   part(s.timedOut, "timed out");
   part(s.skipped, "skipped");
   part(s.notRun, "not run");
+  if (hazards.ran) {
+    const int f = hazards.failures(), w = int(hazards.hazards.size()) - f;
+    t += f || w ? "; hazard check: " + std::to_string(f) + " hazard" + (f == 1 ? "" : "s") +
+                      (w ? ", " + std::to_string(w) + " warning" + (w == 1 ? "" : "s") : "")
+                : "; hazard check: no hazard";
+  }
   return t + " (seed " + std::to_string(seed) + ")";
+}
+
+uint64_t hazardCheckSize(int block) { return uint64_t(block) * 64 + 7; }
+
+int HazardCheck::failures() const {
+  return int(std::count_if(hazards.begin(), hazards.end(),
+                           [](const instrumented::Hazard& h) { return h.severity == instrumented::Hazard::Severity::Failure; }));
+}
+
+std::string HazardCheck::text() const {
+  if (!ran) return "hazard check not run: " + why;
+  std::string t = "hazard check (" + c.label() + ", block 0 of the first launch traced: " + std::to_string(records) +
+                  " records, " + std::to_string(phases) + " barrier phases): ";
+  if (hazards.empty()) t += "no shared-memory race found";
+  for (const instrumented::Hazard& h : hazards)
+    t += std::string("\n  ") + (h.severity == instrumented::Hazard::Severity::Failure ? "FAIL " : "warning: ") + h.message;
+  if (suppressed) t += "\n  (" + std::to_string(suppressed) + " more pairs of instructions not shown)";
+  return t;
 }
 
 std::vector<CompileResult> compileClaims(const std::string& source, const std::string& file, int sm,
@@ -384,9 +408,86 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
     rep.cases.push_back(r);
     if (hooks.onCase) hooks.onCase(rep.cases.back());
   }
+  // The hazard check: one traced launch, after the cases (a kernel that hung is not traced).
+  if (rep.status == CheckStatus::Ran && !(hooks.cancelled && hooks.cancelled())) {
+    HazardCheck& hc = rep.hazards;
+    const bool hung = rep.summary.timedOut > 0;
+    const std::string tracer = hung ? std::string() : worker.tracer();
+    const CheckCase* first = cases.empty() ? nullptr : &cases.front();
+    if (hung) hc.why = "a case timed out: a kernel that does not finish cannot be traced";
+    else if (!tracer.empty()) hc.why = tracer;
+    else if (!first) hc.why = "no case to trace";
+    if (hc.why.empty()) {
+      hc.c = *first;
+      hc.c.n = hazardCheckSize(first->block);
+      hc.c.data = "random";
+      hc.c.spec.pattern = DataPattern::Uniform;
+      const CompileResult& build = *std::find_if(rep.builds.begin(), rep.builds.end(), [&](const CompileResult& b) {
+        return b.type == hc.c.type && b.op == hc.c.op;
+      });
+      const KernelBuild* k = build.kernelFor(hc.c.block);
+      const LaunchPlan plan = planLaunch(rep.contract, hc.c.type, hc.c.n, hc.c.block);
+      if (!k || !plan.error.empty()) {
+        hc.why = !k ? "no build for block " + std::to_string(hc.c.block) : plan.error;
+      } else {
+        RunRequest run;
+        run.symbol = k->loweredName;
+        run.nBytes = k->paramBytes[2];
+        run.type = hc.c.type;
+        run.op = hc.c.op;
+        run.n = hc.c.n;
+        run.data = hc.c.spec;
+        run.plan = plan;
+        run.traceBlock = 0;
+        const RunOutcome o = worker.run(run, build.cubin);
+        if (o.status != RunOutcome::Status::Ok) hc.why = "the traced run: " + o.message;
+        else if (!o.traceError.empty()) hc.why = "the trace: " + o.traceError;
+        else {
+          hc.ran = true;
+          hc.function = o.tracedFunction;
+          hc.records = o.traceRecords;
+          hc.phases = o.tracePhases;
+          hc.hazards = o.hazards;
+          hc.suppressed = o.hazardsSuppressed;
+          hc.notes = o.traceNotes;
+        }
+      }
+    }
+    if (hooks.onHazards) hooks.onHazards(hc);
+  }
   rep.workerRestarts = worker.restarts() - restartsBefore;
   return rep;
 }
+
+namespace {
+
+nlohmann::json hazardJson(const HazardCheck& h) {
+  using nlohmann::json;
+  json list = json::array();
+  for (const instrumented::Hazard& x : h.hazards)
+    list.push_back({{"kind", std::string(instrumented::name(x.kind))},
+                    {"failure", x.severity == instrumented::Hazard::Severity::Failure},
+                    {"phase", x.phase},
+                    {"word_offset", x.wordOffset},
+                    {"first", {{"thread", x.first.thread}, {"warp", x.first.warp}, {"lane", x.first.lane},
+                               {"write", x.first.write}, {"sass_offset", x.first.pc}}},
+                    {"second", {{"thread", x.second.thread}, {"warp", x.second.warp}, {"lane", x.second.lane},
+                                {"write", x.second.write}, {"sass_offset", x.second.pc}}},
+                    {"occurrences", x.occurrences},
+                    {"message", x.message}});
+  return {{"ran", h.ran},
+          {"why_not", h.why},
+          {"case", h.ran ? h.c.label() : std::string()},
+          {"function", h.function},
+          {"records", h.records},
+          {"phases", h.phases},
+          {"failures", h.failures()},
+          {"hazards", list},
+          {"suppressed", h.suppressed},
+          {"notes", h.notes}};
+}
+
+}  // namespace
 
 nlohmann::json checkReportJson(const CheckReport& r) {
   using nlohmann::json;
@@ -453,6 +554,7 @@ nlohmann::json checkReportJson(const CheckReport& r) {
           {"diagnostics", diags},
           {"builds", builds},
           {"cases", cases},
+          {"hazard_check", hazardJson(r.hazards)},
           {"worker_restarts", r.workerRestarts},
           {"summary",
            {{"total", s.total()},

@@ -10,6 +10,8 @@
 
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/datagen.hpp"
+#include "reducelab/instrumented.hpp"
+#include "reducelab/instrumented_hazards.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/type_dispatch.hpp"
 #include "reducelab/usercode/worker.hpp"
@@ -302,13 +304,30 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "generating the input");
 
   // The launches.
+  instrumented::RawTrace tracedRaw;
+  std::string tracedError;
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> startOwner(start, &cudaEventDestroy),
       stopOwner(stop, &cudaEventDestroy);
+  // A trace: the first launch once unpatched (the tracer learns its module), then patched.
+  const bool tracing = r.traceBlock >= 0;
+  instrumented::ArmRequest traceRequest;
+  traceRequest.tracedBlock = uint32_t(r.traceBlock);
+  traceRequest.capacity = r.traceRecords;
+  traceRequest.functionName = r.symbol;
+  traceRequest.blockThreads = uint32_t(plan.block);
+  if (tracing) {
+    if (uint64_t(r.traceBlock) >= plan.passes.front().grid)
+      return failed(RunOutcome::Status::LaunchError, "block " + std::to_string(r.traceBlock) + " does not exist: the first launch has " +
+                                                         std::to_string(plan.passes.front().grid) + " blocks");
+    if (std::string e = instrumented::observe(traceRequest); !e.empty())
+      return failed(RunOutcome::Status::LaunchError, "cannot trace: " + e);
+  }
+  const int firstLaunches = tracing ? 2 : 1;
   cudaEventRecord(start, s);
-  for (size_t p = 0; p < plan.passes.size(); ++p) {
+  for (size_t p = 0, attempt = 0; p < plan.passes.size(); ++p) {
     const void* in = p == 0 ? input.data() : outputs[p - 1]->data();
     void* out = outputs[p]->data();
     uint32_t n32 = uint32_t(plan.passes[p].n);
@@ -316,6 +335,37 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
     void* args[] = {&in, &out, r.nBytes == 4 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
     const cudaError_t e = cudaLaunchKernel(fn, dim3(unsigned(plan.passes[p].grid)), dim3(unsigned(plan.block)), args,
                                            size_t(plan.dynamicSharedBytes), s);
+    if (e == cudaSuccess && p == 0 && tracing && ++attempt < size_t(firstLaunches)) {
+      // The unpatched launch done, the atomic final's identity written again, the module patched.
+      cudaError_t w = cudaStreamSynchronize(s);
+      if (w != cudaSuccess) {
+        std::string ignored;
+        instrumented::finish(&ignored);
+        if (sticky(w)) return failed(RunOutcome::Status::Fault, faultText(w), true);
+        return failed(RunOutcome::Status::LaunchError, "the kernel failed: " + cudaText(w));
+      }
+      if (plan.final == UserFinal::Atomic)
+        withElemType(r.type, [&]<class T>(TypeTag<T>) {
+          const T identity = withOp(r.op, [&]<class O>(TypeTag<O>) { return O::template identity<T>(); });
+          cudaMemcpy(outputs.front()->data(), &identity, sizeof(T), cudaMemcpyHostToDevice);
+        });
+      if (std::string a = instrumented::arm(traceRequest); !a.empty())
+        return failed(RunOutcome::Status::LaunchError, "cannot trace: " + a);
+      --p;  // the same launch again, patched
+      continue;
+    }
+    if (e == cudaSuccess && p == 0 && tracing) {
+      const cudaError_t w = cudaStreamSynchronize(s);
+      std::string traceError;
+      tracedRaw = instrumented::finish(&traceError);
+      if (w != cudaSuccess) {
+        if (sticky(w))
+          return failed(RunOutcome::Status::Fault, "the traced (patched) launch faulted: " + faultText(w), true);
+        return failed(RunOutcome::Status::LaunchError, "the traced launch failed: " + cudaText(w));
+      }
+      if (!traceError.empty()) tracedError = traceError;
+      continue;
+    }
     if (e == cudaSuccess) continue;
     if (sticky(e)) return failed(RunOutcome::Status::Fault, faultText(e), true);
     std::string why = cudaText(e);
@@ -373,6 +423,35 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "comparing the input");
   o.inputChanged = found[0];
   o.firstInputChange = found[0] ? found[1] : 0;
+  if (tracing) {
+    o.tracedFunction = tracedRaw.function;
+    o.traceRecords = tracedRaw.records.size();
+    if (!tracedError.empty()) {
+      o.traceError = tracedError;
+      return o;
+    }
+    // Offsets from the input, and from the first launch's output; values read as T.
+    instrumented::ConvertOptions co;
+    co.input = {reinterpret_cast<uint64_t>(input.data()), r.n * uint64_t(eb)};
+    co.output = {reinterpret_cast<uint64_t>(outputs.front()->data()), outputs.front()->bytes()};
+    co.n = r.n;
+    co.elemType = co.accType = r.type;
+    instrumented::ConversionReport rep;
+    std::string err;
+    const TraceData t = instrumented::toTraceData(tracedRaw, co, &rep, &err);
+    if (!t.valid()) {
+      o.traceError = err;
+      return o;
+    }
+    o.trace = t.toBuffer();
+    o.tracePhases = rep.phases;
+    o.traceNotes = rep.notes;
+    if (!rep.overflow.empty()) o.traceNotes.insert(o.traceNotes.begin(), "incomplete: " + rep.overflow);
+    const instrumented::HazardReport hz = instrumented::findSharedHazards(tracedRaw);
+    o.hazards = hz.hazards;
+    o.hazardsSuppressed = hz.suppressed;
+    for (const std::string& n : hz.notes) o.traceNotes.push_back("hazards: " + n);
+  }
   return o;
 }
 

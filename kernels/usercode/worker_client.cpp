@@ -108,7 +108,7 @@ std::string KernelWorker::start() {
     case Wait::Cancelled: kill(); return "cancelled";
     case Wait::Ended: return "the worker ended before it said hello: " + (error.empty() ? endedText() : error);
   }
-  if (std::string e = decodeWorkerHello(hello, &device_); !e.empty()) {
+  if (std::string e = decodeWorkerHello(hello, &device_, &tracer_); !e.empty()) {
     kill();
     return "the worker's hello is wrong: " + e;
   }
@@ -124,6 +124,12 @@ DeviceInfo KernelWorker::device() {
     }
   }
   return device_;
+}
+
+std::string KernelWorker::tracer() {
+  if (pid_ <= 0)
+    if (std::string e = start(); !e.empty()) return e;
+  return tracer_;
 }
 
 KernelWorker::Wait KernelWorker::readFrame(remote::Frame* f, double seconds, std::string* error) {
@@ -249,7 +255,9 @@ RunOutcome KernelWorker::run(const RunRequest& request, const std::vector<uint8_
     done += size_t(n);
   }
   // The watchdog: the time a kernel may take, plus a second per GiB of data to make and check.
-  const double seconds = options_.timeoutSeconds + double(r.n * elemBytes(r.type)) / double(1u << 30);
+  // A traced run patches the module and runs its first launch twice, once about 200x slower.
+  const double seconds = options_.timeoutSeconds + double(r.n * elemBytes(r.type)) / double(1u << 30) +
+                         (r.traceBlock >= 0 ? 20.0 : 0.0);
   remote::Frame f;
   std::string error;
   switch (readFrame(&f, seconds, &error)) {

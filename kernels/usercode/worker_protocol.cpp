@@ -38,6 +38,8 @@ namespace {
 constexpr size_t kMaxText = remote::kMaxTextBytes;
 constexpr size_t kMaxPasses = 64;
 constexpr size_t kMaxGuards = 64;
+constexpr size_t kMaxNotes = 64;
+constexpr size_t kMaxHazards = 64;
 
 // Reads checked fields of one object; the first problem is kept.
 struct Reader {
@@ -94,26 +96,49 @@ struct Reader {
   }
 };
 
+std::string toHex(const std::vector<uint8_t>& bytes) {
+  static const char* kHex = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) hex += kHex[b >> 4], hex += kHex[b & 15];
+  return hex;
+}
+
+// "" or what is wrong ("has a wrong length", "is not hexadecimal").
+std::string fromHex(const std::string& h, size_t maxBytes, std::vector<uint8_t>* out) {
+  if (h.size() % 2 != 0 || h.size() / 2 > maxBytes) return "has a wrong length";
+  auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  out->resize(h.size() / 2);
+  for (size_t i = 0; i < out->size(); ++i) {
+    const int hi = nibble(h[2 * i]), lo = nibble(h[2 * i + 1]);
+    if (hi < 0 || lo < 0) return "is not hexadecimal";
+    (*out)[i] = uint8_t(hi << 4 | lo);
+  }
+  return {};
+}
+
 std::string expect(const remote::Frame& f, const char* type) {
   return f.type == type ? std::string() : "a '" + f.type + "' message where '" + type + "' was expected";
 }
 
 }  // namespace
 
-json workerHelloJson(const DeviceInfo& device) { return {{"type", "uc_hello"}, {"device", remote::deviceJson(device)}}; }
+json workerHelloJson(const DeviceInfo& device, const std::string& tracer) {
+  return {{"type", "uc_hello"}, {"device", remote::deviceJson(device)}, {"tracer", tracer.substr(0, kMaxText)}};
+}
 
-std::string decodeWorkerHello(const remote::Frame& f, DeviceInfo* device) {
+std::string decodeWorkerHello(const remote::Frame& f, DeviceInfo* device, std::string* tracer) {
   if (std::string e = expect(f, "uc_hello"); !e.empty()) return e;
+  Reader j{f.body, {}};
+  *tracer = j.text("tracer");
+  if (!j.error.empty()) return j.error;
   const auto it = f.body.find("device");
   if (it == f.body.end()) return "field 'device' is missing";
   return remote::deviceFromProtocolJson(*it, device);
 }
 
 json runRequestJson(const RunRequest& r, const std::vector<uint8_t>& cubin) {
-  static const char* kHex = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(cubin.size() * 2);
-  for (uint8_t b : cubin) hex += kHex[b >> 4], hex += kHex[b & 15];
+  const std::string hex = toHex(cubin);
   json passes = json::array();
   for (const Pass& p : r.plan.passes) passes.push_back({p.n, p.grid});
   return {{"type", "uc_run"},
@@ -132,6 +157,8 @@ json runRequestJson(const RunRequest& r, const std::vector<uint8_t>& cubin) {
           {"final", std::string(name(r.plan.final))},
           {"passes", passes},
           {"cpu_values", r.plan.cpuValues},
+          {"trace_block", r.traceBlock},
+          {"trace_records", r.traceRecords},
           {"cubin", hex}};
 }
 
@@ -149,10 +176,14 @@ std::string decodeRunRequest(const remote::Frame& f, RunRequest* r, std::vector<
   r->plan.block = int(j.count("block", 1024));
   r->plan.dynamicSharedBytes = j.count("smem", uint64_t(1) << 30);
   r->plan.cpuValues = j.count("cpu_values", uint64_t(1) << 40);
+  r->traceBlock = j.integer("trace_block");
+  r->traceRecords = uint32_t(j.count("trace_records", uint64_t(1) << 26));
   const json* passes = j.array("passes", kMaxPasses);
   if (!j.error.empty()) return j.error;
   if (r->nBytes != 4 && r->nBytes != 8) return "field 'n_bytes' is not 4 or 8";
   if (r->symbol.empty()) return "field 'symbol' is empty";
+  if (r->traceBlock < -1 || r->traceBlock > 0x7fffffff) return "field 'trace_block' is out of range";
+  if (r->traceBlock >= 0 && r->traceRecords == 0) return "field 'trace_records' is 0";
   const auto t = parseElemType(elem);
   const auto o = parseOp(op);
   const auto d = parseDataPattern(pattern);
@@ -176,18 +207,29 @@ std::string decodeRunRequest(const remote::Frame& f, RunRequest* r, std::vector<
   const auto hex = f.body.find("cubin");
   if (hex == f.body.end() || !hex->is_string()) return "field 'cubin' is missing or not text";
   const std::string& h = hex->get_ref<const std::string&>();
-  if (h.empty() || h.size() % 2 != 0 || h.size() / 2 > kMaxCubinBytes) return "field 'cubin' has a wrong length";
-  auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
-  cubin->resize(h.size() / 2);
-  for (size_t i = 0; i < cubin->size(); ++i) {
-    const int hi = nibble(h[2 * i]), lo = nibble(h[2 * i + 1]);
-    if (hi < 0 || lo < 0) return "field 'cubin' is not hexadecimal";
-    (*cubin)[i] = uint8_t(hi << 4 | lo);
-  }
+  if (h.empty()) return "field 'cubin' has a wrong length";
+  if (std::string e = fromHex(h, kMaxCubinBytes, cubin); !e.empty()) return "field 'cubin' " + e;
   return {};
 }
 
 json runOutcomeJson(uint64_t id, const RunOutcome& o) {
+  json notes = json::array();
+  for (size_t i = 0; i < o.traceNotes.size() && i < kMaxNotes; ++i) notes.push_back(o.traceNotes[i].substr(0, kMaxText));
+  auto access = [](const instrumented::HazardAccess& a) {
+    return json{{"thread", a.thread}, {"write", a.write}, {"pc", a.pc}, {"sequence", a.sequence}};
+  };
+  json hazards = json::array();
+  for (size_t i = 0; i < o.hazards.size() && i < kMaxHazards; ++i) {
+    const instrumented::Hazard& h = o.hazards[i];
+    hazards.push_back({{"kind", std::string(instrumented::name(h.kind))},
+                       {"failure", h.severity == instrumented::Hazard::Severity::Failure},
+                       {"phase", h.phase},
+                       {"word", h.wordOffset},
+                       {"first", access(h.first)},
+                       {"second", access(h.second)},
+                       {"occurrences", h.occurrences},
+                       {"message", h.message.substr(0, kMaxText)}});
+  }
   json guards = json::array();
   for (const GuardFinding& g : o.guards)
     guards.push_back({{"buffer", g.buffer},
@@ -205,7 +247,15 @@ json runOutcomeJson(uint64_t id, const RunOutcome& o) {
           {"input_changed", o.inputChanged},
           {"first_input_change", o.firstInputChange},
           {"ms", o.kernelMs},
-          {"context_lost", o.contextLost}};
+          {"context_lost", o.contextLost},
+          {"trace_error", o.traceError.substr(0, kMaxText)},
+          {"trace_notes", notes},
+          {"traced_function", o.tracedFunction.substr(0, kMaxText)},
+          {"trace_records", o.traceRecords},
+          {"trace_phases", o.tracePhases},
+          {"hazards", hazards},
+          {"hazards_suppressed", o.hazardsSuppressed},
+          {"trace_hex", toHex(o.trace)}};
 }
 
 std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o) {
@@ -220,7 +270,55 @@ std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o
   o->kernelMs = j.number("ms");
   o->contextLost = j.boolean("context_lost");
   const json* guards = j.array("guards", kMaxGuards);
+  o->traceError = j.text("trace_error");
+  o->tracedFunction = j.text("traced_function");
+  o->traceRecords = j.count("trace_records", UINT64_MAX);
+  o->tracePhases = int(j.count("trace_phases", 1u << 30));
+  o->hazardsSuppressed = j.count("hazards_suppressed", UINT64_MAX);
+  const json* notes = j.array("trace_notes", kMaxNotes);
+  const json* hazards = j.array("hazards", kMaxHazards);
   if (!j.error.empty()) return j.error;
+  o->traceNotes.clear();
+  for (const json& n : *notes) {
+    if (!n.is_string() || n.get_ref<const std::string&>().size() > kMaxText) return "a trace note is not text";
+    o->traceNotes.push_back(n.get<std::string>());
+  }
+  o->hazards.clear();
+  for (const json& hj : *hazards) {
+    Reader r{hj, {}};
+    instrumented::Hazard h;
+    const std::string kind = r.text("kind");
+    h.severity = r.boolean("failure") ? instrumented::Hazard::Severity::Failure : instrumented::Hazard::Severity::Warning;
+    h.phase = uint32_t(r.count("phase", UINT32_MAX));
+    h.wordOffset = r.integer("word");
+    h.occurrences = r.count("occurrences", UINT64_MAX);
+    h.message = r.text("message");
+    for (const char* side : {"first", "second"}) {
+      const json* a = r.at(side);
+      if (!a) break;
+      Reader ra{*a, {}};
+      instrumented::HazardAccess x;
+      x.thread = uint32_t(ra.count("thread", 1023));
+      x.write = ra.boolean("write");
+      x.pc = ra.count("pc", UINT64_MAX);
+      x.sequence = uint32_t(ra.count("sequence", UINT32_MAX));
+      if (!ra.error.empty()) return std::string("a hazard's ") + side + " access: " + ra.error;
+      x.warp = int(x.thread / 32);
+      x.lane = int(x.thread % 32);
+      (std::string(side) == "first" ? h.first : h.second) = x;
+    }
+    if (!r.error.empty()) return "a hazard: " + r.error;
+    bool knownKind = false;
+    for (auto k : {instrumented::Hazard::Kind::CrossWarp, instrumented::Hazard::Kind::IntraWarp,
+                   instrumented::Hazard::Kind::BarrierDivergence})
+      if (kind == instrumented::name(k)) h.kind = k, knownKind = true;
+    if (!knownKind) return "a hazard's kind is unknown";
+    o->hazards.push_back(h);
+  }
+  const auto hex = f.body.find("trace_hex");
+  if (hex == f.body.end() || !hex->is_string()) return "field 'trace_hex' is missing or not text";
+  if (std::string e = fromHex(hex->get_ref<const std::string&>(), remote::kMaxPayloadBytes, &o->trace); !e.empty())
+    return "field 'trace_hex' " + e;
   bool known = false;
   for (auto s : {RunOutcome::Status::Ok, RunOutcome::Status::LaunchError, RunOutcome::Status::Fault,
                  RunOutcome::Status::Timeout, RunOutcome::Status::Skipped, RunOutcome::Status::WorkerError})

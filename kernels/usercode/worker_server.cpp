@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include "reducelab/instrumented.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace rl::usercode {
@@ -25,8 +26,11 @@ bool writeAll(int fd, const std::string& bytes) {
 }  // namespace
 
 int serveWorker(int inFd, int outFd) {
+  // The Compute Sanitizer sees a process's launches only when it subscribed before the first CUDA
+  // call: so before workerDevice() makes the context. Without the library the worker runs as ever.
+  const std::string tracer = instrumented::subscribe();
   const DeviceInfo device = workerDevice();
-  if (!writeAll(outFd, remote::encodeFrame(workerHelloJson(device)))) return 1;
+  if (!writeAll(outFd, remote::encodeFrame(workerHelloJson(device, tracer)))) return 1;
   if (!device.available) return 1;  // the hello said why; there is nothing to run on
   remote::FrameReader reader;
   char buffer[1 << 16];

@@ -40,12 +40,29 @@ std::string libraryPath();
 
 constexpr uint32_t kDefaultCapacity = 1u << 21;  // records (40 bytes each: 80 MiB)
 
+// The instruction classes the tracer patches (ArmRequest::patchClasses), for narrowing down an
+// instruction class a driver cannot patch (docs/instrumented-traces.md, "When a patched launch
+// faults"). Environment overrides, read by arm(): REDUCELAB_INSTRUMENT_PATCHES=global,shared,...
+// (the classes by these names), REDUCELAB_INSTRUMENT_STORE_VALUES=0, REDUCELAB_INSTRUMENT_DRY_RUN=1.
+enum PatchClass : uint32_t {
+  kPatchGlobal = 1, kPatchShared = 2, kPatchBarrier = 4, kPatchShuffle = 8, kPatchSyncwarp = 16,
+  kPatchLocal = 32, kPatchRemoteShared = 64, kPatchBulkCopy = 128, kPatchAll = 255,
+};
+// "global,shared,barrier,shfl,syncwarp,local,remote,bulk" -> mask; 0 and *error on an unknown name.
+uint32_t parsePatchClasses(const std::string& list, std::string* error);
+std::string patchClassNames(uint32_t mask);
+
 struct ArmRequest {
   uint32_t tracedBlock = 0;               // linear block index
   uint32_t capacity = kDefaultCapacity;   // records the device buffer holds
   std::string functionName;   // trace the first launch of this function (mangled name)...
   std::string nameContains;   // ... or of the first one whose name contains this; both empty:
                               // the next launch
+  uint32_t blockThreads = 0;  // threads per block of the launch, where known (0: up to 1024): the
+                              // buffer gives each thread capacity / blockThreads records
+  uint32_t patchClasses = kPatchAll;  // which instruction classes are patched
+  bool storeValues = true;    // read the data of stores (the API's pData) for the lanes' values
+  bool dryRun = false;        // patch, but give the traced launch no buffer: it records nothing
 };
 
 // Watches the launches that follow, recording and patching nothing, for the first one that

@@ -21,6 +21,9 @@ enum RawSpace : uint8_t {
   kRawLastSpace = kRawRemoteShared,
 };
 
+// RawBufferHeader::options.
+constexpr uint32_t kRawOptionNoStoreValues = 1;  // never read a store's data (pData): values unknown
+
 // RawAccess::flags.
 constexpr uint8_t kRawValueKnown = 1;  // `value` holds the first (up to 8) bytes a store wrote
 
@@ -42,14 +45,20 @@ static_assert(sizeof(RawAccess) == 40);
 
 constexpr uint32_t kRawMaxThreads = 1024;
 
-// The device buffer of one traced launch: this header, then `capacity` records. The host writes
-// tracedBlock and capacity (everything else zero); the traced block's threads fill the rest.
+// The device buffer of one traced launch: this header, then `capacity` records, cut into one
+// region of `perThread` records for each thread of the block (thread t's records are slots
+// t * perThread ...). The host writes tracedBlock, capacity, options and perThread (everything else
+// zero); each thread of the traced block counts its own records in count[t], past its region's end
+// when it overflows (the host sees how much was lost). No atomics: a thread only reads and writes
+// its own counter, so the patches need no branch (patches.cu says why that matters).
 struct RawBufferHeader {
   uint32_t tracedBlock;  // linear block index: x + gridDim.x * (y + gridDim.y * z)
   uint32_t capacity;     // records the buffer holds
-  uint32_t attempted;    // records the block tried to write: more than capacity means overflow
-  uint32_t reserved[13];
-  uint32_t sequence[kRawMaxThreads];  // each thread's next record number (only it writes its own)
+  uint32_t perThread;    // records of each thread's region (capacity / the block's threads)
+  uint32_t options;      // kRawOption* bits
+  uint32_t threads;      // threads that have a region: min(block threads, capacity / perThread)
+  uint32_t reserved[11];
+  uint32_t count[kRawMaxThreads];  // each thread's records so far (only it writes its own)
 };
 static_assert(sizeof(RawBufferHeader) % 64 == 0);
 

@@ -99,6 +99,7 @@ struct ConversionReport {
   uint64_t localAccesses = 0, remoteSharedAccesses = 0;
   uint64_t globalOutsideRegions = 0;  // global accesses in none of the named arrays
   uint64_t sharedBelowOrigin = 0;     // shared accesses below sharedOrigin (static __shared__)
+  uint64_t sharedWithClusterRank = 0; // shared addresses with the CTA's cluster rank above the window
   uint64_t unknownRecords = 0;        // records of a space this version does not know
   // Non-empty when the trace is incomplete: the record buffer overflowed, or the phases needed
   // more than kMaxSteps steps even after merging repeated phases. Says what was lost.
@@ -110,6 +111,13 @@ struct ConversionReport {
 // records cannot form one (no records, a thread index outside the block, a block over 1024
 // threads, no input region).
 TraceData toTraceData(const RawTrace& raw, const ConvertOptions& o, ConversionReport* report, std::string* error);
+
+// A block's shared window: offsets below this; above it, a cluster launch's shared addresses carry
+// the CTA's rank in the cluster (rank << 24 | offset, as sm_90 code forms them).
+constexpr uint64_t kSharedWindowBytes = uint64_t(1) << 24;
+// Clears the rank bits of every shared address of `raw` (offsets in the block's own window);
+// returns how many had them.
+uint64_t clusterLocalSharedOffsets(RawTrace* raw);
 
 // Each record's barrier phase (the barriers its thread passed before it), in `raw.records` order.
 std::vector<uint32_t> barrierPhases(const RawTrace& raw);
@@ -135,6 +143,14 @@ struct AccessProfile {
 // Loop steps contribute their first iteration's detail (the lane detail both tracers keep);
 // lanes without an address in a slot are left out of its signature.
 AccessProfile accessProfile(const TraceData& t);
+// A last-block finish (k12-k14) compared with its hand-placed twin: the steps through the phase in
+// which the block took its ticket (a global atomic), without the phases after it (the block that
+// draws the last ticket combines every partial there, which the twin leaves untraced) and without
+// the one-lane shuffle steps of that phase (the compiler aggregates the ticket's fetch_add over the
+// warp: a vote, one atomic, and a shfl.idx that broadcasts the ticket; the source has no shuffle).
+// A trace without a global atomic comes back unchanged. *ticketPhase (if given): that phase, -1
+// when there is none.
+TraceData throughTheTicketPhase(const TraceData& t, int* ticketPhase = nullptr);
 // Leaves the global loads out of `p.accesses` (their totals stay): in a grid-stride loop the
 // compiler unrolls the untraced kernel's loads into several instructions, each with its own first
 // execution, while a hand-placed trace keeps the first iteration: only the totals compare.

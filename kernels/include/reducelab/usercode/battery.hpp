@@ -72,6 +72,24 @@ struct CaseResult {
 Value valueFromBits(ElemType t, uint64_t bits);
 CaseResult judgeCase(const CheckCase& c, const LaunchPlan& plan, const RunOutcome& run, const Reference& ref);
 
+// The shared-memory hazard check (instrumented_hazards.hpp): one traced launch of the kernel
+// (its first launch, block 0) at a mid-size N with the first type, operation and block checked.
+struct HazardCheck {
+  bool ran = false;
+  std::string why;  // not ran: why (no Compute Sanitizer library, a case crashed or hung ...)
+  CheckCase c;      // what was traced
+  std::string function;
+  uint64_t records = 0;
+  int phases = 0;
+  std::vector<instrumented::Hazard> hazards;  // failures first
+  uint64_t suppressed = 0;
+  std::vector<std::string> notes;
+  int failures() const;
+  std::string text() const;  // the lines `reducelab check` prints
+};
+// N of the traced launch for a block size: 64 blocks and 7 elements more (a partial last block).
+uint64_t hazardCheckSize(int block);
+
 struct CheckSummary {
   int passed = 0, failed = 0, crashed = 0, timedOut = 0, skipped = 0, notRun = 0;
   int total() const { return passed + failed + crashed + timedOut + skipped + notRun; }
@@ -101,8 +119,10 @@ struct CheckReport {
   std::vector<CompileResult> builds;    // one per type x operation claimed
   std::vector<CaseResult> cases;
   CheckSummary summary;
+  HazardCheck hazards;
   int workerRestarts = 0;
-  // 0 all passed, 3 a case failed, 4 compile errors, 1 environment (no NVRTC, no GPU), 2 usage.
+  // 0 all passed, 3 a case failed or a hazard was found, 4 compile errors, 1 environment (no
+  // NVRTC, no GPU), 2 usage.
   int exitCode() const;
   std::string summaryText() const;
 };
@@ -110,6 +130,7 @@ struct CheckReport {
 struct CheckHooks {
   std::function<void(const CheckReport&)> onCompiled;  // the builds are done, the cases not yet run
   std::function<void(const CaseResult&)> onCase;  // after each case (progress)
+  std::function<void(const HazardCheck&)> onHazards;  // after the hazard check
   std::function<bool()> cancelled;                // polled between cases
 };
 

@@ -16,6 +16,7 @@
 
 #include "reducelab/datagen.hpp"
 #include "reducelab/device_info.hpp"
+#include "reducelab/instrumented_hazards.hpp"
 #include "reducelab/remote_protocol.hpp"
 #include "reducelab/usercode/contract.hpp"
 
@@ -31,6 +32,11 @@ struct RunRequest {
   uint64_t n = 0;
   DataSpec data;
   LaunchPlan plan;
+  // >= 0: trace this block of the FIRST launch through the Compute Sanitizer patches
+  // (instrumented.hpp): the launch is run once unpatched, then patched; RunOutcome::trace holds
+  // the trace, hazards what instrumented_hazards.hpp finds in its records.
+  int64_t traceBlock = -1;
+  uint32_t traceRecords = 1u << 21;  // the record buffer's capacity
 };
 
 // Bytes that changed in the guard zone before or after a buffer: offsets count from the
@@ -61,16 +67,28 @@ struct RunOutcome {
   uint64_t firstInputChange = 0;
   double kernelMs = 0;           // all launches, CUDA events
   bool contextLost = false;      // the worker exits after answering (sticky error)
+  // A trace request (RunRequest::traceBlock): the trace (TraceData bytes, trace_format.hpp) or why
+  // there is none, what the conversion could not show, and the block's shared-memory hazards.
+  std::vector<uint8_t> trace;
+  std::string traceError;
+  std::vector<std::string> traceNotes;
+  std::string tracedFunction;
+  uint64_t traceRecords = 0;
+  int tracePhases = 0;
+  std::vector<instrumented::Hazard> hazards;
+  uint64_t hazardsSuppressed = 0;
 };
 std::string_view name(RunOutcome::Status s);
 
 // ---- the messages (JSON bodies of remote::encodeFrame; the run request carries the cubin in hex) ----
-nlohmann::json workerHelloJson(const DeviceInfo& device);
-std::string decodeWorkerHello(const remote::Frame& f, DeviceInfo* device);
+// `tracer`: "" when the worker subscribed to the Compute Sanitizer (it can trace), else why not.
+nlohmann::json workerHelloJson(const DeviceInfo& device, const std::string& tracer);
+std::string decodeWorkerHello(const remote::Frame& f, DeviceInfo* device, std::string* tracer);
 nlohmann::json runRequestJson(const RunRequest& r, const std::vector<uint8_t>& cubin);
 std::string decodeRunRequest(const remote::Frame& f, RunRequest* r, std::vector<uint8_t>* cubin);
 // The largest cubin a request carries (its hex must fit a frame's JSON).
 constexpr size_t kMaxCubinBytes = remote::kMaxJsonBytes / 2 - (size_t(64) << 10);
+// The outcome's trace travels as the frame's binary payload (remote::encodeFrame).
 nlohmann::json runOutcomeJson(uint64_t id, const RunOutcome& o);
 std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o);
 
@@ -104,6 +122,8 @@ class KernelWorker {
 
   // Starts the worker if none runs and returns its device (available == false: why not).
   DeviceInfo device();
+  // "" when the worker can trace (it subscribed to the Compute Sanitizer), else why not; starts it.
+  std::string tracer();
   RunOutcome run(const RunRequest& r, const std::vector<uint8_t>& cubin);
   void cancel() { cancel_ = true; }
   bool running() const { return pid_ > 0; }
@@ -123,6 +143,7 @@ class KernelWorker {
   int toWorker_ = -1, fromWorker_ = -1, errFromWorker_ = -1;
   remote::FrameReader reader_;
   DeviceInfo device_;
+  std::string tracer_ = "the worker has not started";
   std::string stderrTail_;
   int starts_ = 0;
   uint64_t nextId_ = 1;
