@@ -8,6 +8,7 @@
 #include "reducelab/version.hpp"
 #include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
 #include "reducelab/matrix.hpp"
@@ -210,14 +211,12 @@ int runBench(const BenchOptions& o) {
   }
 
   const bool tty = isatty(fileno(stderr));
-  std::unique_ptr<Engine> engine;
+  std::unique_ptr<Backend> backend;  // this machine's GPU, through the measurement service
   if (!o.cpuOnly) {
-    engine = Engine::create(0, &err);
-    if (!engine) {
-      std::fprintf(stderr,
-                   "reducelab: error: bench needs an NVIDIA GPU (%s); --cpu-only runs the CPU "
-                   "baseline alone\n",
-                   err.c_str());
+    backend = makeLocalGpuBackend(0);
+    if (std::string no = backend->measuresNot(); !no.empty()) {
+      std::fprintf(stderr, "reducelab: error: bench needs an NVIDIA GPU (%s); --cpu-only runs the CPU baseline alone\n",
+                   backend->device().available ? no.c_str() : backend->device().unavailableReason.c_str());
       return 1;
     }
   }
@@ -245,41 +244,54 @@ int runBench(const BenchOptions& o) {
     return 0;
   }
 
-  const Peaks peaks = engine->peaks(false);
-  const Stats floor = engine->launchFloor(base.timing);
-  std::vector<Measurement> rows;
-  MeasureOptions mo;
-  mo.knownReference = matrix ? nullptr : &ref;
-  mo.reference = !matrix;
-  mo.knownCpu = o.noCpu || matrix ? nullptr : &cpu;
-  mo.cpuBaseline = false;
-  mo.cancel = [] { return interrupted(); };
-  for (size_t i = 0; i < kernels.size(); ++i) {
+  Peaks peaks;
+  Stats floor;
+  backend->onEngine([&](Engine& e) {
+    peaks = e.peaks(false);
+    floor = e.launchFloor(base.timing);
+  });
+  // Every kernel over the one input: the exact reference and the CPU baseline computed above.
+  RunInputs inputs;
+  inputs.reference = matrix ? nullptr : std::make_shared<const Reference>(ref);
+  inputs.exactReference = !matrix;
+  inputs.cpu = o.noCpu || matrix ? nullptr : std::make_shared<const CpuBaseline>(cpu);
+  inputs.cpuBaseline = false;
+  std::vector<RunConfig> configs;
+  for (const KernelInfo* k : kernels) {
     RunConfig c = base;
-    c.kernel = kernels[i]->key;
+    c.kernel = k->key;
     c.tile = base.tile;
     applyMatrixShape(c);
-    if (tty) std::fprintf(stderr, "[%zu/%zu] %s %s\n", i + 1, kernels.size(), c.kernel.c_str(),
-                          std::string(kernels[i]->name).c_str());
-    rows.push_back(engine->measure(c, mo));
-    if (interrupted()) return interruptedExit();
+    configs.push_back(c);
   }
+  size_t started = 0;
+  auto announce = [&] {
+    if (tty && started < configs.size()) {
+      std::fprintf(stderr, "[%zu/%zu] %s %s\n", started + 1, configs.size(), configs[started].kernel.c_str(),
+                   std::string(kernels[started]->name).c_str());
+      ++started;
+    }
+  };
+  announce();
+  std::vector<Measurement> rows = measureAll(*backend, configs, inputs, [&](const Measurement&) { announce(); },
+                                             [] { return interrupted(); });
+  if (interrupted()) return interruptedExit();
   fillLadderSpeedups(rows);
 
   std::string text;
   if (format == "json") {
-    SessionInfo s{engine->device(), peaks, o.argv, "reduce"};
+    SessionInfo s{backend->device(), peaks, o.argv, "reduce"};
     text = sessionJson(s, rows).dump(2) + "\n";
   } else if (matrix) {
     Table t = matrixTable(rows);
-    const std::string head = matrixHeader(engine->device(), peaks, base, family);
+    const std::string head = matrixHeader(backend->device(), peaks, base, family);
     if (format == "csv") text = render(t, TableFormat::Csv);
     else text = head + "\n" + render(t, format == "md" ? TableFormat::Markdown : TableFormat::Text);
   } else {
     Table t = benchTable(rows, peaks);
     if (format == "csv") text = render(t, TableFormat::Csv);
-    else if (format == "md") text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Markdown);
-    else text = header(engine->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Text);
+    else if (format == "md") text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Markdown);
+    else text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Text);
   }
   if (o.out.empty()) std::fputs(text.c_str(), stdout);
   else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {

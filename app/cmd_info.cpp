@@ -6,6 +6,7 @@
 #include "gl_context.hpp"
 #include "interop.hpp"
 #include "reducelab/cuda_device.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/launch_plan.hpp"
 #include "reducelab/version.hpp"
@@ -16,10 +17,9 @@ namespace {
 // Every instantiated variant of the catalogue's kernels (CUB decides its own) with the driver's
 // registers, static shared memory and local memory: the CPU model's residency table.
 int printKernelResources(const DeviceInfo& d) {
-  std::string err;
-  std::unique_ptr<Engine> engine = Engine::create(d.ordinal, &err);
-  if (!engine) {
-    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
+  std::unique_ptr<Backend> gpu = makeLocalGpuBackend(d.ordinal);  // through the measurement service
+  if (std::string no = gpu->measuresNot(); !no.empty()) {
+    std::fprintf(stderr, "reducelab: error: %s\n", no.c_str());
     return 1;
   }
   struct Pair {
@@ -31,9 +31,10 @@ int printKernelResources(const DeviceInfo& d) {
                         {ElemType::Float32, Accumulate::Wide}, {ElemType::Float64, Accumulate::Same}};
   nlohmann::json variants = nlohmann::json::object();
   auto record = [&](RunConfig c) {
-    if (!validate(c, &engine->device()).empty()) return;
+    if (!validate(c, &gpu->device()).empty()) return;
     std::string e;
-    const ResourceUsage r = engine->resources(c, &e);
+    ResourceUsage r;
+    gpu->onEngine([&](Engine& engine) { r = engine.resources(c, &e); });
     if (!e.empty() || r.registers <= 0) return;
     variants[resourceKey(c)] = {r.registers, r.staticSmemBytes, r.localBytes};
   };
@@ -123,11 +124,11 @@ int runInfo(const InfoOptions& options) {
   const TimingMode modes[] = {TimingMode::Blocked, TimingMode::Events, TimingMode::Graph};
   Stats floors[3];
   if (d.available) {
-    std::unique_ptr<Engine> engine = Engine::create(d.ordinal, &peaksError);
-    if (engine) {
-      peaks = engine->peaks(options.remeasurePeaks);
-      for (int i = 0; i < 3; ++i) floors[i] = engine->launchFloor(modes[i]);
-    }
+    std::unique_ptr<Backend> gpu = makeLocalGpuBackend(d.ordinal);  // through the measurement service
+    peaksError = gpu->onEngine([&](Engine& e) {
+      peaks = e.peaks(options.remeasurePeaks);
+      for (int i = 0; i < 3; ++i) floors[i] = e.launchFloor(modes[i]);
+    });
   } else if (options.remeasurePeaks) {
     peaksError = "no CUDA device: nothing to measure";
   }

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
@@ -138,18 +139,21 @@ int runRecordCommand(const RecordOptions& o) {
   }
 
   installInterruptHandler();
-  std::string engineError;
-  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &engineError);
+  // This machine's GPU through the measurement service, unless the CPU model is asked for.
+  std::unique_ptr<Backend> gpu = o.cpuModel ? nullptr : makeLocalGpuBackend(0);
+  const bool measuring = gpu && gpu->measuresNot().empty();
+  std::unique_ptr<Backend> model = makeCpuModelBackend(assumedH200(), "");
   rec.createdUtc = utcNow();
   rec.host = hostName();
   rec.reducelabVersion = std::string(versionString()) + " (commit " + gitCommit() + ")";
-  if (engine) {
-    rec.device = engine->device();
+  if (measuring) {
+    rec.device = gpu->device();
     std::fprintf(stderr, "recording on %s: measuring the bandwidth peaks\n", rec.device.name.c_str());
-    rec.peaks = engine->peaks(false, [] { return interrupted(); });
+    gpu->onEngine([&](Engine& e) { rec.peaks = e.peaks(false, [] { return interrupted(); }); });
   } else {
     rec.device = DeviceInfo{};
-    rec.device.unavailableReason = o.cpuModel ? "--cpu-model" : engineError;
+    rec.device.unavailableReason = o.cpuModel ? "--cpu-model" : gpu->device().available ? gpu->measuresNot()
+                                                                                       : gpu->device().unavailableReason;
     std::fprintf(stderr, "recording with the CPU model (%s): traces, CPU loop and reference; no GPU measurements\n",
                  rec.device.unavailableReason.c_str());
   }
@@ -164,10 +168,10 @@ int runRecordCommand(const RecordOptions& o) {
                  std::string(name(p.config.type)).c_str(), runShape(p.config).c_str(),
                  p.label.empty() ? "" : (" (" + p.label + ")").c_str());
     Measurement m;
-    if (engine) {
-      MeasureOptions mo;
-      mo.cancel = [] { return interrupted(); };
-      m = engine->measure(p.config, mo);
+    if (measuring) {
+      std::vector<Measurement> one = measureAll(*gpu, {p.config}, {}, {}, [] { return interrupted(); });
+      if (one.empty()) return interruptedExit();
+      m = std::move(one.front());
     } else {
       m.config = p.config;
       m.kernelName = p.config.kernel;
@@ -183,23 +187,23 @@ int runRecordCommand(const RecordOptions& o) {
   }
   for (const SweepSpec& s : sweeps) {
     const std::string axis(name(s.axis));
-    if (!engine) {
+    if (!measuring) {
       std::fprintf(stderr, "sweep over %s: not recorded (sweeps measure kernels on a GPU)\n", axis.c_str());
       continue;
     }
     std::string err;
     std::vector<std::string> skipped;
-    const std::vector<RunConfig> configs = planSweep(s, engine->device(), &skipped, &err);
+    const std::vector<RunConfig> configs = planSweep(s, gpu->device(), &skipped, &err);
     if (configs.empty()) {
       std::fprintf(stderr, "reducelab: error: sweep over %s: %s\n", axis.c_str(), err.c_str());
       return 1;
     }
     for (const std::string& k : skipped) std::fprintf(stderr, "sweep skipped %s\n", k.c_str());
-    rec.sweeps[axis] = runSweep(*engine, configs,
+    rec.sweeps[axis] = sweepAll(*gpu, s,
                                 [&](const Measurement&, int done, int total) {
                                   std::fprintf(stderr, "sweep over %s: %d/%d\n", axis.c_str(), done, total);
                                 },
-                                interruptFlag());
+                                [] { return interrupted(); });
     if (interrupted()) return interruptedExit();
   }
   for (const RunConfig& c : traced) {
@@ -207,22 +211,16 @@ int runRecordCommand(const RecordOptions& o) {
     RecordedTrace t;
     t.config = c;
     std::string err;
-    if (engine) {
-      const TraceRun run = engine->runTracedToHost(c, &t.bytes);
-      if (!run.ok) {
-        std::fprintf(stderr, "reducelab: error: trace of %s block %d: %s\n", c.kernel.c_str(), c.block, run.error.c_str());
-        return 1;
-      }
-      t.bytes.resize(trace::bufferBytes(unsigned(c.block)));
-      t.fromGpu = true;
-    } else {
-      const TraceData d = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), assumedH200().ccMajor, &err);
-      if (!d.valid()) {
-        std::fprintf(stderr, "reducelab: error: CPU model of %s: %s\n", c.kernel.c_str(), err.c_str());
-        return 1;
-      }
-      t.bytes = d.toBuffer();
+    // The GPU's own trace where it measures, else the CPU model's: the first source that has it.
+    Backend* source = firstTraceSource({measuring ? gpu.get() : nullptr, model.get()}, c, &err);
+    TraceResult r = source ? traceNow(*source, c) : TraceResult{};
+    if (!r.ok) {
+      std::fprintf(stderr, "reducelab: error: trace of %s block %d: %s\n", c.kernel.c_str(), c.block,
+                   (r.error.empty() ? err : r.error).c_str());
+      return 1;
     }
+    t.bytes = r.data.toBuffer();
+    t.fromGpu = r.gpuWritten;
     // What the reader will check: a trace that fails here would make the file unreadable.
     const TraceData back = TraceData::fromBuffer(t.bytes.data(), t.bytes.size(), &err);
     if (!back.valid() || !checkTraceContent(back).empty()) {

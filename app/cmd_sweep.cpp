@@ -13,6 +13,7 @@
 #include "gl_context.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/sweep.hpp"
@@ -162,7 +163,6 @@ int runSweepCommand(const SweepOptions& o) {
   std::vector<Measurement> rows;
   Peaks peaks;
   DeviceInfo device;
-  std::unique_ptr<Engine> engine;
   std::string remoteLost;
   if (!o.from.empty()) {  // a saved sweep: draw it again, no GPU needed
     rows = measurementsFromJson(saved, &err);
@@ -177,20 +177,21 @@ int runSweepCommand(const SweepOptions& o) {
       remoteLost = e;  // the rows that arrived are written, and the exit code says it is partial
     }
   } else {
-    engine = Engine::create(0, &err);
-    if (!engine)
-      return fail(1, "a sweep measures kernels and needs an NVIDIA GPU (" + err +
+    std::unique_ptr<Backend> gpu = makeLocalGpuBackend(0);  // this machine's GPU, through the measurement service
+    if (std::string no = gpu->measuresNot(); !no.empty())
+      return fail(1, "a sweep measures kernels and needs an NVIDIA GPU (" +
+                         (gpu->device().available ? no : gpu->device().unavailableReason) +
                          "); nothing was written. Without a GPU, `reducelab report` writes the CPU-model parts, "
                          "and --from FILE re-draws a saved sweep");
     std::vector<std::string> skipped;
-    std::vector<RunConfig> configs = planSweep(spec, engine->device(), &skipped, &err);
+    std::vector<RunConfig> configs = planSweep(spec, gpu->device(), &skipped, &err);
     if (configs.empty()) return fail(2, err);
     for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
     if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
-    peaks = engine->peaks(false);
-    device = engine->device();
+    gpu->onEngine([&](Engine& e) { peaks = e.peaks(false); });
+    device = gpu->device();
     installInterruptHandler();
-    rows = runSweep(*engine, configs, progressLine, interruptFlag());
+    rows = sweepAll(*gpu, spec, progressLine, [] { return interrupted(); });
     if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
   }
 
@@ -224,10 +225,15 @@ int runReportCommand(const ReportOptions& o) {
   if (std::string e = checkOverwrite(o.out, {"report.md", "device.json", "session.json"}, o.force); !e.empty())
     return fail(1, e);
   std::string err;
-  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
-  const DeviceInfo device = engine ? engine->device() : queryDevice(0);
-  const DeviceInfo shape = engine ? device : assumedH200();
-  const Peaks peaks = engine ? engine->peaks(false) : Peaks{shape.theoreticalPeakGBs(), 0, 0, "not measured"};
+  // This machine's GPU (through the measurement service) where there is one and it is wanted;
+  // the CPU model answers the traces it cannot.
+  std::unique_ptr<Backend> gpu = o.cpuModel ? nullptr : makeLocalGpuBackend(0);
+  const bool measuring = gpu && gpu->measuresNot().empty();
+  const DeviceInfo device = gpu ? gpu->device() : queryDevice(0);
+  const DeviceInfo shape = measuring ? device : assumedH200();
+  std::unique_ptr<Backend> model = makeCpuModelBackend(shape, "");
+  Peaks peaks{shape.theoreticalPeakGBs(), 0, 0, "not measured"};
+  if (measuring) gpu->onEngine([&](Engine& e) { peaks = e.peaks(false); });
   std::vector<ReportSection> sections;
   std::vector<Measurement> session;
   RunConfig base;
@@ -240,18 +246,17 @@ int runReportCommand(const ReportOptions& o) {
     s.base = b;
     s.kernels = kernels;
     s.nMax = nMax;
-    std::vector<RunConfig> configs = planSweep(s, device, nullptr, &err);
-    std::vector<Measurement> rows = runSweep(*engine, configs, progressLine, nullptr);
+    std::vector<Measurement> rows = sweepAll(*gpu, s, progressLine);
     session.insert(session.end(), rows.begin(), rows.end());
     return rows;
   };
   RunConfig occupancyConfig = base;  // the Occupancy section: k7 at the report's base configuration
   occupancyConfig.kernel = "k7";
   std::string resourcesError;
-  ResourceUsage occupancyResources = engine ? engine->resources(occupancyConfig, &resourcesError)
-                                            : resourceUsage(occupancyConfig, shape, nullptr);
+  ResourceUsage occupancyResources = resourceUsage(occupancyConfig, shape, nullptr);
+  if (measuring) gpu->onEngine([&](Engine& e) { occupancyResources = e.resources(occupancyConfig, &resourcesError); });
   if (!resourcesError.empty()) occupancyResources = resourceUsage(occupancyConfig, shape, nullptr);
-  if (engine) {
+  if (measuring) {
     std::vector<Measurement> ladder = sweep(SweepAxis::Kernel, {}, base, 0);
     fillLadderSpeedups(ladder);
     sections.push_back({"The kernel ladder", "Every kernel of the catalogue on " + formatCount(base.n) +
@@ -282,21 +287,17 @@ int runReportCommand(const ReportOptions& o) {
                       {gui::occupancyFigure(shape, "k7", curve.registers, curve.sharedFixedBytes,
                                             curve.sharedPerThreadBytes)}, {}});
   ReportSection traces{"Traces", std::string("Per-step summaries of block 0, block 256, N = 2^20 (from the ") +
-                                     (engine ? "GPU" : "CPU model") + ").", {}, {}};
+                                     (measuring ? "GPU" : "CPU model") + ").", {}, {}};
   for (const char* k : {"k1", "k2", "k3", "k8"}) {
     RunConfig c;
     c.kernel = k;
     c.block = 256;
     c.n = uint64_t(1) << 20;
     c.type = ElemType::Int32;
+    Backend* source = firstTraceSource({measuring ? gpu.get() : nullptr, model.get()}, c, nullptr);
     TraceData t;
-    if (engine) {
-      std::vector<uint8_t> bytes;
-      TraceRun run = engine->runTracedToHost(c, &bytes);
-      if (run.ok) t = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
-    } else {
-      t = modelTrace(c, assumedGeometry(c, shape).grid(), shape.ccMajor, &err);
-    }
+    if (source)
+      if (TraceResult r = traceNow(*source, c); r.ok) t = std::move(r.data);
     if (t.valid()) {
       Table tab = traceTable(t, summarize(t));
       tab.caption = std::string(k) + ", int32, block 256";

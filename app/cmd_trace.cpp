@@ -6,6 +6,7 @@
 #include "cmd_usercode.hpp"
 #include "commands.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/formats.hpp"
 #include "reducelab/instrumented.hpp"
@@ -164,12 +165,19 @@ int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
     return 1;
   }
   std::string err;
-  std::unique_ptr<Engine> engine = Engine::create(0, &err);
-  if (!engine) {
-    std::fprintf(stderr, "reducelab: error: --instrumented needs a GPU: %s\n", err.c_str());
+  std::unique_ptr<Backend> gpu = makeLocalGpuBackend(0);  // its engine is made after the subscription
+  InstrumentedRun run;
+  TraceRun hand;
+  std::vector<uint8_t> handBytes;
+  if (std::string no = gpu->onEngine([&](Engine& e) {
+        run = e.runInstrumented(c, o.records);
+        if (o.compare && run.run.ok) hand = e.runTracedToHost(c, &handBytes);
+      });
+      !no.empty()) {
+    std::fprintf(stderr, "reducelab: error: --instrumented needs a GPU: %s\n",
+                 gpu->device().available ? no.c_str() : gpu->device().unavailableReason.c_str());
     return 1;
   }
-  const InstrumentedRun run = engine->runInstrumented(c, o.records);
   if (!run.run.ok) {
     std::fprintf(stderr, "reducelab: error: %s\n", run.run.error.c_str());
     return 1;
@@ -189,9 +197,7 @@ int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
   if (!rep.overflow.empty()) std::fprintf(stderr, "warning: the trace is incomplete: %s\n", rep.overflow.c_str());
   int rc = 0;
   if (o.compare) {
-    std::vector<uint8_t> bytes;
-    const TraceRun hand = engine->runTracedToHost(c, &bytes);
-    const TraceData handTrace = hand.ok ? TraceData::fromBuffer(bytes.data(), bytes.size(), &err) : TraceData{};
+    const TraceData handTrace = hand.ok ? TraceData::fromBuffer(handBytes.data(), handBytes.size(), &err) : TraceData{};
     if (!handTrace.valid()) {
       std::fprintf(stderr, "reducelab: error: the hand-placed trace: %s\n", hand.ok ? err.c_str() : hand.error.c_str());
       return 1;
@@ -219,7 +225,7 @@ int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
   }
   RunConfig shown = c;
   shown.block = t.blockSize();  // CUB picks its own block
-  const std::string source = "gpu (" + engine->device().name + "), instrumented: Compute Sanitizer patches, " +
+  const std::string source = "gpu (" + gpu->device().name + "), instrumented: Compute Sanitizer patches, " +
                              std::to_string(run.raw.records.size()) + " records";
   if (int w = writeTraceOutput(o, shown, t, source); w != 0) return w;
   return rc;
@@ -271,29 +277,25 @@ int runTrace(const TraceOptions& o) {
     if (int rc = remoteTraceOf(o, c, &t, &source); rc != 0) return rc;
     return writeTraceOutput(o, c, t, source);
   }
-  std::unique_ptr<Engine> engine = o.cpuModel ? nullptr : Engine::create(0, &err);
-  const int cc = engine ? engine->device().ccMajor : 9;
-  if (engine) {
-    std::vector<uint8_t> bytes;
-    TraceRun run = engine->runTracedToHost(c, &bytes);
-    if (!run.ok) {
-      std::fprintf(stderr, "reducelab: error: %s\n", run.error.c_str());
-      return 1;
-    }
-    t = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
-    source = "gpu (" + engine->device().name + ")";
-    if (o.compare) {
-      TraceData model = modelTrace(c, run.geometry.grid(), cc, &err);
-      // Values: exact for integers; a different combination order (cg::reduce) for floats.
-      const double tol = !isFloat(c.accType()) ? 0.0 : c.accType() == ElemType::Float64 ? 1e-12 : 1e-5;
-      const std::string diff = compareTraces(t, model, tol);
-      std::fprintf(stderr, "GPU trace vs CPU model: %s\n", diff.empty() ? "identical" : diff.c_str());
-      if (!diff.empty()) return 3;
-    }
-  } else {
-    // Without a GPU: the grid the engine would use on the assumed H200 (CPU-model mode).
-    t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), cc, &err);
-    source = "cpu-model";
+  // The first source that has it: this machine's GPU (through the measurement service), unless
+  // --cpu-model; the CPU model (the grid the engine would use on the assumed H200) otherwise.
+  std::unique_ptr<Backend> gpu = o.cpuModel ? nullptr : makeLocalGpuBackend(0);
+  std::unique_ptr<Backend> model = makeCpuModelBackend(assumedH200(), "");
+  Backend* from = firstTraceSource({gpu.get(), model.get()}, c, &err);
+  const TraceResult r = from ? traceNow(*from, c) : TraceResult{};
+  if (!r.ok) {
+    std::fprintf(stderr, "reducelab: error: %s\n", (r.error.empty() ? err : r.error).c_str());
+    return 1;
+  }
+  t = r.data;
+  source = r.gpuWritten ? "gpu (" + gpu->device().name + ")" : "cpu-model";
+  if (r.gpuWritten && o.compare) {
+    TraceData cpu = modelTrace(c, t.header.gridSize, gpu->device().ccMajor, &err);
+    // Values: exact for integers; a different combination order (cg::reduce) for floats.
+    const double tol = !isFloat(c.accType()) ? 0.0 : c.accType() == ElemType::Float64 ? 1e-12 : 1e-5;
+    const std::string diff = compareTraces(t, cpu, tol);
+    std::fprintf(stderr, "GPU trace vs CPU model: %s\n", diff.empty() ? "identical" : diff.c_str());
+    if (!diff.empty()) return 3;
   }
   if (!t.valid()) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());

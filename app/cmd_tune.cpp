@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "interrupt.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
 
 namespace rl::app {
@@ -82,20 +83,25 @@ int runTune(const TuneCommandOptions& o) {
   t.log2Sizes.clear();
   for (int e = log2Of(*lo); e <= log2Of(*hi); e += 2) t.log2Sizes.push_back(e);
   t.reps = o.reps;
-  std::unique_ptr<Engine> engine = Engine::create(0, &err);
-  if (!engine) {
-    std::fprintf(stderr, "reducelab: error: tune needs an NVIDIA GPU (%s)\n", err.c_str());
+  std::unique_ptr<Backend> gpu = makeLocalGpuBackend(0);  // this machine's GPU, through the measurement service
+  if (std::string no = gpu->measuresNot(); !no.empty()) {
+    std::fprintf(stderr, "reducelab: error: tune needs an NVIDIA GPU (%s)\n",
+                 gpu->device().available ? no.c_str() : gpu->device().unavailableReason.c_str());
     return 1;
   }
   if (o.show) {
-    printTable(engine->policies());
+    PolicyTable stored;
+    gpu->onEngine([&](Engine& e) { stored = e.policies(); });
+    printTable(stored);
     return 0;
   }
   installInterruptHandler();
   t.cancel = [] { return interrupted(); };
   t.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
   PolicyTable table;
-  if (std::string e = engine->tune(t, &table); !e.empty()) {
+  std::string e;
+  gpu->onEngine([&](Engine& engine) { e = engine.tune(t, &table); });
+  if (!e.empty()) {
     if (interrupted()) {
       std::fprintf(stderr, "reducelab: interrupted; no policies were stored\n");
       return kExitInterrupted;

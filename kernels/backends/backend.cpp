@@ -41,6 +41,31 @@ std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& co
   return out;
 }
 
+std::vector<Measurement> sweepAll(Backend& b, const SweepSpec& s,
+                                  const std::function<void(const Measurement&, int, int)>& onRow,
+                                  const std::function<bool()>& cancelled) {
+  std::vector<Measurement> rows;
+  b.queueSweep(s);
+  bool cancelSent = false;
+  for (;;) {
+    BackendEvents ev = b.poll();
+    int done = 0, total = 0;
+    if (ev.service.sweep) done = ev.service.sweep->done, total = ev.service.sweep->total;
+    for (auto& [axis, m] : ev.service.sweepRows) {
+      rows.push_back(std::move(m));
+      if (onRow) onRow(rows.back(), int(rows.size()), total);
+    }
+    if ((ev.service.sweep && ev.service.sweep->finished) || ev.lost || !ev.refusals.empty()) break;
+    (void)done;
+    if (cancelled && cancelled() && !cancelSent) {
+      b.cancelSweep();
+      cancelSent = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return rows;
+}
+
 TraceResult traceNow(Backend& b, const RunConfig& c, double seconds) {
   const uint64_t id = b.queueTrace(c, {});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);

@@ -105,6 +105,11 @@ Backend* firstTraceSource(const std::vector<Backend*>& sources, const RunConfig&
 std::vector<Measurement> measureAll(Backend& b, const std::vector<RunConfig>& configs, const RunInputs& inputs = {},
                                     const std::function<void(const Measurement&)>& onResult = {},
                                     const std::function<bool()>& cancelled = {});
+// For the CLI: a whole sweep on `b`, its rows in order; `onRow` gets each row with the rows done
+// and the total; cancelled when `cancelled` says so.
+std::vector<Measurement> sweepAll(Backend& b, const SweepSpec& s,
+                                  const std::function<void(const Measurement&, int done, int total)>& onRow = {},
+                                  const std::function<bool()>& cancelled = {});
 // One trace, waited for (at most `seconds`); ok == false with the reason otherwise.
 TraceResult traceNow(Backend& b, const RunConfig& c, double seconds = 120);
 
