@@ -7,7 +7,7 @@ build=${1:-build-ci}
 ex="$(git rev-parse --git-common-dir)/info/exclude"
 for p in /.gpu-carry/ /.gpu-carry.txz; do grep -qx "$p" "$ex" 2>/dev/null || echo "$p" >> "$ex"; done
 rm -rf .gpu-carry; mkdir -p .gpu-carry/fonts
-for b in app/reducelab tests/reducelab_tests tests/reducelab_gpu_tests tests/reducelab_multigpu_tests tests/remote_test_server; do
+for b in app/reducelab tests/reducelab_tests tests/reducelab_gpu_tests tests/reducelab_multigpu_tests tests/reducelab_instrumented_tests tests/remote_test_server; do
   [ -x "$build/$b" ] && strip -s -o ".gpu-carry/$(basename "$b")" "$build/$b"
 done
 # The shared-memory probe (scripts/bank_probe.cu, step bank-probe), built beside the app.

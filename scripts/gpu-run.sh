@@ -65,6 +65,19 @@ while [ $# -gt 0 ]; do
       t0=$(date +%s)
       run_shards gpu 1 "$C/reducelab_gpu_tests" 0
       echo "gpu suite: $(( $(date +%s) - t0 )) s"
+      # Instrumented traces (Compute Sanitizer): their own binary, which subscribes before its first
+      # CUDA call; one process per test, so a fault in one cannot end the others.
+      if [ -x "$C/reducelab_instrumented_tests" ]; then
+        t0=$(date +%s); i=0
+        for t in $("$C/reducelab_instrumented_tests" --gtest_list_tests | awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do
+          ( cd /tmp && timeout 120 "$C/reducelab_instrumented_tests" --gtest_filter="$t" \
+              --gtest_output="json:$OUT/suite/instrumented-$i.json" > "$OUT/suite/instrumented-$i.log" 2>&1 )
+          reports+=("gpu:1:$OUT/suite/instrumented-$i.json"); i=$((i + 1))
+        done
+        echo "instrumented: $i tests, one process each: $(( $(date +%s) - t0 )) s"
+      else
+        echo "instrumented: not built (no Compute Sanitizer SDK at configure time)"
+      fi
       if [ "$G" -ge 2 ] && [ -x "$C/reducelab_multigpu_tests" ]; then
         run_shards multigpu 1 "$C/reducelab_multigpu_tests" 0
       else

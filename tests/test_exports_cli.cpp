@@ -17,11 +17,11 @@ using rl::test::readFile;
 using rl::test::runReducelab;
 namespace fs = std::filesystem;
 
-// CUDA_VISIBLE_DEVICES= hides any GPU, so this runs (and means the same) on GPU machines too;
+// REDUCELAB_HIDE_GPU=1 hides any GPU, so this runs (and means the same) on GPU machines too;
 // CommandsOnGpu.* of the GPU suite runs the sweep itself.
 TEST(ExportsCli, SweepWithoutGpuSaysSoAndWritesNothing) {
   const std::string dir = rl::test::tempPath("sweep-nogpu");
-  auto r = runReducelab("sweep --axis n --kernel k3,k7 --out " + dir, "CUDA_VISIBLE_DEVICES=");
+  auto r = runReducelab("sweep --axis n --kernel k3,k7 --out " + dir, "REDUCELAB_HIDE_GPU=1");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_EQ(rl::test::countLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;

@@ -107,8 +107,8 @@ TEST(Hardening, StepPastTheTraceIsClampedWithAWarning) {
 
 TEST(Hardening, RunWithoutGpuSaysNothingWasMeasured) {
   const std::string layout = rl::test::tempPath("run-cpu-model.json");
-  // Hidden GPUs (CUDA_VISIBLE_DEVICES=): the CPU-model path on every machine.
-  auto r = runReducelab("--headless --frames 1 --run --dump-layout " + layout, "CUDA_VISIBLE_DEVICES=");
+  // Hidden GPUs (REDUCELAB_HIDE_GPU=1): the CPU-model path on every machine.
+  auto r = runReducelab("--headless --frames 1 --run --dump-layout " + layout, "REDUCELAB_HIDE_GPU=1");
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(nlohmann::json::parse(readFile(layout), nullptr, false).value("cpu_model", false));
   EXPECT_NE(r.err.find("need an NVIDIA GPU"), std::string::npos) << r.err;

@@ -71,7 +71,7 @@ rl::multi::Report sampleReport() {
 }  // namespace
 
 TEST(MultiCli, WithoutGpusSaysWhatIsNeededAndExitsOne) {
-  auto r = runReducelab("multi --sizes 1K", "CUDA_VISIBLE_DEVICES=");  // hidden GPUs: the same on every machine
+  auto r = runReducelab("multi --sizes 1K", "REDUCELAB_HIDE_GPU=1");  // hidden GPUs: the same on every machine
   EXPECT_EQ(r.exitCode, 1) << r.err;
   EXPECT_EQ(countLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("needs NVIDIA GPUs"), std::string::npos) << r.err;

@@ -320,7 +320,7 @@ std::string shellQuote(const std::string& s) {
 // The real server, with the GPU hidden (the CPU suite's paths are those of a machine without one).
 const std::string kServe = [] {
   const char* env = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
-  return "env CUDA_VISIBLE_DEVICES= " + std::string(env && *env ? env : REDUCELAB_BINARY) + " serve --stdio";
+  return "env REDUCELAB_HIDE_GPU=1 " + std::string(env && *env ? env : REDUCELAB_BINARY) + " serve --stdio";
 }();
 // The made-up server beside the tests ($REDUCELAB_REMOTE_TEST_SERVER where the build was copied).
 const std::string kTestServer = [] {

@@ -2,6 +2,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/interop_pattern.hpp"
@@ -46,9 +48,22 @@ __global__ void interopPatternKernel(float* out, size_t count) {
 
 }  // namespace
 
+// REDUCELAB_HIDE_GPU=1: ReduceLab takes the path of a machine without a GPU (the CPU suite runs
+// so on GPU machines), leaving the GPU to the GL driver. CUDA_VISIBLE_DEVICES= would hide it from
+// NVIDIA's EGL too: the headless frames then rendered black, 30 s each.
+static bool gpuHidden() {
+  const char* h = std::getenv("REDUCELAB_HIDE_GPU");
+  return h && std::string(h) == "1";
+}
+static constexpr const char* kHiddenReason = "hidden by REDUCELAB_HIDE_GPU=1";
+
 DeviceInfo queryDevice(int ordinal) {
   DeviceInfo d;
   d.ordinal = ordinal;
+  if (gpuHidden()) {
+    d.unavailableReason = kHiddenReason;
+    return d;
+  }
   cudaRuntimeGetVersion(&d.runtimeVersion);
   cudaDriverGetVersion(&d.driverVersion);
   int count = 0;
@@ -108,6 +123,10 @@ DeviceInfo queryDevice(int ordinal) {
 
 DeviceCount countDevices() {
   DeviceCount c;
+  if (gpuHidden()) {
+    c.reason = kHiddenReason;
+    return c;
+  }
   int driver = 0;
   cudaDriverGetVersion(&driver);
   const cudaError_t e = cudaGetDeviceCount(&c.count);

@@ -421,12 +421,10 @@ class Runner {
   Runner(const Options& o, Report* r) : opt_(o), rep_(r) {}
 
   void run() {
-    int visible = 0;
-    const cudaError_t e = cudaGetDeviceCount(&visible);
-    if (e != cudaSuccess || visible == 0) {
-      cudaGetLastError();
-      const DeviceInfo d = queryDevice(0);
-      rep_->error = "needs NVIDIA GPUs (" + (d.unavailableReason.empty() ? cudaText(e) : d.unavailableReason) + ")";
+    const DeviceCount count = countDevices();
+    const int visible = count.count;
+    if (visible == 0) {
+      rep_->error = "needs NVIDIA GPUs (" + (count.reason.empty() ? std::string("none visible") : count.reason) + ")";
       return;
     }
     rep_->gpusVisible = visible;
