@@ -7,7 +7,9 @@
 #include "application.hpp"
 #include "figure_export.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/run_tables.hpp"
 
 namespace rl::app {
 
@@ -32,10 +34,9 @@ void Application::requestExportTable(const Table& table, const std::string& stem
     model_.addLog(gui::LogLevel::Error, e);
     return;
   }
-  for (auto [ext, fmt] : {std::pair{".csv", TableFormat::Csv}, std::pair{".md", TableFormat::Markdown},
-                          std::pair{".tex", TableFormat::Latex}}) {
+  for (auto [ext, fmt] : {std::pair{".csv", &csvTable}, std::pair{".md", &markdownTable}, std::pair{".tex", &latexTable}}) {
     const std::string path = freePath(stem, ext);
-    const std::string e = writeTextAtomic(path, render(table, fmt));
+    const std::string e = writeTextAtomic(path, fmt(table));
     model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
   }
 }

@@ -7,6 +7,7 @@
 #include "application.hpp"
 #include "figure_export.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/pitfalls.hpp"
 #include "reducelab/recording.hpp"
@@ -128,17 +129,17 @@ int Application::exportLesson() {
       md << gui::pitfallMarkdown(p);
       if (!p.result || !p.result->ok) continue;
       const std::string path = (fs::path(dir) / pitfallFiles[size_t(k)]).string();
-      if (std::string e = writeTextAtomic(path, render(pitfallTable(*p.result), TableFormat::Csv)); !e.empty()) {
+      if (std::string e = writeTextAtomic(path, csvTable(pitfallTable(*p.result))); !e.empty()) {
         std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
         return 1;
       }
       std::printf("wrote %s\n", path.c_str());
-      std::fputs(render(pitfallTable(*p.result), TableFormat::Text).c_str(), stdout);
+      std::fputs(textTable(pitfallTable(*p.result)).c_str(), stdout);
       for (const std::string& f : pitfallFindings(*p.result)) std::printf("  %s\n", f.c_str());
     }
   }
   const Table t = gui::lessonTable(l, model_.peaks, measuredDevice().available);
-  md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";
+  md << "## Table\n\n" << markdownTable(t) << "\n";
   if (!l.lesson.notes.empty()) {  // seed figures above their GPU's peak (docs/lessons.md)
     md << "Seed figures that fail the check against their GPU's peak:\n\n";
     for (const std::string& note : l.lesson.notes) md << "- " << note << "\n";
@@ -152,7 +153,7 @@ int Application::exportLesson() {
   for (const gui::LessonRow& r : l.rows) all.insert(all.end(), r.runs.begin(), r.runs.end());
   SessionInfo info{measuredDevice(), model_.peaks, {"reducelab", "lesson", l.lesson.name}, "lesson-" + l.lesson.name};
   for (auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-           {"lesson.csv", render(t, TableFormat::Csv)}, {"lesson.tex", render(t, TableFormat::Latex)},
+           {"lesson.csv", csvTable(t)}, {"lesson.tex", latexTable(t)},
            {"lesson.json", sessionJson(info, all).dump(2) + "\n"}, {"lesson.md", md.str()}}) {
     const std::string path = (fs::path(dir) / name).string();
     if (std::string e = writeTextAtomic(path, text); !e.empty()) {
@@ -161,7 +162,7 @@ int Application::exportLesson() {
     }
     std::printf("wrote %s\n", path.c_str());
   }
-  std::fputs(render(t, TableFormat::Text).c_str(), stdout);
+  std::fputs(textTable(t).c_str(), stdout);
   return 0;
 }
 

@@ -10,7 +10,9 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/run_tables.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/matrix.hpp"
 
 namespace rl::app {
@@ -96,8 +98,8 @@ std::string cpuOnlyText(const std::string& format, const RunConfig& c, const Cpu
                     std::string(name(c.accType())), std::string(name(c.data)), std::to_string(c.seed),
                     ran ? fixed(cpu.ms.median, 4) : "-", std::to_string(cpu.reps), ran ? cpu.result.text() : "-", exact,
                     ran ? sci(k.absError) : "-", ran ? sci(k.relError) : "-", ref.overflow ? "yes" : "no"});
-  if (format == "csv") return render(t, TableFormat::Csv);
-  if (format == "md") return render(t, TableFormat::Markdown);
+  if (format == "csv") return csvTable(t);
+  if (format == "md") return markdownTable(t);
   std::string text = header(DeviceInfo{}, Peaks{}, c, &cpu);
   text += "Exact reference: " + exact +
           (ref.overflow ? " (overflows the " + std::string(name(c.accType())) + " accumulator)" : "") + "\n";
@@ -285,13 +287,13 @@ int runBench(const BenchOptions& o) {
   } else if (matrix) {
     Table t = matrixTable(rows);
     const std::string head = matrixHeader(backend->device(), peaks, base, family);
-    if (format == "csv") text = render(t, TableFormat::Csv);
-    else text = head + "\n" + render(t, format == "md" ? TableFormat::Markdown : TableFormat::Text);
+    if (format == "csv") text = csvTable(t);
+    else text = head + "\n" + (format == "md" ? markdownTable : textTable)(t);
   } else {
     Table t = benchTable(rows, peaks);
-    if (format == "csv") text = render(t, TableFormat::Csv);
-    else if (format == "md") text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Markdown);
-    else text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Text);
+    if (format == "csv") text = csvTable(t);
+    else if (format == "md") text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + markdownTable(t);
+    else text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + textTable(t);
   }
   if (o.out.empty()) std::fputs(text.c_str(), stdout);
   else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {

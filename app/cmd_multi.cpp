@@ -10,7 +10,8 @@
 
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/collective.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/multi_record.hpp"
 #include "reducelab/gui/multi_view.hpp"
 #include "reducelab/multi.hpp"
 
@@ -212,9 +213,9 @@ int runMultiCommand(const MultiCommandOptions& o) {
       for (const col::Schedule& s : list) j.push_back(scheduleJson(s));
       text = j.dump(2) + "\n";
     } else if (format == "csv") {
-      text = render(modelTable(list), TableFormat::Csv);
+      text = csvTable(modelTable(list));
     } else {
-      text = render(modelTable(list), format == "md" ? TableFormat::Markdown : TableFormat::Text);
+      text = (format == "md" ? markdownTable : textTable)(modelTable(list));
       if (mo.vectorBytes.size() == 1) {
         text += "\n";
         for (const col::Schedule& s : list) text += stepListing(s);
@@ -243,13 +244,13 @@ int runMultiCommand(const MultiCommandOptions& o) {
   if (format == "json") {
     text = multi::toJson(r).dump(2) + "\n";
   } else if (format == "csv") {
-    text = render(allRowsTable(r), TableFormat::Csv);
+    text = csvTable(allRowsTable(r));
   } else {
-    const TableFormat f = format == "md" ? TableFormat::Markdown : TableFormat::Text;
+    std::string (*const f)(const Table&) = format == "md" ? markdownTable : textTable;
     text = format == "md" ? "```\n" + multi::describe(r) + "```\n\n" : multi::describe(r) + "\n";
     const Table scalar = multi::scalarTable(r), vector = multi::vectorTable(r);
-    if (!scalar.rows.empty()) text += render(scalar, f) + "\n";  // each table carries its caption
-    if (!vector.rows.empty()) text += render(vector, f);
+    if (!scalar.rows.empty()) text += f(scalar) + "\n";  // each table carries its caption
+    if (!vector.rows.empty()) text += f(vector);
     if (r.gpusUsed >= 2) {
       text += "\nModel: a ring AllReduce sends 2(G-1)/G = " + fixed(col::busBandwidthFactor(col::Collective::AllReduce, r.gpusUsed), 3) +
               " x the buffer from each GPU in 2(G-1) = " + std::to_string(2 * (r.gpusUsed - 1)) +

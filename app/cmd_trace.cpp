@@ -8,7 +8,7 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/instrumented.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
@@ -327,7 +327,7 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
                   t.header.tracedBlock, t.header.gridSize, c.kernel.c_str(), c.block,
                   std::string(name(c.op)).c_str(), std::string(name(c.type)).c_str(),
                   std::string(name(c.accType())).c_str(), formatCount(c.n).c_str(), source.c_str());
-    text = head + render(traceTable(t, sum), TableFormat::Text);
+    text = head + textTable(traceTable(t, sum));
     std::snprintf(head, sizeof head,
                   "shared-memory wavefronts: loads %d (ideal %d, %d from bank conflicts), stores %d "
                   "(ideal %d, %d from bank conflicts)\n",

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/formats/table_writers.hpp"
 
 namespace rl::app {
 
@@ -72,17 +74,17 @@ void exportFigure(const gui::Figure& figure, const std::string& dir, const Expor
 void exportTable(const Table& t, const std::string& dir, const std::string& stem, const ExportFormats& f,
                  ExportResult* r) {
   const std::string base = (fs::path(dir) / stem).string();
-  auto one = [&](bool on, const char* ext, TableFormat fmt) {
+  auto one = [&](bool on, const char* ext, std::string (*fmt)(const Table&)) {
     if (!on) return;
-    if (std::string e = writeTextAtomic(base + ext, render(t, fmt)); !e.empty()) {
+    if (std::string e = writeTextAtomic(base + ext, fmt(t)); !e.empty()) {
       if (r->error.empty()) r->error = e;
     } else {
       r->written.push_back(base + ext);
     }
   };
-  one(f.csv, ".csv", TableFormat::Csv);
-  one(f.md, ".md", TableFormat::Markdown);
-  one(f.tex, ".tex", TableFormat::Latex);
+  one(f.csv, ".csv", csvTable);
+  one(f.md, ".md", markdownTable);
+  one(f.tex, ".tex", latexTable);
 }
 
 ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
@@ -133,7 +135,7 @@ ExportResult writeReport(const std::string& dir, const std::string& title, const
     }
     for (const auto& [stem, t] : s.tables) {
       exportTable(t, dir, stem, all, &r);
-      md << render(t, TableFormat::Markdown) << "\n";
+      md << markdownTable(t) << "\n";
       md << "Also as [CSV](" << stem << ".csv) and [LaTeX](" << stem << ".tex).\n\n";
     }
   }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 #include "reducelab/gui/plots.hpp"
 
 namespace rl::app {

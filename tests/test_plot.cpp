@@ -14,7 +14,7 @@
 #include <string>
 
 #include "../gui/src/plot_layout.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/occupancy.hpp"

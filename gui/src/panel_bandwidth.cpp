@@ -8,6 +8,7 @@
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/run_tables.hpp"
 
 namespace rl::gui {
 namespace {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <map>
 
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 
 #include "reducelab/family.hpp"
@@ -391,7 +392,7 @@ std::string pitfallMarkdown(const LessonPitfall& p) {
   if (!p.result->ok) return md + "Not run: " + p.result->error + "\n\n";
   for (const std::string& f : pitfallFindings(*p.result)) md += "- " + f + "\n";
   const Table t = pitfallTable(*p.result);
-  return md + "\n" + t.caption + ":\n\n" + render(t, TableFormat::Markdown) + "\n";
+  return md + "\n" + t.caption + ":\n\n" + markdownTable(t) + "\n";
 }
 
 std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {

@@ -10,6 +10,7 @@
 #include "reducelab/gui/multi_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/multi_record.hpp"
 
 namespace rl::gui {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "reducelab/catalogue.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/run_tables.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"

@@ -3,7 +3,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/multi_record.hpp"
 #include "reducelab/multi.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -21,7 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RL_FUZZ_CHECK(back.gpusUsed == r.gpusUsed);
   (void)rl::multi::describe(r);
   for (const rl::Table& t : {rl::multi::scalarTable(r), rl::multi::vectorTable(r)})
-    for (rl::TableFormat f : {rl::TableFormat::Text, rl::TableFormat::Csv, rl::TableFormat::Markdown, rl::TableFormat::Latex})
-      (void)rl::render(t, f);
+    for (auto writer : {rl::textTable, rl::csvTable, rl::markdownTable, rl::latexTable}) (void)writer(t);
   return 0;
 }

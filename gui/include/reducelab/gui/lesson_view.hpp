@@ -1,7 +1,7 @@
 #pragma once
 // A lesson on screen: the bar with the step's title, caption and Next/Back, and the lesson's table
 // (what was measured beside the seed's figures), shared by the GUI tab and the headless export.
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 #include "reducelab/gui/model.hpp"
 
 namespace rl::gui {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reducelab/config.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
