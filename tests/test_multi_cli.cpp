@@ -205,7 +205,7 @@ TEST(MultiRecords, ChartHasBothBandwidthsAndTheRoofs) {
   EXPECT_NE(std::find(refs.begin(), refs.end(), 321.5), refs.end());  // measured peer copy
   EXPECT_NE(std::find(refs.begin(), refs.end(), 4000.0), refs.end());  // HBM read roof
   const std::string pdf = rl::test::tempPath("multi-chart.pdf");
-  ASSERT_EQ(rl::writeTextAtomic(pdf, rl::gui::renderFigure(f.spec, rl::gui::FigureFormat::Pdf)), "");
+  ASSERT_EQ(rl::writeTextAtomic(pdf, rl::gui::figureFormats().find("pdf")->render(f.spec, {}, nullptr)), "");
   REQUIRE_PDFTOTEXT();
   const std::string text = rl::test::pdfText(pdf);
   EXPECT_NE(text.find("busbw"), std::string::npos) << text;

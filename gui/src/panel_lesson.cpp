@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <map>
 
+#include "reducelab/formats/output_formats.hpp"
 #include "reducelab/formats/table_writers.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 
@@ -401,7 +402,7 @@ std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {
   for (const LessonPitfall& p : lesson.pitfalls) {
     const std::string stem = "pitfall-" + std::string(name(p.request.kind));
     const int n = ++seen[stem];
-    out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + ".csv");
+    out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + std::string(dataFormat().extension));
   }
   return out;
 }

@@ -3,9 +3,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/formats/output_formats.hpp"
 #include "reducelab/multi_record.hpp"
-#include "reducelab/multi.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
@@ -22,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RL_FUZZ_CHECK(back.gpusUsed == r.gpusUsed);
   (void)rl::multi::describe(r);
   for (const rl::Table& t : {rl::multi::scalarTable(r), rl::multi::vectorTable(r)})
-    for (auto writer : {rl::textTable, rl::csvTable, rl::markdownTable, rl::latexTable}) (void)writer(t);
+    for (const rl::OutputFormat& f : rl::outputFormats().all())
+      if (f.table) (void)f.table(t);
   return 0;
 }

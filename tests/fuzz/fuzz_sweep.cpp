@@ -3,9 +3,10 @@
 #include <string>
 
 #include "fuzz_check.hpp"
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/formats/table_writers.hpp"
 #include "reducelab/run_tables.hpp"
-#include "reducelab/formats/session_json.hpp"
 #include "reducelab/sweep.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -22,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)rl::deviceFromJson(j);
   if (rows.empty()) return 0;
   const rl::Table t = rl::sweepTable(rows, peaks);
-  for (auto writer : {rl::textTable, rl::markdownTable, rl::latexTable}) RL_FUZZ_CHECK(!writer(t).empty());
+  for (const rl::OutputFormat& f : rl::outputFormats().all())  // every registered table writer
+    if (f.table) RL_FUZZ_CHECK(!f.table(t).empty());
   const rl::Table back = rl::parseCsv(rl::csvTable(t));
   RL_FUZZ_CHECK(back.rows.size() == rows.size());
   return 0;

@@ -1,6 +1,6 @@
 #pragma once
 // A `reducelab multi` report as tables, as JSON (and back) and as the header lines of the text
-// output.
+// output: what the output formats (formats/output_formats.hpp) are fed.
 #include <nlohmann/json.hpp>
 #include <string>
 

@@ -18,7 +18,8 @@ void drawLessonPitfalls(Model& model);
 // The same in a window over the views and the plots, while the lesson's step has pitfalls (the
 // bottom panel is too short for the code, the findings and the table).
 void drawLessonPitfallsWindow(Model& model);
-// The same as Markdown for lesson.md, and the CSV file each pitfall's table is written to.
+// The same as Markdown for lesson.md, and the file each pitfall's table is written to (in the
+// registry's data format, CSV).
 std::string pitfallMarkdown(const LessonPitfall& p);
 std::vector<std::string> lessonPitfallFiles(const LessonState& lesson);
 

@@ -1,5 +1,7 @@
 #pragma once
-// One writer per table format, each in its own file (kernels/core/formats/).
+// One writer per table format, each in its own file (kernels/core/formats/). Commands choose
+// among them through the registry (output_formats.hpp), never by name; a Markdown document of
+// its own (a report, a lesson page) may call its writer.
 #include <string>
 
 #include "reducelab/table.hpp"
