@@ -12,6 +12,7 @@ namespace {
 std::string textBlock(const std::string& lines) { return lines + "\n"; }
 std::string markdownBlock(const std::string& lines) { return "```\n" + lines + "```\n\n"; }
 std::string jsonDocument(const nlohmann::json& j) { return j.dump(2) + "\n"; }
+nlohmann::json readJsonDocument(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
 
 FormatRegistry<OutputFormat> makeRegistry() {
   FormatRegistry<OutputFormat> r;
@@ -27,6 +28,7 @@ FormatRegistry<OutputFormat> makeRegistry() {
                    .writes = kWritesTables}};
   csv.data = true;
   csv.table = csvTable;
+  csv.readTable = parseCsv;
   r.add(csv);
   OutputFormat md{{.name = "md", .extension = ".md", .label = "Markdown",
                    .description = "a Markdown table with the command's header lines",
@@ -44,6 +46,7 @@ FormatRegistry<OutputFormat> makeRegistry() {
                    .description = "the records themselves (measurements in nvbench's layout, docs/json-schema.md)",
                    .writes = kWritesRecords}};
   json.records = jsonDocument;
+  json.readRecords = readJsonDocument;
   r.add(json);
   return r;
 }

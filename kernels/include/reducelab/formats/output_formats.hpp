@@ -21,6 +21,10 @@ struct OutputFormat : FormatInfo {
   std::string (*table)(const Table& t) = nullptr;                  // kWritesTables
   std::string (*block)(const std::string& lines) = nullptr;        // prose: preformatted lines among the tables
   std::string (*records)(const nlohmann::json& document) = nullptr;  // kWritesRecords
+  // Its readers, where it has one: the table's values (CSV), the records' document (JSON;
+  // discarded when the text is not one).
+  Table (*readTable)(const std::string& text) = nullptr;
+  nlohmann::json (*readRecords)(const std::string& text) = nullptr;
 };
 
 const FormatRegistry<OutputFormat>& outputFormats();
