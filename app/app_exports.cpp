@@ -1,13 +1,15 @@
-// Exports from the window: figures (PNG, SVG), tables (CSV, Markdown, LaTeX) and the report
-// folder, each under a name no earlier file in the export folder has.
+// Exports from the window: figures and tables in the registries' formats (figure_export.hpp) and
+// the report folder, each under a name no earlier file in the export folder has.
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
 
 #include "application.hpp"
 #include "figure_export.hpp"
+#include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/run_tables.hpp"
 
 namespace rl::app {
 
@@ -23,8 +25,8 @@ std::string Application::freePath(const std::string& stem, const std::string& ex
   }
 }
 
-void Application::requestExportFigure(const gui::Figure& figure, bool png, bool svg) {
-  pendingFigures_.push_back({std::make_unique<gui::Figure>(figure), png, svg});
+void Application::requestExportFigure(const gui::Figure& figure, const gui::FigureWriter& format) {
+  pendingFigures_.push_back({std::make_unique<gui::Figure>(figure), &format});
 }
 
 void Application::requestExportTable(const Table& table, const std::string& stem) {
@@ -32,10 +34,9 @@ void Application::requestExportTable(const Table& table, const std::string& stem
     model_.addLog(gui::LogLevel::Error, e);
     return;
   }
-  for (auto [ext, fmt] : {std::pair{".csv", TableFormat::Csv}, std::pair{".md", TableFormat::Markdown},
-                          std::pair{".tex", TableFormat::Latex}}) {
-    const std::string path = freePath(stem, ext);
-    const std::string e = writeTextAtomic(path, render(table, fmt));
+  for (const OutputFormat* format : tableFileFormats()) {
+    const std::string path = freePath(stem, std::string(format->extension));
+    const std::string e = writeTextAtomic(path, format->table(table));
     model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
   }
 }
@@ -48,7 +49,7 @@ void Application::saveRequestedScreenshot() {
   std::time_t now = std::time(nullptr);
   std::strftime(stem, sizeof stem, "reducelab-%Y%m%d-%H%M%S", std::localtime(&now));
   std::string e = prepareFolder(model_.exportDir), name;
-  if (e.empty()) e = saveScreenshot(name = freePath(stem, ".png"));
+  if (e.empty()) e = saveScreenshot(name = freePath(stem, std::string(screenshotFormat().extension)));
   model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error,
                 e.empty() ? "Screenshot saved: " + name : e);
 }
@@ -59,16 +60,13 @@ void Application::processExports() {
       model_.addLog(gui::LogLevel::Error, e);
       continue;
     }
-    for (const auto& [on, format] : {std::pair{p.svg, gui::FigureFormat::Svg}, std::pair{p.png, gui::FigureFormat::Png}}) {
-      if (!on) continue;
-      const std::string path = freePath(p.figure->fileStem, "." + std::string(gui::figureFormatName(format)));
-      gui::FigureOptions o;
-      o.whiteBackground = model_.exportWhite;
-      std::string e;
-      const std::string bytes = gui::renderFigure(p.figure->spec, format, o, &e);
-      if (e.empty()) e = writeTextAtomic(path, bytes);
-      model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
-    }
+    const std::string path = freePath(p.figure->fileStem, std::string(p.format->extension));
+    gui::FigureOptions o;
+    o.whiteBackground = model_.exportWhite;
+    std::string e;
+    const std::string bytes = p.format->render(p.figure->spec, o, &e);
+    if (e.empty()) e = writeTextAtomic(path, bytes);
+    model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
   }
   pendingFigures_.clear();
   if (reportRequested_) {

@@ -134,7 +134,7 @@ std::string Application::saveScreenshot(const std::string& path) {
   ctx_.framebufferSize(&fbw, &fbh);
   glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
   if (!ctx_.headless()) glReadBuffer(GL_BACK);
-  return writePngAtomic(path, fbw, fbh, readFramebufferRgba(fbw, fbh));
+  return screenshotFormat().write(path, fbw, fbh, readFramebufferRgba(fbw, fbh));
 }
 
 void Application::printStats() const {

@@ -6,7 +6,9 @@
 
 #include "application.hpp"
 #include "figure_export.hpp"
+#include "png_writer.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/formats/output_formats.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/pitfalls.hpp"
 #include "reducelab/recording.hpp"
@@ -96,12 +98,15 @@ int Application::exportLesson() {
     return 1;
   }
   gui::LessonState& l = model_.lesson;
-  std::vector<std::string> names = {"lesson.md", "lesson.csv", "lesson.md", "lesson.tex", "lesson.json"};
+  // The lesson's page in the document format, its table in the other table files, its runs as records.
+  std::vector<std::string> names = {"lesson" + std::string(documentFormat().extension)};
+  for (const OutputFormat* f : tableFileFormats()) if (!f->document) names.push_back("lesson" + std::string(f->extension));
+  for (const OutputFormat* f : recordFormats()) names.push_back("lesson" + std::string(f->extension));
   const std::vector<std::string> pitfallFiles = gui::lessonPitfallFiles(l);
   names.insert(names.end(), pitfallFiles.begin(), pitfallFiles.end());
   for (size_t i = 0; i < l.lesson.steps.size(); ++i) {
     char n[32];
-    std::snprintf(n, sizeof n, "step-%02zu.png", i + 1);
+    std::snprintf(n, sizeof n, "step-%02zu%s", i + 1, std::string(screenshotFormat().extension).c_str());
     names.push_back(n);
   }
   if (std::string e = checkOverwrite(dir, names, opt_.force); !e.empty()) {
@@ -115,7 +120,7 @@ int Application::exportLesson() {
     waitForIdle();
     for (int f = 0; f < 3; ++f) renderFrame();
     char n[32];
-    std::snprintf(n, sizeof n, "step-%02zu.png", i + 1);
+    std::snprintf(n, sizeof n, "step-%02zu%s", i + 1, std::string(screenshotFormat().extension).c_str());
     if (std::string e = saveScreenshot((fs::path(dir) / n).string()); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
       return 1;
@@ -128,17 +133,17 @@ int Application::exportLesson() {
       md << gui::pitfallMarkdown(p);
       if (!p.result || !p.result->ok) continue;
       const std::string path = (fs::path(dir) / pitfallFiles[size_t(k)]).string();
-      if (std::string e = writeTextAtomic(path, render(pitfallTable(*p.result), TableFormat::Csv)); !e.empty()) {
+      if (std::string e = writeTextAtomic(path, dataFormat().table(pitfallTable(*p.result))); !e.empty()) {
         std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
         return 1;
       }
       std::printf("wrote %s\n", path.c_str());
-      std::fputs(render(pitfallTable(*p.result), TableFormat::Text).c_str(), stdout);
+      std::fputs(terminalFormat().table(pitfallTable(*p.result)).c_str(), stdout);
       for (const std::string& f : pitfallFindings(*p.result)) std::printf("  %s\n", f.c_str());
     }
   }
   const Table t = gui::lessonTable(l, model_.peaks, measuredDevice().available);
-  md << "## Table\n\n" << render(t, TableFormat::Markdown) << "\n";
+  md << "## Table\n\n" << documentFormat().table(t) << "\n";
   if (!l.lesson.notes.empty()) {  // seed figures above their GPU's peak (docs/lessons.md)
     md << "Seed figures that fail the check against their GPU's peak:\n\n";
     for (const std::string& note : l.lesson.notes) md << "- " << note << "\n";
@@ -151,9 +156,11 @@ int Application::exportLesson() {
   std::vector<Measurement> all;
   for (const gui::LessonRow& r : l.rows) all.insert(all.end(), r.runs.begin(), r.runs.end());
   SessionInfo info{measuredDevice(), model_.peaks, {"reducelab", "lesson", l.lesson.name}, "lesson-" + l.lesson.name};
-  for (auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-           {"lesson.csv", render(t, TableFormat::Csv)}, {"lesson.tex", render(t, TableFormat::Latex)},
-           {"lesson.json", sessionJson(info, all).dump(2) + "\n"}, {"lesson.md", md.str()}}) {
+  std::vector<std::pair<std::string, std::string>> files;  // name, text: the page last
+  for (const OutputFormat* f : tableFileFormats()) if (!f->document) files.push_back({"lesson" + std::string(f->extension), f->table(t)});
+  for (const OutputFormat* f : recordFormats()) files.push_back({"lesson" + std::string(f->extension), f->records(sessionJson(info, all))});
+  files.push_back({"lesson" + std::string(documentFormat().extension), md.str()});
+  for (auto& [name, text] : files) {
     const std::string path = (fs::path(dir) / name).string();
     if (std::string e = writeTextAtomic(path, text); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
@@ -161,7 +168,7 @@ int Application::exportLesson() {
     }
     std::printf("wrote %s\n", path.c_str());
   }
-  std::fputs(render(t, TableFormat::Text).c_str(), stdout);
+  std::fputs(terminalFormat().table(t).c_str(), stdout);
   return 0;
 }
 

@@ -66,7 +66,7 @@ class Application final : public gui::UiActions {
   void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) override;
   void requestCancelSweep() override { controller_->cancelSweep(); }
   void requestCancelRuns() override { controller_->cancelRuns(); }
-  void requestExportFigure(const gui::Figure& figure, bool png, bool svg) override;  // app_exports.cpp
+  void requestExportFigure(const gui::Figure& figure, const gui::FigureWriter& format) override;  // app_exports.cpp
   void requestExportTable(const Table& table, const std::string& stem) override;
   void requestReport() override { reportRequested_ = true; }
   void requestSaveSession() override;  // app_sessions.cpp
@@ -143,7 +143,7 @@ class Application final : public gui::UiActions {
   // Figure exports render offscreen, so they run between frames.
   struct PendingFigure {
     std::unique_ptr<gui::Figure> figure;
-    bool png, svg;
+    const gui::FigureWriter* format;
   };
   std::vector<PendingFigure> pendingFigures_;
   FileDialog fileDialog_;

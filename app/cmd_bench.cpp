@@ -1,4 +1,5 @@
-// `reducelab bench`: the kernel ladder measured on this GPU, as a table, CSV, Markdown or JSON.
+// `reducelab bench`: the kernel ladder measured on this GPU, in any table or record format of the
+// registry (reducelab/formats/output_formats.hpp).
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,7 +11,9 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/run_tables.hpp"
 #include "reducelab/matrix.hpp"
 
 namespace rl::app {
@@ -67,12 +70,12 @@ std::string header(const DeviceInfo& d, const Peaks& p, const RunConfig& c, cons
 }
 
 // --cpu-only in the asked format: the CPU baseline and the exact reference of one configuration.
-std::string cpuOnlyText(const std::string& format, const RunConfig& c, const CpuBaseline& cpu, const Reference& ref,
+std::string cpuOnlyText(const OutputFormat& format, const RunConfig& c, const CpuBaseline& cpu, const Reference& ref,
                         const std::vector<std::string>& argv) {
   const Check k = checkResult(c, cpu.result, ref, c.n);
   const bool ran = cpu.reps > 0;  // not with --no-cpu
   const std::string exact = fixed(double(ref.exact), 6);
-  if (format == "json") {
+  if (format.writes & kWritesRecords) {
     nlohmann::json j = {{"meta", {{"argv", argv}, {"version", {{"reducelab", versionString()}, {"commit", gitCommit()}, {"json_schema", 1}}}}},
                         {"config",
                          {{"n", c.n}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},
@@ -86,7 +89,7 @@ std::string cpuOnlyText(const std::string& format, const RunConfig& c, const Cpu
                                     {"result", cpu.result.isInt ? nlohmann::json(cpu.result.i) : nlohmann::json(cpu.result.f)},
                                     {"error", {{"absolute", k.absError}, {"relative", k.relError}}}}},
                         {"reference", {{"exact", exact}, {"overflow", ref.overflow}}}};
-    return j.dump(2) + "\n";
+    return format.records(j);
   }
   Table t;
   t.headers = {"N", "type", "op", "accumulator", "data", "seed", "CPU ms (median)", "reps", "CPU result",
@@ -96,8 +99,7 @@ std::string cpuOnlyText(const std::string& format, const RunConfig& c, const Cpu
                     std::string(name(c.accType())), std::string(name(c.data)), std::to_string(c.seed),
                     ran ? fixed(cpu.ms.median, 4) : "-", std::to_string(cpu.reps), ran ? cpu.result.text() : "-", exact,
                     ran ? sci(k.absError) : "-", ran ? sci(k.relError) : "-", ref.overflow ? "yes" : "no"});
-  if (format == "csv") return render(t, TableFormat::Csv);
-  if (format == "md") return render(t, TableFormat::Markdown);
+  if (!format.terminal) return format.table(t);
   std::string text = header(DeviceInfo{}, Peaks{}, c, &cpu);
   text += "Exact reference: " + exact +
           (ref.overflow ? " (overflows the " + std::string(name(c.accType())) + " accumulator)" : "") + "\n";
@@ -105,14 +107,11 @@ std::string cpuOnlyText(const std::string& format, const RunConfig& c, const Cpu
   return text;
 }
 
-// --format, or when it is not given the --out file's extension (.json, .csv, .md), else table.
-std::string chosenFormat(const BenchOptions& o) {
-  if (!o.format.empty()) return o.format;
-  const std::string ext = std::filesystem::path(o.out).extension().string();
-  if (ext == ".json") return "json";
-  if (ext == ".csv") return "csv";
-  if (ext == ".md") return "md";
-  return "table";
+// --format, or when it is not given the format of the --out file's extension, else the terminal's.
+const OutputFormat* chosenFormat(const BenchOptions& o, std::string* error) {
+  if (!o.format.empty()) return chooseOutputFormat(o.format, kWritesTables | kWritesRecords, error);
+  const OutputFormat* byExtension = outputFormats().findByExtension(std::filesystem::path(o.out).extension().string());
+  return byExtension ? byExtension : &terminalFormat();
 }
 
 // The matrix families' header: the matrices instead of N, and the ceilings their % columns use.
@@ -170,11 +169,12 @@ int runBench(const BenchOptions& o) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 2;
   }
-  const std::string format = chosenFormat(o);
-  if (format != "table" && format != "csv" && format != "json" && format != "md") {
-    std::fprintf(stderr, "reducelab: error: --format '%s' is not one of: table, csv, json, md\n", format.c_str());
+  const OutputFormat* chosen = chosenFormat(o, &err);
+  if (!chosen) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 2;
   }
+  const OutputFormat& format = *chosen;
   // The output is checked before anything is measured: minutes of GPU time are not lost to a typo.
   if (!o.out.empty())
     if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
@@ -279,19 +279,15 @@ int runBench(const BenchOptions& o) {
   fillLadderSpeedups(rows);
 
   std::string text;
-  if (format == "json") {
+  if (format.writes & kWritesRecords) {
     SessionInfo s{backend->device(), peaks, o.argv, "reduce"};
-    text = sessionJson(s, rows).dump(2) + "\n";
-  } else if (matrix) {
-    Table t = matrixTable(rows);
-    const std::string head = matrixHeader(backend->device(), peaks, base, family);
-    if (format == "csv") text = render(t, TableFormat::Csv);
-    else text = head + "\n" + render(t, format == "md" ? TableFormat::Markdown : TableFormat::Text);
+    text = format.records(sessionJson(s, rows));
   } else {
-    Table t = benchTable(rows, peaks);
-    if (format == "csv") text = render(t, TableFormat::Csv);
-    else if (format == "md") text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Markdown);
-    else text = header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor) + "\n" + render(t, TableFormat::Text);
+    const Table t = matrix ? matrixTable(rows) : benchTable(rows, peaks);
+    text = format.table(t);
+    if (format.prose)  // the header lines above the table
+      text = (matrix ? matrixHeader(backend->device(), peaks, base, family)
+                     : header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor)) + "\n" + text;
   }
   if (o.out.empty()) std::fputs(text.c_str(), stdout);
   else if (std::string e = writeTextAtomic(o.out, text); !e.empty()) {

@@ -27,7 +27,7 @@ int fail(int code, const std::string& what) {
 namespace rl::app {
 
 int runKernelFileTrace(const TraceOptions& o) {
-  if (o.format != "table" && o.format != "json") return fail(2, "--format '" + o.format + "' is not one of: table, json");
+  if (std::string why; !chooseOutputFormat(o.format, kWritesTables | kWritesRecords, &why)) return fail(2, why);
   if (o.instrumented || o.compare || o.cpuModel || !o.remoteHost.empty() || !o.remoteCommand.empty())
     return fail(2, "--kernel-file traces your kernel instrumented on this machine's GPU: leave out --instrumented, "
                    "--compare, --cpu-model and --remote");

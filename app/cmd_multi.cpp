@@ -10,13 +10,30 @@
 
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/collective.hpp"
-#include "reducelab/formats.hpp"
 #include "reducelab/gui/multi_view.hpp"
-#include "reducelab/multi.hpp"
+#include "reducelab/gui/plot.hpp"
+#include "reducelab/multi_record.hpp"
 
 namespace rl::app {
 
 namespace col = rl::collective;
+
+namespace {
+
+// "pdf, svg or png (else svg)": the figure formats --chart picks by extension.
+std::string figureChartFormats() {
+  std::vector<std::string> names;
+  std::string fallback;
+  for (const gui::FigureWriter& f : gui::figureFormats().all()) {
+    names.emplace_back(f.extension);
+    if (f.fallback) fallback = std::string(f.name);
+  }
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return list + "; else " + fallback;
+}
+
+}  // namespace
 
 CLI::App* addMultiCommand(CLI::App& cli, MultiCommandOptions& o, int argc, char** argv) {
   CLI::App* c = cli.add_subcommand("multi", "Reduce / AllReduce across GPUs: hand-written, NCCL ring and tree; the vector AllReduce sweep");
@@ -29,9 +46,10 @@ CLI::App* addMultiCommand(CLI::App& cli, MultiCommandOptions& o, int argc, char*
   c->add_option("--algo", o.algo, "Comma list of ring, tree, hand")->capture_default_str();
   c->add_option("--reps", o.reps, "Timed repetitions (median reported)")->capture_default_str();
   c->add_option("--warmup", o.warmup, "Untimed warm-up runs")->capture_default_str();
-  c->add_option("--format", o.format, "table, csv, json or md")->capture_default_str();
+  c->add_option("--format", o.format, outputFormatChoices(kWritesTables | kWritesRecords))->capture_default_str();
   c->add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
-  c->add_option("--chart", o.chart, "Also write the algbw/busbw chart as SVG to this file");
+  c->add_option("--chart", o.chart, "Also write the algbw/busbw chart to this file (its extension picks the format: " +
+                                        figureChartFormats() + ")");
   c->add_flag("--force", o.force, "Overwrite --out / --chart if they exist");
   c->add_option("--from", o.from, "Re-render a saved `multi --format json` file (tables, --chart) without measuring");
   c->add_option("--frames", o.frames, "With --model and one size: every step of the animation as SVG into this folder");
@@ -178,9 +196,9 @@ int runMultiCommand(const MultiCommandOptions& o) {
   mo.reps = o.reps;
   mo.warmup = o.warmup;
   mo.gpus = o.gpus;
-  const std::string& format = o.format;
-  if (format != "table" && format != "csv" && format != "json" && format != "md")
-    return fail(2, "--format '" + format + "' is not one of: table, csv, json, md");
+  const OutputFormat* chosen = chooseOutputFormat(o.format, kWritesTables | kWritesRecords, &err);
+  if (!chosen) return fail(2, err);
+  const OutputFormat& format = *chosen;
   if (!o.chart.empty() && o.model) return fail(2, "--chart draws measured figures; --model has none");
   if (!o.from.empty() && o.model) return fail(2, "--from re-renders a measurement; --model measures nothing");
   if (!o.frames.empty() && (!o.model || mo.vectorBytes.size() != 1))
@@ -207,15 +225,13 @@ int runMultiCommand(const MultiCommandOptions& o) {
     if (list.empty()) return fail(2, "--model shows ring and tree: --algo hand has no model");
     if (!o.frames.empty()) return writeFrames(list, o.frames, o.force);
     std::string text;
-    if (format == "json") {
+    if (format.writes & kWritesRecords) {
       nlohmann::json j = nlohmann::json::array();
       for (const col::Schedule& s : list) j.push_back(scheduleJson(s));
-      text = j.dump(2) + "\n";
-    } else if (format == "csv") {
-      text = render(modelTable(list), TableFormat::Csv);
+      text = format.records(j);
     } else {
-      text = render(modelTable(list), format == "md" ? TableFormat::Markdown : TableFormat::Text);
-      if (mo.vectorBytes.size() == 1) {
+      text = format.table(modelTable(list));
+      if (format.prose && mo.vectorBytes.size() == 1) {
         text += "\n";
         for (const col::Schedule& s : list) text += stepListing(s);
       }
@@ -240,16 +256,15 @@ int runMultiCommand(const MultiCommandOptions& o) {
     return fail(1, "multi " + r.error + "; `reducelab multi --model --sizes 1G` shows the algorithm without them");
 
   std::string text;
-  if (format == "json") {
-    text = multi::toJson(r).dump(2) + "\n";
-  } else if (format == "csv") {
-    text = render(allRowsTable(r), TableFormat::Csv);
+  if (format.writes & kWritesRecords) {
+    text = format.records(multi::toJson(r));
+  } else if (!format.prose) {  // the data alone: every row in one table
+    text = format.table(allRowsTable(r));
   } else {
-    const TableFormat f = format == "md" ? TableFormat::Markdown : TableFormat::Text;
-    text = format == "md" ? "```\n" + multi::describe(r) + "```\n\n" : multi::describe(r) + "\n";
+    text = format.block(multi::describe(r));
     const Table scalar = multi::scalarTable(r), vector = multi::vectorTable(r);
-    if (!scalar.rows.empty()) text += render(scalar, f) + "\n";  // each table carries its caption
-    if (!vector.rows.empty()) text += render(vector, f);
+    if (!scalar.rows.empty()) text += format.table(scalar) + "\n";  // each table carries its caption
+    if (!vector.rows.empty()) text += format.table(vector);
     if (r.gpusUsed >= 2) {
       text += "\nModel: a ring AllReduce sends 2(G-1)/G = " + fixed(col::busBandwidthFactor(col::Collective::AllReduce, r.gpusUsed), 3) +
               " x the buffer from each GPU in 2(G-1) = " + std::to_string(2 * (r.gpusUsed - 1)) +
@@ -259,12 +274,8 @@ int runMultiCommand(const MultiCommandOptions& o) {
   if (std::string e = emit(o.out, text); !e.empty()) return fail(1, e);
   if (!o.chart.empty()) {
     const gui::Figure fig = gui::multiFigure(r);
-    // The chart's format follows its extension: .pdf, .png, else SVG.
-    const std::string ext = std::filesystem::path(o.chart).extension().string();
-    const gui::FigureFormat format = ext == ".pdf" ? gui::FigureFormat::Pdf
-                                     : ext == ".png" ? gui::FigureFormat::Png : gui::FigureFormat::Svg;
-    std::string e;
-    const std::string bytes = gui::renderFigure(fig.spec, format, {}, &e);
+    std::string e;  // the chart's format follows its extension (else the fallback, SVG)
+    const std::string bytes = gui::figureFormatFor(o.chart).render(fig.spec, {}, &e);
     if (e.empty()) e = writeTextAtomic(o.chart, bytes);
     if (!e.empty()) return fail(1, e);
   }

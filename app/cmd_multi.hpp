@@ -5,13 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/formats/output_formats.hpp"
+
 namespace rl::app {
 
 struct MultiCommandOptions {
   int gpus = 0;  // 0: all visible
   std::string op = "sum", type = "float32", n = "2^28", sizes = "1K..8G", algo = "ring,tree,hand";
   int reps = 20, warmup = 3;
-  std::string format = "table", out, chart;
+  std::string format = std::string(terminalFormat().name), out, chart;
   std::string from;    // re-render a saved --format json run instead of measuring
   std::string frames;  // --model: write every step of the animation as SVG into this folder
   bool force = false;

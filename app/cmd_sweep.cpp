@@ -1,5 +1,5 @@
 // `reducelab sweep` and `reducelab report`: measurements over one axis (or the standard set of a
-// report) written as figures (PNG + SVG) and tables (CSV, Markdown, LaTeX, JSON).
+// report) written as figures, tables and records in the export formats (figure_export.hpp).
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,7 +15,9 @@
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/run_tables.hpp"
 #include "reducelab/sweep.hpp"
 #include "reducelab/trace.hpp"
 #include "remote_client.hpp"
@@ -156,7 +158,7 @@ int runSweepCommand(const SweepOptions& o) {
   if (o.out.empty()) return fail(2, "--out DIR is required (the folder the figure and tables go to)");
   const std::string stem = "sweep-" + std::string(name(*axis));
   std::vector<std::string> names;
-  for (const char* ext : {".png", ".svg", ".pdf", ".csv", ".md", ".tex", ".json"}) names.push_back(stem + ext);
+  for (const std::string& ext : ExportFormats::all().extensions()) names.push_back(stem + ext);
   if (std::string e = checkOverwrite(o.out, names, o.force); !e.empty()) return fail(1, e);
   if (std::string e = checkOutputFolder(o.out); !e.empty()) return fail(1, e);
 
@@ -202,10 +204,10 @@ int runSweepCommand(const SweepOptions& o) {
   exportFigure(named, o.out, formats, !o.dark, &r);
   const bool matrixAxis = *axis == SweepAxis::Tile || *axis == SweepAxis::Size;
   exportTable(matrixAxis ? matrixTable(rows) : sweepTable(rows, peaks), o.out, stem, formats, &r);
-  if (formats.json) {
+  for (const OutputFormat* f : formats.records) {
     SessionInfo info{device, peaks, o.argv, stem};
-    const std::string path = (std::filesystem::path(o.out) / (stem + ".json")).string();
-    if (std::string e = writeTextAtomic(path, sessionJson(info, rows).dump(2) + "\n"); !e.empty()) r.error = e;
+    const std::string path = (std::filesystem::path(o.out) / (stem + std::string(f->extension))).string();
+    if (std::string e = writeTextAtomic(path, f->records(sessionJson(info, rows))); !e.empty()) r.error = e;
     else r.written.push_back(path);
   }
   report(r);
@@ -222,7 +224,7 @@ int runReportCommand(const ReportOptions& o) {
   // Checked before anything is measured: the folder can be made, and a report already in it is
   // not replaced without --force (the full list of names is checked again when writing).
   if (std::string e = checkOutputFolder(o.out); !e.empty()) return fail(1, e);
-  if (std::string e = checkOverwrite(o.out, {"report.md", "device.json", "session.json"}, o.force); !e.empty())
+  if (std::string e = checkOverwrite(o.out, reportFileNames(), o.force); !e.empty())
     return fail(1, e);
   std::string err;
   // This machine's GPU (through the measurement service) where there is one and it is wanted;

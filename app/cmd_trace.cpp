@@ -8,7 +8,7 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/output_formats.hpp"
 #include "reducelab/instrumented.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
@@ -241,8 +241,9 @@ int runTrace(const TraceOptions& o) {
     return 2;
   }
   c.tracedBlock = o.tracedBlock;
-  if (o.format != "table" && o.format != "json") {
-    std::fprintf(stderr, "reducelab: error: --format '%s' is not one of: table, json\n", o.format.c_str());
+  std::string err;
+  if (!chooseOutputFormat(o.format, kWritesTables | kWritesRecords, &err)) {
+    std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 2;
   }
   if (std::string e = validate(c, nullptr); !e.empty()) {
@@ -271,7 +272,7 @@ int runTrace(const TraceOptions& o) {
     std::fprintf(stderr, "reducelab: error: --cpu-model traces here; --remote traces on the remote machine: give one\n");
     return 2;
   }
-  std::string err, source;
+  std::string source;
   TraceData t;
   if (remoteTrace) {
     if (int rc = remoteTraceOf(o, c, &t, &source); rc != 0) return rc;
@@ -306,9 +307,12 @@ int runTrace(const TraceOptions& o) {
 
 int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData& t, const std::string& source) {
   const TraceSummary sum = summarize(t);
+  const OutputFormat& format = *chooseOutputFormat(o.format, kWritesTables | kWritesRecords, nullptr);  // checked in runTrace
   std::string text;
-  if (o.format == "json") {
-    text = traceJson(c, t, sum, source).dump(2) + "\n";
+  if (format.writes & kWritesRecords) {
+    text = format.records(traceJson(c, t, sum, source));
+  } else if (!format.prose) {  // the data alone
+    text = format.table(traceTable(t, sum));
   } else {
     char head[512];
     const KernelInfo* kp = findKernel(c.kernel);  // none for the student's kernel (--kernel-file)
@@ -327,7 +331,9 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
                   t.header.tracedBlock, t.header.gridSize, c.kernel.c_str(), c.block,
                   std::string(name(c.op)).c_str(), std::string(name(c.type)).c_str(),
                   std::string(name(c.accType())).c_str(), formatCount(c.n).c_str(), source.c_str());
-    text = head + render(traceTable(t, sum), TableFormat::Text);
+    // The terminal's lines sit tight around the table; a document's need blank lines to end it.
+    const char* gap = format.terminal ? "" : "\n";
+    text = head + (gap + format.table(traceTable(t, sum))) + gap;
     std::snprintf(head, sizeof head,
                   "shared-memory wavefronts: loads %d (ideal %d, %d from bank conflicts), stores %d "
                   "(ideal %d, %d from bank conflicts)\n",

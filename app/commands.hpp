@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/formats/output_formats.hpp"
 #include "reducelab/instrumented.hpp"
 #include "run_options.hpp"
 
@@ -28,7 +29,7 @@ int runTune(const TuneCommandOptions& options);
 
 struct BenchOptions {
   RunOptionText run;
-  std::string format;  // empty: from the --out extension (.json, .csv, .md), else table
+  std::string format;  // empty: the format of the --out file's extension, else the terminal's
   std::string out;
   bool force = false;
   bool cpuOnly = false;
@@ -40,7 +41,7 @@ int runBench(const BenchOptions& options);
 struct TraceOptions {
   RunOptionText run;
   uint64_t tracedBlock = 0;
-  std::string format = "table";
+  std::string format = std::string(terminalFormat().name);
   std::string out;
   bool force = false;
   bool cpuModel = false;  // the CPU model even where a GPU exists
@@ -62,7 +63,7 @@ struct SweepOptions {
   uint64_t sizeMin = 256, sizeMax = 4096;  // size axis: matrix sides
   std::string from;   // re-draw from a saved session JSON instead of measuring
   std::string out;
-  std::string format = "all";
+  std::string format = "all";  // a comma list of export formats (figure_export.hpp), or all
   bool force = false;
   bool dark = false;  // figures on a dark background (default: white, for print)
   std::vector<std::string> argv;

@@ -2,30 +2,68 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/formats/session_json.hpp"
 
 namespace rl::app {
 
 namespace fs = std::filesystem;
 
+ExportFormats ExportFormats::all() {
+  ExportFormats f;
+  for (const gui::FigureWriter& w : gui::figureFormats().all()) f.figures.push_back(&w);
+  f.tables = tableFileFormats();
+  f.records = recordFormats();
+  return f;
+}
+
+std::vector<std::string> ExportFormats::extensions() const {
+  std::vector<std::string> out;
+  for (const gui::FigureWriter* f : figures) out.emplace_back(f->extension);
+  for (const OutputFormat* f : tables) out.emplace_back(f->extension);
+  for (const OutputFormat* f : records) out.emplace_back(f->extension);
+  return out;
+}
+
+std::vector<std::string_view> exportFormatNames() {
+  std::vector<std::string_view> names;
+  const ExportFormats all = ExportFormats::all();
+  for (const gui::FigureWriter* f : all.figures) names.push_back(f->name);
+  for (const OutputFormat* f : all.tables) names.push_back(f->name);
+  for (const OutputFormat* f : all.records) names.push_back(f->name);
+  return names;
+}
+
 std::string parseFormats(const std::string& text, ExportFormats* out) {
-  ExportFormats f{false, false, false, false, false, false, false};
+  const ExportFormats all = ExportFormats::all();
+  std::set<const void*> chosen;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item == "png") f.png = true;
-    else if (item == "svg") f.svg = true;
-    else if (item == "pdf") f.pdf = true;
-    else if (item == "csv") f.csv = true;
-    else if (item == "md") f.md = true;
-    else if (item == "tex" || item == "latex") f.tex = true;
-    else if (item == "json") f.json = true;
-    else if (item == "all") f = ExportFormats{};
-    else return "--format '" + item + "' is not one of: png, svg, pdf, csv, md, tex, json, all";
+    const void* f = gui::figureFormats().find(item);
+    if (!f) f = outputFormats().find(item);
+    if (item == "all") {
+      for (const auto* w : all.figures) chosen.insert(w);
+      for (const auto* w : all.tables) chosen.insert(w);
+      for (const auto* w : all.records) chosen.insert(w);
+    } else if (f && (std::count(all.tables.begin(), all.tables.end(), f) || std::count(all.records.begin(), all.records.end(), f) ||
+                     std::count(all.figures.begin(), all.figures.end(), f))) {
+      chosen.insert(f);
+    } else {
+      std::vector<std::string_view> names = exportFormatNames();
+      names.push_back("all");
+      return "--format '" + item + "' is not one of: " + joinNames(names);
+    }
   }
+  ExportFormats f;  // in the registries' order, whatever the order asked
+  for (const auto* w : all.figures) if (chosen.count(w)) f.figures.push_back(w);
+  for (const auto* w : all.tables) if (chosen.count(w)) f.tables.push_back(w);
+  for (const auto* w : all.records) if (chosen.count(w)) f.records.push_back(w);
   *out = f;
   return {};
 }
@@ -54,12 +92,10 @@ void exportFigure(const gui::Figure& figure, const std::string& dir, const Expor
   const std::string base = (fs::path(dir) / figure.fileStem).string();
   gui::FigureOptions o;
   o.whiteBackground = white;
-  for (const auto& [on, format] : {std::pair{f.pdf, gui::FigureFormat::Pdf}, std::pair{f.svg, gui::FigureFormat::Svg},
-                                   std::pair{f.png, gui::FigureFormat::Png}}) {
-    if (!on) continue;
-    const std::string path = base + "." + std::string(gui::figureFormatName(format));
+  for (const gui::FigureWriter* format : f.figures) {
+    const std::string path = base + std::string(format->extension);
     std::string e;
-    const std::string bytes = gui::renderFigure(figure.spec, format, o, &e);
+    const std::string bytes = format->render(figure.spec, o, &e);
     if (e.empty()) e = writeTextAtomic(path, bytes);
     if (!e.empty()) {
       if (r->error.empty()) r->error = path + ": " + e;
@@ -72,17 +108,23 @@ void exportFigure(const gui::Figure& figure, const std::string& dir, const Expor
 void exportTable(const Table& t, const std::string& dir, const std::string& stem, const ExportFormats& f,
                  ExportResult* r) {
   const std::string base = (fs::path(dir) / stem).string();
-  auto one = [&](bool on, const char* ext, TableFormat fmt) {
-    if (!on) return;
-    if (std::string e = writeTextAtomic(base + ext, render(t, fmt)); !e.empty()) {
+  for (const OutputFormat* format : f.tables) {
+    const std::string path = base + std::string(format->extension);
+    if (std::string e = writeTextAtomic(path, format->table(t)); !e.empty()) {
       if (r->error.empty()) r->error = e;
     } else {
-      r->written.push_back(base + ext);
+      r->written.push_back(path);
     }
-  };
-  one(f.csv, ".csv", TableFormat::Csv);
-  one(f.md, ".md", TableFormat::Markdown);
-  one(f.tex, ".tex", TableFormat::Latex);
+  }
+}
+
+std::vector<std::string> reportFileNames() {
+  std::vector<std::string> names = {"report" + std::string(documentFormat().extension)};
+  for (const OutputFormat* w : recordFormats()) {
+    names.push_back("device" + std::string(w->extension));
+    names.push_back("session" + std::string(w->extension));
+  }
+  return names;
 }
 
 ExportResult writeReport(const std::string& dir, const std::string& title, const DeviceInfo& device,
@@ -93,17 +135,26 @@ ExportResult writeReport(const std::string& dir, const std::string& title, const
     r.error = e;
     return r;
   }
-  std::vector<std::string> names = {"report.md", "device.json", "session.json"};
+  const ExportFormats all = ExportFormats::all();
+  std::vector<std::string> names = reportFileNames();
   for (const ReportSection& s : sections) {
     for (const gui::Figure& f : s.figures)
-      for (const char* ext : {".png", ".svg", ".pdf"}) names.push_back(f.fileStem + ext);
-    for (const auto& [stem, t] : s.tables) names.push_back(stem + ".csv");
+      for (const gui::FigureWriter* w : all.figures) names.push_back(f.fileStem + std::string(w->extension));
+    for (const auto& [stem, t] : s.tables)
+      for (const OutputFormat* w : all.tables) names.push_back(stem + std::string(w->extension));
   }
   if (std::string e = checkOverwrite(dir, names, force); !e.empty()) {
     r.error = e;
     return r;
   }
-  ExportFormats all;
+  // report.md shows a figure inline in a raster format and links the vector ones; it shows a
+  // table inline (its own format) and links the other table files.
+  const gui::FigureWriter* inlineFigure = nullptr;
+  for (const gui::FigureWriter* w : all.figures)
+    if (!w->vector && !inlineFigure) inlineFigure = w;
+  auto link = [](const FormatInfo& w, const std::string& stem) {
+    return "[" + std::string(w.label) + "](" + stem + std::string(w.extension) + ")";
+  };
   std::ostringstream md;
   md << "# " << title << "\n\n";
   if (device.available) {
@@ -128,21 +179,30 @@ ExportResult writeReport(const std::string& dir, const std::string& title, const
     if (!s.text.empty()) md << s.text << "\n\n";
     for (const gui::Figure& f : s.figures) {
       exportFigure(f, dir, all, true, &r);
-      md << "![" << f.spec.title << "](" << f.fileStem << ".png)\n\n";
-      md << "Vector versions: [PDF](" << f.fileStem << ".pdf), [SVG](" << f.fileStem << ".svg)\n\n";
+      if (inlineFigure) md << "![" << f.spec.title << "](" << f.fileStem << inlineFigure->extension << ")\n\n";
+      std::string vectors;
+      for (const gui::FigureWriter* w : all.figures)
+        if (w->vector) vectors += (vectors.empty() ? "" : ", ") + link(*w, f.fileStem);
+      if (!vectors.empty()) md << "Vector versions: " << vectors << "\n\n";
     }
     for (const auto& [stem, t] : s.tables) {
       exportTable(t, dir, stem, all, &r);
-      md << render(t, TableFormat::Markdown) << "\n";
-      md << "Also as [CSV](" << stem << ".csv) and [LaTeX](" << stem << ".tex).\n\n";
+      md << documentFormat().table(t) << "\n";
+      std::vector<std::string> others;
+      for (const OutputFormat* w : all.tables)
+        if (!w->document) others.push_back(link(*w, stem));
+      if (!others.empty()) md << "Also as " << proseList(others) << ".\n\n";
     }
   }
   SessionInfo info{device, peaks, {}, "report"};
   const nlohmann::json dj = sessionJson(info, {})["devices"][0];
-  for (auto& [path, text] : std::vector<std::pair<std::string, std::string>>{
-           {(fs::path(dir) / "device.json").string(), dj.dump(2) + "\n"},
-           {(fs::path(dir) / "session.json").string(), sessionJson(info, session).dump(2) + "\n"},
-           {(fs::path(dir) / "report.md").string(), md.str()}}) {
+  std::vector<std::pair<std::string, std::string>> files;  // path, text: report.md last
+  for (const OutputFormat* w : all.records) {
+    files.push_back({(fs::path(dir) / ("device" + std::string(w->extension))).string(), w->records(dj)});
+    files.push_back({(fs::path(dir) / ("session" + std::string(w->extension))).string(), w->records(sessionJson(info, session))});
+  }
+  files.push_back({(fs::path(dir) / ("report" + std::string(documentFormat().extension))).string(), md.str()});
+  for (auto& [path, text] : files) {
     if (std::string e = writeTextAtomic(path, text); !e.empty()) {
       if (r.error.empty()) r.error = e;
     } else {

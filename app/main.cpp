@@ -8,6 +8,7 @@
 #include "cmd_multi.hpp"
 #include "cmd_usercode.hpp"
 #include "commands.hpp"
+#include "figure_export.hpp"
 #include "remote_server.hpp"
 #include "reducelab/version.hpp"
 #include "reducelab/views.hpp"
@@ -79,7 +80,9 @@ int main(int argc, char** argv) {
   rl::app::BenchOptions bench;
   CLI::App* benchCmd = cli.add_subcommand("bench", "Measure kernels on the GPU (the seeds' table)");
   rl::app::addRunOptions(benchCmd, bench.run, "Kernel id, a comma list (k3,k7,cub) or all");
-  benchCmd->add_option("--format", bench.format, "table, csv, json or md (default: from the --out extension, else table)");
+  benchCmd->add_option("--format", bench.format,
+                       rl::outputFormatChoices(rl::kWritesTables | rl::kWritesRecords) + " (default: from the --out extension, else " +
+                           std::string(rl::terminalFormat().name) + ")");
   benchCmd->add_option("--out", bench.out, "Write to this file (atomically) instead of stdout");
   benchCmd->add_flag("--force", bench.force, "Overwrite --out if it exists");
   benchCmd->add_flag("--cpu-only", bench.cpuOnly, "Only the CPU baseline and reference (no GPU needed)");
@@ -102,7 +105,8 @@ int main(int argc, char** argv) {
   rl::app::addRunOptions(traceCmd, trace.run, "Kernel id (k1..k12, k5s)");
   traceCmd->add_option("--traced-block", trace.tracedBlock, "Which block to trace (default 0)")
       ->check(rl::app::unsignedInteger());
-  traceCmd->add_option("--format", trace.format, "table or json")->capture_default_str();
+  traceCmd->add_option("--format", trace.format, rl::outputFormatChoices(rl::kWritesTables | rl::kWritesRecords))
+      ->capture_default_str();
   traceCmd->add_option("--out", trace.out, "Write to this file (atomically) instead of stdout");
   traceCmd->add_flag("--force", trace.force, "Overwrite --out if it exists");
   traceCmd->add_flag("--cpu-model", trace.cpuModel, "Use the CPU model even if a GPU is present");
@@ -132,9 +136,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(uint64_t(1), rl::kMaxMatrixSide));
   sweepCmd->add_option("--n-min", sweep.nMin, "N sweep: smallest N (default 2^10)");
   sweepCmd->add_option("--n-max", sweep.nMax, "N sweep: largest N (default: the largest that fits)");
-  sweepCmd->add_option("--out", sweep.out, "Folder for sweep-<axis>.{png,svg,csv,md,tex,json}");
+  sweepCmd->add_option("--out", sweep.out, "Folder for sweep-<axis> with each format's extension");
   sweepCmd->add_option("--from", sweep.from, "Re-draw the figure and tables from a saved sweep JSON (no GPU needed)");
-  sweepCmd->add_option("--format", sweep.format, "Comma list of png, svg, csv, md, tex, json, or all")->capture_default_str();
+  sweepCmd->add_option("--format", sweep.format, "Comma list of " + rl::joinNames(rl::app::exportFormatNames()) + ", or all")
+      ->capture_default_str();
   sweepCmd->add_flag("--force", sweep.force, "Overwrite existing files");
   sweepCmd->add_flag("--dark", sweep.dark, "Figures on a dark background (default white, for print)");
   for (int i = 0; i < argc; ++i) sweep.argv.push_back(argv[i]);

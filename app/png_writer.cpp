@@ -37,6 +37,20 @@ std::string writePngAtomic(const std::string& path, int width, int height,
   });
 }
 
+const FormatRegistry<FrameWriter>& frameFormats() {
+  static const FormatRegistry<FrameWriter> registry = [] {
+    FormatRegistry<FrameWriter> r;
+    FrameWriter png{{.name = "png", .extension = ".png", .label = "PNG",
+                     .description = "PNG of the window as drawn", .writes = kWritesFrames}};
+    png.write = writePngAtomic;
+    r.add(png);
+    return r;
+  }();
+  return registry;
+}
+
+const FrameWriter& screenshotFormat() { return frameFormats().all().front(); }
+
 std::vector<uint8_t> readFramebufferRgba(int width, int height) {
   std::vector<uint8_t> pixels(size_t(width) * height * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);

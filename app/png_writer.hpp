@@ -4,7 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/formats/registry.hpp"
+
 namespace rl::app {
+
+// The window's pixels as GL drew them, as a file: one writer per frame format, registered once
+// here in the kind of registry every output format has (reducelab/formats/registry.hpp).
+// Screenshots and a lesson's steps are written through it.
+struct FrameWriter : FormatInfo {
+  // rgba: width*height*4 bytes, top row first. Returns "" or a one-line error.
+  std::string (*write)(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba) = nullptr;
+};
+const FormatRegistry<FrameWriter>& frameFormats();
+const FrameWriter& screenshotFormat();  // what screenshots are written as: the first registered
 
 // rgba: width*height*4 bytes, top row first. Returns "" or a one-line error.
 std::string writePngAtomic(const std::string& path, int width, int height,

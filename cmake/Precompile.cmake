@@ -1,5 +1,5 @@
 # Precompiled headers for the host C++ targets: every test and most sources include GoogleTest,
-# nlohmann/json (through formats.hpp) or ImGui; precompiling them saved about 12 % of the host
+# nlohmann/json (through the record headers) or ImGui; precompiling them saved about 12 % of the host
 # compile time (measured per file, 2026-11-21). The targets named are host C++ only.
 option(REDUCELAB_PCH "Precompile the heavy third-party headers of the host C++ targets" ON)
 set(RL_PCH_STD <algorithm> <chrono> <cstdint> <cstdio> <filesystem> <fstream> <functional> <map> <memory>

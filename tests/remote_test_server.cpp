@@ -22,7 +22,7 @@
 #include <thread>
 
 #include "reducelab/engine.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
 #include "reducelab/trace.hpp"

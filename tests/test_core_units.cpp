@@ -10,7 +10,9 @@
 #include "reducelab/catalogue.hpp"
 #include "reducelab/config.hpp"
 #include "reducelab/datagen.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/run_tables.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/stats.hpp"
@@ -435,16 +437,16 @@ TEST(Formats, CsvRoundTripsAndOtherFormatsEscape) {
   t.headers = {"kernel", "time ms", "note"};
   t.numeric = {false, true, false};
   t.rows = {{"k1", "1.5", "a, \"quoted\" note"}, {"k2", "0.7", "plain"}};
-  Table back = parseCsv(render(t, TableFormat::Csv));
+  Table back = parseCsv(csvTable(t));
   EXPECT_EQ(back.headers, t.headers);
   EXPECT_EQ(back.rows, t.rows);
-  const std::string tex = render(t, TableFormat::Latex);
+  const std::string tex = latexTable(t);
   EXPECT_NE(tex.find("\\toprule"), std::string::npos);
   EXPECT_NE(tex.find("k\\_1 \\& 100\\%"), std::string::npos);
   EXPECT_NE(tex.find("\\begin{tabular}{lrl}"), std::string::npos);
-  const std::string md = render(t, TableFormat::Markdown);
+  const std::string md = markdownTable(t);
   EXPECT_NE(md.find("| --- | ---: | --- |"), std::string::npos);
-  const std::string txt = render(t, TableFormat::Text);
+  const std::string txt = textTable(t);
   EXPECT_NE(txt.find("time ms"), std::string::npos);
 }
 
@@ -565,12 +567,12 @@ TEST(Formats, MarkdownAndLatexRoundTrip) {
   t.headers = {"kernel", "time ms", "note"};
   t.numeric = {false, true, false};
   t.rows = {{"k1", "1.5", "a | pipe"}, {"k_2", "0.7", "50% & more #1"}};
-  auto md = cellsOfMarkdown(render(t, TableFormat::Markdown));
+  auto md = cellsOfMarkdown(markdownTable(t));
   ASSERT_EQ(md.size(), 3u);
   EXPECT_EQ(md[0], t.headers);
   EXPECT_EQ(md[1], t.rows[0]);
   EXPECT_EQ(md[2], t.rows[1]);
-  auto tex = cellsOfLatex(render(t, TableFormat::Latex));
+  auto tex = cellsOfLatex(latexTable(t));
   ASSERT_EQ(tex.size(), 3u);
   EXPECT_EQ(tex[0], t.headers);
   EXPECT_EQ(tex[1], t.rows[0]);
@@ -593,5 +595,5 @@ TEST(Formats, BenchTableFromJsonMatchesTheOriginal) {
   std::string err;
   auto back = measurementsFromJson(sessionJson(s, {m}), &err);
   ASSERT_EQ(back.size(), 1u) << err;
-  EXPECT_EQ(render(benchTable({m}, {}), TableFormat::Csv), render(benchTable(back, {}), TableFormat::Csv));
+  EXPECT_EQ(csvTable(benchTable({m}, {})), csvTable(benchTable(back, {})));
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "reducelab/cuda_device.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "test_support.hpp"
 
 using rl::test::readFile;

@@ -13,7 +13,7 @@
 
 #include "gpu_support.hpp"
 #include "independent_reference.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/recording.hpp"
 #include "reducelab/trace.hpp"
 #include "test_support.hpp"

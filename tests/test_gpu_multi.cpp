@@ -10,7 +10,7 @@
 
 #include "gpu_support.hpp"
 #include "independent_reference.hpp"
-#include "reducelab/multi.hpp"
+#include "reducelab/multi_record.hpp"
 #include "test_support.hpp"
 
 using namespace rl;

@@ -17,7 +17,8 @@
 
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/datagen.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/reference.hpp"
 #include "settings.hpp"
 #include "test_support.hpp"

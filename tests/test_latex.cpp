@@ -7,7 +7,9 @@
 #include <fstream>
 #include <regex>
 
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/run_tables.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -93,7 +95,7 @@ TEST_F(LatexTables, BenchTableOfSavedRunsCompiles) {
   const std::vector<rl::Measurement> rows = rl::measurementsFromJson(j, &error);
   ASSERT_FALSE(rows.empty()) << error;
   int pages = 0;
-  EXPECT_EQ(compiles(rl::render(rl::benchTable(rows, rl::peaksFromJson(j)), rl::TableFormat::Latex), "bench", &pages), "");
+  EXPECT_EQ(compiles(rl::latexTable(rl::benchTable(rows, rl::peaksFromJson(j))), "bench", &pages), "");
 }
 
 TEST(TableFormats, LatexEscapesTextAndSetsPowersAsMath) {
@@ -102,7 +104,7 @@ TEST(TableFormats, LatexEscapesTextAndSetsPowersAsMath) {
   t.headers = {"run", "N"};
   t.numeric = {false, true};
   t.rows = {{"a_b #1 {x} ~y", "2^10"}};
-  const std::string tex = rl::render(t, rl::TableFormat::Latex);
+  const std::string tex = rl::latexTable(t);
   EXPECT_NE(tex.find("50\\% of 100\\_000 \\& more"), std::string::npos) << tex;
   EXPECT_NE(tex.find("a\\_b \\#1 \\{x\\} \\textasciitilde{}y & $2^{10}$"), std::string::npos) << tex;
   EXPECT_EQ(tex.find("landscape"), std::string::npos);  // two narrow columns fit a portrait page

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "reducelab/datagen.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/matrix.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/sweep.hpp"

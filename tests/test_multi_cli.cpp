@@ -9,7 +9,8 @@
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/gui/multi_view.hpp"
-#include "reducelab/multi.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/multi_record.hpp"
 #include "test_support.hpp"
 
 using rl::test::countLines;
@@ -170,7 +171,7 @@ TEST(MultiRecords, JsonRoundTripKeepsEveryRow) {
 
 TEST(MultiRecords, TablesSayWhatFailedAndWhatWasNotMeasured) {
   const rl::multi::Report r = sampleReport();
-  const std::string vec = rl::render(rl::multi::vectorTable(r), rl::TableFormat::Text);
+  const std::string vec = rl::textTable(rl::multi::vectorTable(r));
   EXPECT_NE(vec.find("FAIL 3 of"), std::string::npos) << vec;
   EXPECT_NE(vec.find("PASS"), std::string::npos) << vec;
   EXPECT_NE(vec.find("62.2"), std::string::npos) << vec;  // busbw 200 / peer copy 321.5
@@ -185,7 +186,7 @@ TEST(MultiRecords, TablesSayWhatFailedAndWhatWasNotMeasured) {
     w.ms.median = algo[0] == 's' ? 4.0 : 1.6;  // 2.5 times faster on the GPUs
     withSpeedup.rows.push_back(w);
   }
-  const std::string sc = rl::render(rl::multi::scalarTable(withSpeedup), rl::TableFormat::Text);
+  const std::string sc = rl::textTable(rl::multi::scalarTable(withSpeedup));
   EXPECT_NE(sc.find("not measured: peer access"), std::string::npos) << sc;
   EXPECT_NE(sc.find("x2.50"), std::string::npos) << sc;
   EXPECT_NE(sc.find("x1.00"), std::string::npos) << sc;
@@ -204,7 +205,7 @@ TEST(MultiRecords, ChartHasBothBandwidthsAndTheRoofs) {
   EXPECT_NE(std::find(refs.begin(), refs.end(), 321.5), refs.end());  // measured peer copy
   EXPECT_NE(std::find(refs.begin(), refs.end(), 4000.0), refs.end());  // HBM read roof
   const std::string pdf = rl::test::tempPath("multi-chart.pdf");
-  ASSERT_EQ(rl::writeTextAtomic(pdf, rl::gui::renderFigure(f.spec, rl::gui::FigureFormat::Pdf)), "");
+  ASSERT_EQ(rl::writeTextAtomic(pdf, rl::gui::figureFormats().find("pdf")->render(f.spec, {}, nullptr)), "");
   REQUIRE_PDFTOTEXT();
   const std::string text = rl::test::pdfText(pdf);
   EXPECT_NE(text.find("busbw"), std::string::npos) << text;

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "reducelab/config.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/stats.hpp"
 

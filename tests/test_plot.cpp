@@ -14,7 +14,7 @@
 #include <string>
 
 #include "../gui/src/plot_layout.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/occupancy.hpp"
@@ -23,6 +23,14 @@
 using namespace rl::gui;
 
 namespace {
+
+// A figure drawn by the writer registered under this name (figureFormats()).
+std::string renderFigure(const PlotSpec& spec, std::string_view format, const FigureOptions& o = {},
+                         std::string* error = nullptr) {
+  const FigureWriter* w = figureFormats().find(format);
+  EXPECT_NE(w, nullptr) << "no figure writer named " << format;
+  return w ? w->render(spec, o, error) : std::string();
+}
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -100,18 +108,18 @@ TEST(Figure, SvgIsWellFormedWithItsSizeAndDarkThemeToo) {
   FigureOptions o;
   o.width = 800;
   o.height = 450;
-  const std::string svg = renderFigure(bandwidthSpec(), FigureFormat::Svg, o);
+  const std::string svg = renderFigure(bandwidthSpec(), "svg", o);
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
   EXPECT_NE(svg.find("width=\"800\""), std::string::npos);
   EXPECT_NE(svg.find("height=\"450\""), std::string::npos);
   EXPECT_TRUE(isWellFormedXml(svg, "plot-white.svg"));
   o.whiteBackground = false;
-  EXPECT_TRUE(isWellFormedXml(renderFigure(bandwidthSpec(), FigureFormat::Svg, o), "plot-dark.svg"));
+  EXPECT_TRUE(isWellFormedXml(renderFigure(bandwidthSpec(), "svg", o), "plot-dark.svg"));
 }
 
 TEST(Figure, PdfHasEveryTextOfTheFigureAndEmbedsDejaVu) {
-  const std::string pdf = renderFigure(bandwidthSpec(), FigureFormat::Pdf);
+  const std::string pdf = renderFigure(bandwidthSpec(), "pdf");
   ASSERT_EQ(pdf.rfind("%PDF-", 0), 0u);
   const std::string path = rl::test::tempPath("plot.pdf");
   std::ofstream(path, std::ios::binary) << pdf;
@@ -129,7 +137,7 @@ TEST(Figure, PdfHasEveryTextOfTheFigureAndEmbedsDejaVu) {
 
 TEST(Figure, PngIsTwiceTheLayoutSizeAndShowsBarsInTheirColours) {
   const PlotSpec spec = barSpec();
-  const std::string png = renderFigure(spec, FigureFormat::Png);
+  const std::string png = renderFigure(spec, "png");
   const std::string path = rl::test::tempPath("plot-bars.png");
   std::ofstream(path, std::ios::binary) << png;
   const rl::test::Image img = rl::test::loadPng(path);
@@ -153,10 +161,10 @@ TEST(Figure, EmptySpecShowsItsMessage) {
   spec.emptyMessage = "press Run <F5> & wait";
   spec.series.emplace_back().name = "nothing yet";
   const std::string path = rl::test::tempPath("plot-empty.pdf");
-  std::ofstream(path, std::ios::binary) << renderFigure(spec, FigureFormat::Pdf);
+  std::ofstream(path, std::ios::binary) << renderFigure(spec, "pdf");
   REQUIRE_PDFTOTEXT();
   EXPECT_NE(rl::test::pdfText(path).find("press Run <F5> & wait"), std::string::npos);
-  EXPECT_TRUE(isWellFormedXml(renderFigure(PlotSpec{}, FigureFormat::Svg), "plot-default.svg"));
+  EXPECT_TRUE(isWellFormedXml(renderFigure(PlotSpec{}, "svg"), "plot-default.svg"));
 }
 
 TEST(Figure, InvalidUtf8AndControlCharactersStillRender) {
@@ -164,9 +172,9 @@ TEST(Figure, InvalidUtf8AndControlCharactersStillRender) {
   spec.series[0].name = std::string("bad \xff\xfe bytes \x01 and \xc3\xa9");
   spec.title = "caf\xc3\xa9 \xe2\x86\x92 GB/s";
   std::string error;
-  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, FigureFormat::Svg, {}, &error), "plot-utf8.svg")) << error;
+  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, "svg", {}, &error), "plot-utf8.svg")) << error;
   const std::string path = rl::test::tempPath("plot-utf8.pdf");
-  std::ofstream(path, std::ios::binary) << renderFigure(spec, FigureFormat::Pdf, {}, &error);
+  std::ofstream(path, std::ios::binary) << renderFigure(spec, "pdf", {}, &error);
   EXPECT_EQ(error, "");
   REQUIRE_PDFTOTEXT();
   EXPECT_NE(rl::test::pdfText(path).find("caf\xc3\xa9 \xe2\x86\x92 GB/s"), std::string::npos);
@@ -301,7 +309,7 @@ TEST(PlotLayout, NonPositiveAndNanValuesOnLogAxesAreSkipped) {
   EXPECT_FALSE(L.references[0].visible);
   EXPECT_TRUE(L.shades[0].visible);  // x0 = 0 on a log axis: from the left edge
   EXPECT_FLOAT_EQ(L.shades[0].px0, L.plot.x0);
-  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, FigureFormat::Svg), "plot-log-nan.svg"));
+  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, "svg"), "plot-log-nan.svg"));
 }
 
 // The N sweep's shape: the free corner for the legend is top left, where the shade labels are.
@@ -453,7 +461,7 @@ TEST_F(PlotWidget, NanAndNegativeValuesOnLogAxesDoNotCrash) {
   ImGui::GetIO().MousePos = ImVec2(400, 300);
   for (int i = 0; i < 3; ++i) frame(&spec);
   EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 0);
-  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, FigureFormat::Svg), "plot-widget-log.svg"));
+  EXPECT_TRUE(isWellFormedXml(renderFigure(spec, "svg"), "plot-widget-log.svg"));
 }
 
 // Exported figures of the saved H200 sweeps (docs/data): the legend hides no data, occupancy

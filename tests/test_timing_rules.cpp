@@ -6,7 +6,8 @@
 
 #include "test_support.hpp"
 
-#include "reducelab/formats.hpp"
+#include "reducelab/run_tables.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/record.hpp"
 #include "reducelab/results_store.hpp"

@@ -8,20 +8,17 @@
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/run_tables.hpp"
 
 namespace rl::gui {
 namespace {
 
 void exportButtons(const Figure& fig, const Table* table, UiActions& actions) {
-  if (ImGui::SmallButton("PNG")) actions.requestExportFigure(fig, true, false);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as PNG (2x, white background) in the export folder");
-  sameLineIfFits(buttonWidth("SVG", true));
-  if (ImGui::SmallButton("SVG")) actions.requestExportFigure(fig, false, true);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the figure as SVG (vector, text kept as text)");
+  figureExportButtons(fig, actions);
   if (table) {
     sameLineIfFits(buttonWidth("Table", true));
     if (ImGui::SmallButton("Table")) actions.requestExportTable(*table, fig.fileStem);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as CSV, Markdown and LaTeX (booktabs)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save the table as %s", tableExportFormatsText().c_str());
   }
 }
 

@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <map>
 
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/formats/table_writers.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 
 #include "reducelab/family.hpp"
@@ -391,7 +393,7 @@ std::string pitfallMarkdown(const LessonPitfall& p) {
   if (!p.result->ok) return md + "Not run: " + p.result->error + "\n\n";
   for (const std::string& f : pitfallFindings(*p.result)) md += "- " + f + "\n";
   const Table t = pitfallTable(*p.result);
-  return md + "\n" + t.caption + ":\n\n" + render(t, TableFormat::Markdown) + "\n";
+  return md + "\n" + t.caption + ":\n\n" + markdownTable(t) + "\n";
 }
 
 std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {
@@ -400,7 +402,7 @@ std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {
   for (const LessonPitfall& p : lesson.pitfalls) {
     const std::string stem = "pitfall-" + std::string(name(p.request.kind));
     const int n = ++seen[stem];
-    out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + ".csv");
+    out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + std::string(dataFormat().extension));
   }
   return out;
 }

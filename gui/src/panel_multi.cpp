@@ -10,6 +10,7 @@
 #include "reducelab/gui/multi_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/multi_record.hpp"
 
 namespace rl::gui {
 
@@ -421,9 +422,7 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     return;
   }
   const Figure fig = multiFigure(s.measured);
-  if (ImGui::SmallButton("PNG")) actions.requestExportFigure(fig, true, false);
-  ImGui::SameLine();
-  if (ImGui::SmallButton("SVG")) actions.requestExportFigure(fig, false, true);
+  figureExportButtons(fig, actions);
   ImGui::SameLine();
   if (ImGui::SmallButton("Table")) actions.requestExportTable(multi::vectorTable(s.measured), "multi-allreduce");
   for (const std::string& n : s.measured.notMeasured) ImGui::TextDisabled("not measured: %s", n.c_str());

@@ -49,9 +49,7 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   Figure fig = whatIf ? occupancyFigure(d, model.config.kernel, regs, smemKiB * 1024, 0)
                       : occupancyFigure(d, model.config.kernel, curve.registers, curve.sharedFixedBytes,
                                         curve.sharedPerThreadBytes);
-  if (ImGui::SmallButton("PNG##occ")) actions.requestExportFigure(fig, true, false);
-  ImGui::SameLine();
-  if (ImGui::SmallButton("SVG##occ")) actions.requestExportFigure(fig, false, true);
+  figureExportButtons(fig, actions, "##occ");
   ImGui::EndChild();
   ImGui::SameLine();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

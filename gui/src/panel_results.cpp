@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "reducelab/catalogue.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/run_tables.hpp"
 #include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
@@ -117,7 +117,7 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
         if (!tables.reductions.rows.empty()) actions.requestExportTable(tables.reductions, "results");
         if (!tables.matrix.rows.empty()) actions.requestExportTable(tables.matrix, "results-matrix");
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("CSV, Markdown and LaTeX (booktabs) in the export folder");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s in the export folder", tableExportFormatsText().c_str());
       ImGui::SameLine();
       if (cache.rows.empty()) ImGui::TextDisabled("%zu runs of the matrix families", cache.matrix.size());
       else ImGui::TextDisabled("%zu runs, %s", cache.rows.size(), timeBasisMeaning(cache.basis));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cmath>
+#include <filesystem>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -319,17 +320,11 @@ uint32_t paletteColor(int index) {
   return kColors[((index % n) + n) % n];
 }
 
-std::string_view figureFormatName(FigureFormat f) {
-  switch (f) {
-    case FigureFormat::Pdf: return "pdf";
-    case FigureFormat::Svg: return "svg";
-    case FigureFormat::Png: break;
-  }
-  return "png";
-}
+namespace {
 
-std::string renderFigure(const PlotSpec& spec, FigureFormat format, const FigureOptions& options,
-                         std::string* error) {
+enum class Surface { Pdf, Svg, Png };  // the cairo surface each figure writer draws on
+
+std::string renderFigure(const PlotSpec& spec, Surface format, const FigureOptions& options, std::string* error) {
   // cairo and fontconfig keep their font caches for the life of the process; released at exit so
   // the leak checker (asan preset) sees what the program itself leaks.
   static const bool releaseAtExit = [] {
@@ -355,19 +350,19 @@ std::string renderFigure(const PlotSpec& spec, FigureFormat format, const Figure
 
   std::string bytes;
   SurfacePtr surface;
-  const double scale = format == FigureFormat::Png ? std::clamp(options.pngScale, 0.25, 8.0) : 1.0;
+  const double scale = format == Surface::Png ? std::clamp(options.pngScale, 0.25, 8.0) : 1.0;
   switch (format) {
-    case FigureFormat::Pdf:  // PDF points = layout pixels: a 960-pixel figure is 13.3 inches wide
+    case Surface::Pdf:  // PDF points = layout pixels: a 960-pixel figure is 13.3 inches wide
       surface.reset(cairo_pdf_surface_create_for_stream(appendBytes, &bytes, width, height));
       if (!spec.title.empty())
         cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_TITLE, validUtf8(spec.title).c_str());
       cairo_pdf_surface_set_metadata(surface.get(), CAIRO_PDF_METADATA_CREATOR, "ReduceLab");
       break;
-    case FigureFormat::Svg:
+    case Surface::Svg:
       surface.reset(cairo_svg_surface_create_for_stream(appendBytes, &bytes, width, height));
       cairo_svg_surface_restrict_to_version(surface.get(), CAIRO_SVG_VERSION_1_1);
       break;
-    case FigureFormat::Png:
+    case Surface::Png:
       surface.reset(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, int(std::lround(width * scale)),
                                                int(std::lround(height * scale))));
       break;
@@ -383,7 +378,7 @@ std::string renderFigure(const PlotSpec& spec, FigureFormat format, const Figure
       return {};
     }
   }
-  if (format == FigureFormat::Png) {
+  if (format == Surface::Png) {
     cairo_surface_flush(surface.get());
     if (cairo_surface_write_to_png_stream(surface.get(), appendBytes, &bytes) != CAIRO_STATUS_SUCCESS) {
       if (error) *error = "cairo could not encode the PNG";
@@ -396,6 +391,51 @@ std::string renderFigure(const PlotSpec& spec, FigureFormat format, const Figure
     return {};
   }
   return bytes;
+}
+
+std::string renderPdf(const PlotSpec& spec, const FigureOptions& o, std::string* e) {
+  return renderFigure(spec, Surface::Pdf, o, e);
+}
+std::string renderSvg(const PlotSpec& spec, const FigureOptions& o, std::string* e) {
+  return renderFigure(spec, Surface::Svg, o, e);
+}
+std::string renderPng(const PlotSpec& spec, const FigureOptions& o, std::string* e) {
+  return renderFigure(spec, Surface::Png, o, e);
+}
+
+// In the order exports write them.
+FormatRegistry<FigureWriter> makeFigureRegistry() {
+  FormatRegistry<FigureWriter> r;
+  FigureWriter pdf{{.name = "pdf", .extension = ".pdf", .label = "PDF",
+                    .description = "PDF (vector, fonts embedded, for print)", .writes = kWritesFigures}};
+  pdf.vector = true;
+  pdf.render = renderPdf;
+  r.add(pdf);
+  FigureWriter svg{{.name = "svg", .extension = ".svg", .label = "SVG",
+                    .description = "SVG (vector, text kept as text)", .writes = kWritesFigures}};
+  svg.vector = svg.panelButton = svg.fallback = true;
+  svg.render = renderSvg;
+  r.add(svg);
+  FigureWriter png{{.name = "png", .extension = ".png", .label = "PNG",
+                    .description = "PNG (2x, white background)", .writes = kWritesFigures}};
+  png.panelButton = true;
+  png.render = renderPng;
+  r.add(png);
+  return r;
+}
+
+}  // namespace
+
+const FormatRegistry<FigureWriter>& figureFormats() {
+  static const FormatRegistry<FigureWriter> registry = makeFigureRegistry();
+  return registry;
+}
+
+const FigureWriter& figureFormatFor(const std::string& path) {
+  if (const FigureWriter* f = figureFormats().findByExtension(std::filesystem::path(path).extension().string())) return *f;
+  for (const FigureWriter& f : figureFormats().all())
+    if (f.fallback) return f;
+  throw std::logic_error("no figure format is the fallback");
 }
 
 }  // namespace rl::gui

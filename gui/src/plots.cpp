@@ -8,7 +8,7 @@
 #include <map>
 
 #include "reducelab/catalogue.hpp"
-#include "reducelab/formats.hpp"
+
 
 namespace rl::gui {
 namespace {

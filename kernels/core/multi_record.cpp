@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "reducelab/collective.hpp"
-#include "reducelab/multi.hpp"
+#include "reducelab/multi_record.hpp"
 
 namespace rl::multi {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 
 namespace rl::remote {
 

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "reducelab/formats.hpp"
-#include "reducelab/multi.hpp"
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/multi_record.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RL_FUZZ_CHECK(back.gpusUsed == r.gpusUsed);
   (void)rl::multi::describe(r);
   for (const rl::Table& t : {rl::multi::scalarTable(r), rl::multi::vectorTable(r)})
-    for (rl::TableFormat f : {rl::TableFormat::Text, rl::TableFormat::Csv, rl::TableFormat::Markdown, rl::TableFormat::Latex})
-      (void)rl::render(t, f);
+    for (const rl::OutputFormat& f : rl::outputFormats().all())
+      if (f.table) (void)f.table(t);
   return 0;
 }

@@ -1,6 +1,7 @@
 // policies.json (`reducelab tune`'s table, one entry per device UUID): each entry is read as the
 // engine and the CPU model read it; an accepted table writes back to JSON that reads again to
 // the same entries, and every look-up stays inside it.
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "fuzz_check.hpp"

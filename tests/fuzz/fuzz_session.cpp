@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);

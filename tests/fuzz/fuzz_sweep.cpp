@@ -3,7 +3,10 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/formats/table_writers.hpp"
+#include "reducelab/run_tables.hpp"
 #include "reducelab/sweep.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -20,9 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)rl::deviceFromJson(j);
   if (rows.empty()) return 0;
   const rl::Table t = rl::sweepTable(rows, peaks);
-  for (rl::TableFormat f : {rl::TableFormat::Text, rl::TableFormat::Markdown, rl::TableFormat::Latex})
-    RL_FUZZ_CHECK(!rl::render(t, f).empty());
-  const rl::Table back = rl::parseCsv(rl::render(t, rl::TableFormat::Csv));
+  for (const rl::OutputFormat& f : rl::outputFormats().all())  // every registered table writer
+    if (f.table) RL_FUZZ_CHECK(!f.table(t).empty());
+  const rl::Table back = rl::parseCsv(rl::csvTable(t));
   RL_FUZZ_CHECK(back.rows.size() == rows.size());
   return 0;
 }

@@ -11,12 +11,10 @@
 // Vector: the element-wise AllReduce of a buffer of S bytes on every GPU (gradient averaging),
 // S from 1 KiB to 8 GiB, by NCCL ring / tree and by hand (two-shot over peer loads).
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "reducelab/device_info.hpp"
-#include "reducelab/formats.hpp"
 #include "reducelab/stats.hpp"
 #include "reducelab/types.hpp"
 
@@ -77,14 +75,7 @@ Report measure(const Options& o, const std::vector<std::string>& argv);
 // True when this build has the NCCL part (nccl.h was found at configure time).
 bool builtWithNccl();
 
-// Tables: the scalar rows, and the vector sweep (algbw / busbw by size and algorithm).
-Table scalarTable(const Report& r);
-Table vectorTable(const Report& r);
-// Everything as JSON, and back (the GUI loads a saved run to time its animation).
-nlohmann::json toJson(const Report& r);
-bool fromJson(const nlohmann::json& j, Report* r, std::string* error);
-// The header lines of the text output: GPUs, peer access, NCCL, roofs, what was not measured.
-std::string describe(const Report& r);
+// Its tables, JSON and header lines: multi_record.hpp.
 
 // Published figures to read the table against (the source is given with each).
 struct ReferenceFigure {

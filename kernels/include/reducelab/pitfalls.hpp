@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 
 namespace rl {
 

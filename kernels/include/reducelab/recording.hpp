@@ -1,7 +1,7 @@
 #pragma once
 // A recording: one self-contained file of a class on a GPU (or on the CPU model) that opens on
 // any machine. The device, driver, peaks and date, every measurement with its samples (the
-// session JSON of formats.hpp), the lesson it followed, and the traces the GPU wrote for the
+// session JSON of formats/session_json.hpp), the lesson it followed, and the traces the GPU wrote for the
 // recorded configurations as their raw trace-format bytes (trace_format.hpp). Layout and
 // versioning: docs/recording-format.md. Plain C++ (no GL): the GUI, the CLI and the remote
 // protocol share it.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "reducelab/formats.hpp"
+#include "reducelab/formats/session_json.hpp"
 #include "reducelab/record.hpp"
 #include "reducelab/trace.hpp"
 

@@ -4,11 +4,12 @@
 //
 // A frame is one header line, a JSON object and an optional binary payload:
 //   "RLRP1 <json bytes> <payload bytes>\n" <json> <payload>
-// Every JSON object has a "type". Measurements travel as the session JSON of formats.hpp (one
-// record per message); a trace travels as the raw bytes of its trace buffer (trace_format.hpp),
-// checked by TraceData::fromBuffer before use. Everything read is bounded: a frame over the
-// limits, a header that is not exactly the form above, JSON that does not parse or a message
-// whose fields are missing, of the wrong type or out of range is refused with one message.
+// Every JSON object has a "type". Measurements travel as the session JSON of
+// formats/session_json.hpp (one record per message); a trace travels as the raw bytes of its
+// trace buffer (trace_format.hpp), checked by TraceData::fromBuffer before use. Everything read
+// is bounded: a frame over the limits, a header that is not exactly the form above, JSON that
+// does not parse or a message whose fields are missing, of the wrong type or out of range is
+// refused with one message.
 // Plain C++ (no GL, no CUDA): the server, the client and the fuzz harness share it.
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // A lesson on screen: the bar with the step's title, caption and Next/Back, and the lesson's table
 // (what was measured beside the seed's figures), shared by the GUI tab and the headless export.
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 #include "reducelab/gui/model.hpp"
 
 namespace rl::gui {
@@ -18,7 +18,8 @@ void drawLessonPitfalls(Model& model);
 // The same in a window over the views and the plots, while the lesson's step has pitfalls (the
 // bottom panel is too short for the code, the findings and the table).
 void drawLessonPitfallsWindow(Model& model);
-// The same as Markdown for lesson.md, and the CSV file each pitfall's table is written to.
+// The same as Markdown for lesson.md, and the file each pitfall's table is written to (in the
+// registry's data format, CSV).
 std::string pitfallMarkdown(const LessonPitfall& p);
 std::vector<std::string> lessonPitfallFiles(const LessonState& lesson);
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "reducelab/config.hpp"
-#include "reducelab/formats.hpp"
+#include "reducelab/table.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/device_info.hpp"
 #include "reducelab/gui/gl.hpp"
@@ -184,7 +184,8 @@ struct Model {
   void addLog(LogLevel level, std::string text);
 };
 
-struct Figure;  // plots.hpp
+struct Figure;        // plots.hpp
+struct FigureWriter;  // plot.hpp
 
 // Requests from the GUI to the app (which owns CUDA, files and the window).
 class UiActions {
@@ -198,7 +199,7 @@ class UiActions {
   virtual void requestCancelSweep() = 0;
   virtual void requestCancelRuns() {}  // the running measurement and the queued ones (and continuous runs)
   // Exports into model.exportDir (never over an existing file); the result goes to the log.
-  virtual void requestExportFigure(const Figure& figure, bool png, bool svg) = 0;
+  virtual void requestExportFigure(const Figure& figure, const FigureWriter& format) = 0;
   virtual void requestExportTable(const Table& table, const std::string& stem) = 0;
   virtual void requestReport() = 0;
   virtual void requestSaveSession() = 0;

@@ -23,5 +23,10 @@ float buttonWidth(const char* label, bool small = false);
 // `full` when a widget with this label (plus `extra` pixels: a radio's circle) fits the width
 // left in the window, else `brief`: narrow views (All four, projector scales) keep whole labels.
 const std::string& labelThatFits(const std::string& full, const std::string& brief, float extra = 0);
+// A figure's export buttons: one per figure format the registry offers to panels (plot.hpp).
+// `idSuffix` tells apart the buttons of two figures in one window ("##occ").
+void figureExportButtons(const Figure& fig, UiActions& actions, const char* idSuffix = "");
+// "CSV, Markdown and LaTeX": what a table export writes (one file per table file format).
+std::string tableExportFormatsText();
 
 }  // namespace rl::gui

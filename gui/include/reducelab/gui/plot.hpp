@@ -1,13 +1,15 @@
 #pragma once
 // ReduceLab's one plot widget. A PlotSpec describes a figure completely (series, axes, reference
-// lines, shaded regions, legend); drawPlot() renders it with ImDrawList on screen and renderFigure()
-// draws the same layout with cairo into PDF, SVG or PNG, so what is exported is what was shown.
+// lines, shaded regions, legend); drawPlot() renders it with ImDrawList on screen and the figure writers
+// (figureFormats()) draw the same layout with cairo into PDF, SVG or PNG, so what is exported is what was shown.
 // Debian has no ImPlot.
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "reducelab/formats/registry.hpp"
 
 struct ImVec2;
 
@@ -84,17 +86,24 @@ struct PlotHit {
 PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& size);
 
 // Exported figures: the same PlotSpec drawn by cairo into a file's bytes (DejaVu Sans embedded).
-enum class FigureFormat { Pdf, Svg, Png };
 struct FigureOptions {
   int width = 960, height = 540;     // layout pixels (PDF: points)
   bool whiteBackground = true;       // print: white; otherwise the dark theme
   double fontSize = 14;
   double pngScale = 2;               // PNG pixels per layout pixel
 };
-// The file's bytes, or "" with *error.
-std::string renderFigure(const PlotSpec& spec, FigureFormat format, const FigureOptions& options = {},
-                         std::string* error = nullptr);
-std::string_view figureFormatName(FigureFormat f);  // "pdf", "svg", "png": also the file extension
+// One writer per figure format, registered once beside the cairo code (plot_cairo.cpp) in the
+// kind of registry every output format has (reducelab/formats/registry.hpp): PDF, SVG, PNG.
+struct FigureWriter : FormatInfo {
+  bool vector = false;       // scales without loss (PDF, SVG); a Markdown report shows the other kind inline
+  bool panelButton = false;  // a button of the panels' exports (PDF is for print: sweep, report, multi --chart)
+  bool fallback = false;     // what a chart file whose extension names no format is written as (SVG)
+  // The file's bytes, or "" with *error.
+  std::string (*render)(const PlotSpec& spec, const FigureOptions& options, std::string* error) = nullptr;
+};
+const FormatRegistry<FigureWriter>& figureFormats();
+// The writer for this file name: by its extension, else the fallback.
+const FigureWriter& figureFormatFor(const std::string& path);
 
 // Colours used for series without a colour (IM_COL32 layout), readable on dark and white.
 uint32_t paletteColor(int index);
