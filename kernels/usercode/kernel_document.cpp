@@ -1,0 +1,301 @@
+#include "reducelab/usercode/kernel_document.hpp"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "reducelab/atomic_file.hpp"
+
+namespace rl::usercode {
+
+namespace fs = std::filesystem;
+
+FileStamp stampOf(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return {};
+  FileStamp s;
+  s.exists = true;
+  s.modifiedNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.bytes = uint64_t(st.st_size);
+  return s;
+}
+
+namespace {
+
+// The file's text, refused when it is no text a kernel can be (a binary picked by mistake).
+std::string readKernelText(const std::string& path, std::string* text) {
+  std::string t;
+  if (std::string e = readTextFile(path, &t, kMaxKernelFileBytes); !e.empty()) return e;
+  if (t.find('\0') != std::string::npos) return path + " is not a text file (it holds NUL bytes)";
+  *text = std::move(t);
+  return {};
+}
+
+std::string fileName(const std::string& path) { return fs::path(path).filename().string(); }
+
+}  // namespace
+
+std::string KernelDocument::open(const std::string& path) {
+  std::string t;
+  if (std::string e = readKernelText(path, &t); !e.empty()) return e;
+  path_ = path;
+  suggestedName_ = fileName(path);
+  saved_ = t;
+  stamp_ = stampOf(path);
+  conflictStamp_ = {};
+  undo_.clear(), redo_.clear();
+  replaceText(std::move(t));
+  return {};
+}
+
+void KernelDocument::startUnsaved(std::string text, std::string suggestedName) {
+  path_.clear();
+  saved_.clear();
+  stamp_ = {}, conflictStamp_ = {};
+  suggestedName_ = std::move(suggestedName);
+  undo_.clear(), redo_.clear();
+  replaceText(std::move(text));
+}
+
+void KernelDocument::restore(const std::string& path, std::string text) {
+  if (!path.empty() && open(path).empty()) {
+    if (text != text_) {
+      undo_.push_back({text_, 0});  // the file's text stays one undo away
+      replaceText(std::move(text));
+    }
+    return;
+  }
+  // No file (never saved, or gone since): the text alone, modified until it is saved.
+  std::string name = path.empty() ? suggestedName_ : fileName(path);
+  startUnsaved(std::move(text), name.empty() ? "kernel.cu" : name);
+  path_ = path;
+}
+
+std::string KernelDocument::displayName() const {
+  if (!path_.empty()) return fileName(path_);
+  if (suggestedName_.empty()) return text_.empty() ? "" : "untitled.cu (not saved yet)";
+  return suggestedName_ + " (not saved yet)";
+}
+
+void KernelDocument::replaceText(std::string text) {
+  text_ = std::move(text);
+  ++version_;
+}
+
+void KernelDocument::edit(std::string text, int cursor, double nowSeconds) {
+  if (text == text_) {
+    lastCursor_ = cursor;
+    return;
+  }
+  // One undo step per burst of typing: a change of one character next to the last one, soon after it.
+  const int64_t grew = int64_t(text.size()) - int64_t(text_.size());
+  const bool typing = (grew == 1 || grew == -1) && std::abs(cursor - lastCursor_) <= 1 &&
+                      nowSeconds - lastEditAt_ < kMergeSeconds && !undo_.empty();
+  if (!typing) {
+    undo_.push_back({text_, lastCursor_});
+    if (undo_.size() > 500) undo_.erase(undo_.begin());
+  }
+  redo_.clear();
+  lastEditAt_ = nowSeconds;
+  lastCursor_ = cursor;
+  replaceText(std::move(text));
+}
+
+bool KernelDocument::undo(int* cursor) {
+  if (undo_.empty()) return false;
+  redo_.push_back({text_, lastCursor_});
+  Snapshot s = std::move(undo_.back());
+  undo_.pop_back();
+  lastCursor_ = s.cursor;
+  lastEditAt_ = -1e9;  // the next keystroke starts a new step
+  if (cursor) *cursor = s.cursor;
+  replaceText(std::move(s.text));
+  return true;
+}
+
+bool KernelDocument::redo(int* cursor) {
+  if (redo_.empty()) return false;
+  undo_.push_back({text_, lastCursor_});
+  Snapshot s = std::move(redo_.back());
+  redo_.pop_back();
+  lastCursor_ = s.cursor;
+  lastEditAt_ = -1e9;
+  if (cursor) *cursor = s.cursor;
+  replaceText(std::move(s.text));
+  return true;
+}
+
+std::string KernelDocument::save(const std::string& path) {
+  const std::string target = path.empty() ? path_ : path;
+  if (target.empty()) return "this kernel has no file yet: choose where to save it";
+  if (std::string e = writeTextAtomic(target, text_); !e.empty()) return e;
+  path_ = target;
+  suggestedName_ = fileName(target);
+  saved_ = text_;
+  stamp_ = stampOf(target);
+  conflictStamp_ = {};
+  return {};
+}
+
+KernelDocument::DiskChange KernelDocument::checkDisk(std::string* why) {
+  if (path_.empty()) return DiskChange::None;
+  const FileStamp now = stampOf(path_);
+  if (now == stamp_) return DiskChange::None;
+  if (!now.exists) {
+    if (!stamp_.exists) return DiskChange::None;  // reported already
+    stamp_ = now;
+    saved_.clear();  // Save writes it back
+    return DiskChange::Vanished;
+  }
+  std::string t;
+  if (std::string e = readKernelText(path_, &t); !e.empty()) {
+    stamp_ = now;  // reported once; the next change is looked at again
+    if (why) *why = e;
+    return DiskChange::Unreadable;
+  }
+  if (t == saved_ || t == text_) {  // touched, not changed, or now holding the editor's own text
+    stamp_ = now;
+    saved_ = std::move(t);
+    return DiskChange::None;
+  }
+  if (!modified()) {
+    stamp_ = now;
+    saved_ = t;
+    undo_.push_back({text_, lastCursor_});  // the reload is one undo step
+    redo_.clear();
+    lastEditAt_ = -1e9;
+    replaceText(std::move(t));
+    return DiskChange::Reloaded;
+  }
+  if (now == conflictStamp_) return DiskChange::None;
+  conflictStamp_ = now;
+  return DiskChange::Conflict;
+}
+
+std::string KernelDocument::reloadFromDisk() {
+  std::string t;
+  if (std::string e = readKernelText(path_, &t); !e.empty()) return e;
+  undo_.push_back({text_, lastCursor_});  // the editor's own text stays one undo away
+  redo_.clear();
+  lastEditAt_ = -1e9;
+  saved_ = t;
+  stamp_ = stampOf(path_);
+  conflictStamp_ = {};
+  replaceText(std::move(t));
+  return {};
+}
+
+void KernelDocument::keepMine() {
+  // What is on disk now is what a Save would replace: the editor stays modified against it.
+  std::string t;
+  if (readKernelText(path_, &t).empty()) saved_ = t;
+  stamp_ = stampOf(path_);
+  conflictStamp_ = {};
+}
+
+// ---- the autosave ----
+
+fs::path defaultAutosavePath() {
+  const char* xdg = std::getenv("XDG_STATE_HOME");
+  const char* home = std::getenv("HOME");
+  fs::path dir;
+  if (xdg && *xdg) dir = fs::path(xdg) / "reducelab";
+  else if (home && *home) dir = fs::path(home) / ".local" / "state" / "reducelab";
+  else dir = fs::temp_directory_path() / "reducelab";
+  return dir / "editor-autosave.json";
+}
+
+namespace {
+
+std::string utcNow() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+constexpr const char* kAutosaveFormat = "reducelab-editor-autosave";
+
+}  // namespace
+
+std::string writeAutosave(const fs::path& path, const KernelDocument& doc) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return "cannot create " + path.parent_path().string() + ": " + ec.message();
+  nlohmann::json j = {{"format", kAutosaveFormat},
+                      {"version", 1},
+                      {"file", doc.path().empty() ? std::string() : fs::absolute(doc.path()).string()},
+                      {"suggested_name", doc.suggestedName()},
+                      {"modified", doc.modified()},
+                      {"written_at", utcNow()},
+                      {"text", doc.text()}};
+  // Invalid UTF-8 in the text must not lose it: replace nothing, escape what JSON cannot hold.
+  return writeTextAtomic(path.string(), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+std::optional<Autosave> readAutosave(const fs::path& path, std::string* why) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return std::nullopt;
+  std::string text;
+  if (std::string e = readTextFile(path.string(), &text, kMaxKernelFileBytes * 8); !e.empty()) {
+    if (why) *why = e;
+    return std::nullopt;
+  }
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (j.value("format", "") != kAutosaveFormat || j.value("version", 0) != 1)
+      throw std::runtime_error("not an editor autosave of this version");
+    Autosave a;
+    a.file = j.at("file").get<std::string>();
+    a.suggestedName = j.value("suggested_name", "");
+    a.text = j.at("text").get<std::string>();
+    a.modified = j.at("modified").get<bool>();
+    a.writtenAt = j.value("written_at", "");
+    return a;
+  } catch (const std::exception& e) {
+    if (why) *why = "the editor's autosave " + path.string() + " cannot be read (" + e.what() + "); it is left as it is";
+    return std::nullopt;
+  }
+}
+
+std::string restoreDocument(KernelDocument* doc, const std::optional<Autosave>& autosave, const std::string& kernelFile,
+                            std::string* error) {
+  auto sameFile = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    return !a.empty() && !b.empty() && fs::equivalent(a, b, ec);
+  };
+  if (!kernelFile.empty()) {
+    if (std::string e = doc->open(kernelFile); !e.empty()) {
+      if (error) *error = e;
+      return {};
+    }
+    if (autosave && autosave->modified && sameFile(autosave->file, kernelFile) && autosave->text != doc->text()) {
+      doc->restore(kernelFile, autosave->text);
+      return "Restored the unsaved text of " + doc->displayName() + " from " + autosave->writtenAt +
+             " (the file on disk is one undo away)";
+    }
+    return {};
+  }
+  if (!autosave) return {};
+  if (!autosave->file.empty() && !autosave->modified) {
+    if (std::string e = doc->open(autosave->file); !e.empty()) {  // moved away since: its text stays
+      doc->restore(autosave->file, autosave->text);
+      return "Reopened the editor's text of " + autosave->file + " from " + autosave->writtenAt + " (" + e + ")";
+    }
+    return {};
+  }
+  if (autosave->file.empty()) {
+    doc->startUnsaved(autosave->text, autosave->suggestedName);
+    return autosave->text.empty() ? std::string()
+                                  : "Restored the editor's unsaved text (" + doc->displayName() + ") from " + autosave->writtenAt;
+  }
+  doc->restore(autosave->file, autosave->text);
+  return "Restored the unsaved text of " + doc->displayName() + " from " + autosave->writtenAt;
+}
+
+}  // namespace rl::usercode

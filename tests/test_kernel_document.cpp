@@ -1,0 +1,206 @@
+// The editor's document (kernel_document.hpp): undo steps, saving, the file watched on disk and
+// the autosave that brings back editor text after a crash. No GPU, no window.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "reducelab/usercode/kernel_document.hpp"
+
+namespace fs = std::filesystem;
+using rl::usercode::Autosave;
+using rl::usercode::KernelDocument;
+using Change = rl::usercode::KernelDocument::DiskChange;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("rl-doc-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+void writeFile(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+// A later modification time than the last write, as an editor saving a second later gives.
+void touchLater(const std::string& path) {
+  const auto t = fs::last_write_time(path);
+  fs::last_write_time(path, t + std::chrono::seconds(2));
+}
+
+}  // namespace
+
+TEST(KernelDocument, TypingIsOneUndoStepAndUndoRedoWalkTheHistory) {
+  KernelDocument d;
+  d.startUnsaved("", "k3.cu");
+  std::string text;
+  double t = 0;
+  for (char c : std::string("abc")) {  // one burst of typing
+    text += c;
+    d.edit(text, int(text.size()), t += 0.1);
+  }
+  text += "\n\nlater";  // a paste, later
+  d.edit(text, int(text.size()), t += 5);
+  ASSERT_EQ(d.text(), "abc\n\nlater");
+  int cursor = -1;
+  ASSERT_TRUE(d.undo(&cursor));
+  EXPECT_EQ(d.text(), "abc");
+  EXPECT_EQ(cursor, 3);
+  ASSERT_TRUE(d.undo(&cursor));
+  EXPECT_EQ(d.text(), "");
+  EXPECT_FALSE(d.undo(&cursor));
+  ASSERT_TRUE(d.redo(&cursor));
+  ASSERT_TRUE(d.redo(&cursor));
+  EXPECT_EQ(d.text(), "abc\n\nlater");
+  EXPECT_FALSE(d.redo(&cursor));
+  // A new edit after an undo drops the redo history.
+  d.undo(&cursor);
+  d.edit("abX", 3, t += 5);
+  EXPECT_FALSE(d.canRedo());
+}
+
+TEST(KernelDocument, SaveWritesTheFileAndClearsModified) {
+  TempDir dir;
+  KernelDocument d;
+  d.startUnsaved("__global__ void k() {}\n", "k1.cu");
+  EXPECT_TRUE(d.modified());
+  EXPECT_EQ(d.displayName(), "k1.cu (not saved yet)");
+  EXPECT_NE(d.save(), "");  // no file yet: it says so and writes nothing
+  const std::string path = dir.file("k1.cu");
+  ASSERT_EQ(d.save(path), "");
+  EXPECT_FALSE(d.modified());
+  EXPECT_EQ(readFile(path), "__global__ void k() {}\n");
+  EXPECT_EQ(d.displayName(), "k1.cu");
+  // A failed save leaves the document modified and the target untouched.
+  d.edit("changed", 7, 1);
+  EXPECT_NE(d.save(dir.file("no-such-folder/k1.cu")), "");
+  EXPECT_TRUE(d.modified());
+  EXPECT_FALSE(fs::exists(dir.file("no-such-folder")));
+}
+
+TEST(KernelDocument, OpenRefusesWhatIsNoKernelTextAndKeepsTheDocument) {
+  TempDir dir;
+  KernelDocument d;
+  const std::string good = dir.file("a.cu");
+  writeFile(good, "kernel text");
+  ASSERT_EQ(d.open(good), "");
+  EXPECT_NE(d.open(dir.file("missing.cu")), "");
+  EXPECT_NE(d.open(dir.path.string()), "");  // a folder
+  writeFile(dir.file("bin.cu"), std::string("ab\0cd", 5));
+  EXPECT_NE(d.open(dir.file("bin.cu")).find("not a text file"), std::string::npos);
+  EXPECT_EQ(d.path(), good);
+  EXPECT_EQ(d.text(), "kernel text");
+}
+
+TEST(KernelDocument, WatchingTheFileReloadsUnchangedTextAndReportsConflictsOnce) {
+  TempDir dir;
+  const std::string path = dir.file("k.cu");
+  writeFile(path, "one");
+  KernelDocument d;
+  ASSERT_EQ(d.open(path), "");
+  EXPECT_EQ(d.checkDisk(), Change::None);
+  // Saved in another editor: the document had no changes, so the new text comes in.
+  const uint64_t v = d.version();
+  writeFile(path, "two");
+  touchLater(path);
+  EXPECT_EQ(d.checkDisk(), Change::Reloaded);
+  EXPECT_EQ(d.text(), "two");
+  EXPECT_GT(d.version(), v);
+  EXPECT_FALSE(d.modified());
+  int cursor;
+  ASSERT_TRUE(d.undo(&cursor));  // the reload is one undo step
+  EXPECT_EQ(d.text(), "one");
+  d.redo(&cursor);
+  // Changed in both places: a conflict, reported once; the editor's text is never replaced by itself.
+  d.edit("mine", 4, 10);
+  writeFile(path, "theirs");
+  touchLater(path);
+  EXPECT_EQ(d.checkDisk(), Change::Conflict);
+  EXPECT_EQ(d.checkDisk(), Change::None);
+  EXPECT_EQ(d.text(), "mine");
+  d.keepMine();
+  EXPECT_TRUE(d.modified());
+  EXPECT_EQ(d.checkDisk(), Change::None);
+  // Reload instead: the file's text, the editor's one undo away.
+  writeFile(path, "theirs again");
+  touchLater(path);
+  ASSERT_EQ(d.checkDisk(), Change::Conflict);
+  ASSERT_EQ(d.reloadFromDisk(), "");
+  EXPECT_EQ(d.text(), "theirs again");
+  ASSERT_TRUE(d.undo(&cursor));
+  EXPECT_EQ(d.text(), "mine");
+  // Deleted: the editor keeps its text, and Save puts the file back.
+  fs::remove(path);
+  EXPECT_EQ(d.checkDisk(), Change::Vanished);
+  EXPECT_EQ(d.checkDisk(), Change::None);
+  EXPECT_TRUE(d.modified());
+  ASSERT_EQ(d.save(), "");
+  EXPECT_EQ(readFile(path), "mine");
+}
+
+TEST(KernelDocument, AutosaveRoundTripsAndRestoresUnsavedTextOverTheFile) {
+  TempDir dir;
+  const fs::path autosave = dir.path / "state" / "editor-autosave.json";
+  const std::string path = dir.file("k.cu");
+  writeFile(path, "on disk");
+  KernelDocument d;
+  ASSERT_EQ(d.open(path), "");
+  d.edit("typed but not saved \xff (bad UTF-8 too)", 5, 1);
+  ASSERT_EQ(rl::usercode::writeAutosave(autosave, d), "");
+  std::string why;
+  const std::optional<Autosave> a = rl::usercode::readAutosave(autosave, &why);
+  ASSERT_TRUE(a) << why;
+  EXPECT_TRUE(a->modified);
+  EXPECT_EQ(a->file, fs::absolute(path).string());
+  // The app crashed: a new editor gets the text back, over the file, which is one undo away.
+  KernelDocument next;
+  std::string error;
+  const std::string note = rl::usercode::restoreDocument(&next, a, "", &error);
+  EXPECT_EQ(error, "");
+  EXPECT_NE(note.find("Restored the unsaved text of k.cu"), std::string::npos) << note;
+  EXPECT_NE(next.text().find("typed but not saved"), std::string::npos);
+  EXPECT_TRUE(next.modified());
+  int cursor;
+  ASSERT_TRUE(next.undo(&cursor));
+  EXPECT_EQ(next.text(), "on disk");
+  // --kernel-file names another file: that file opens, the autosave of another file is not put over it.
+  const std::string other = dir.file("other.cu");
+  writeFile(other, "other");
+  KernelDocument third;
+  EXPECT_EQ(rl::usercode::restoreDocument(&third, a, other, &error), "");
+  EXPECT_EQ(third.text(), "other");
+  EXPECT_FALSE(third.modified());
+}
+
+TEST(KernelDocument, AnUnsavedCopyIsRestoredAndADamagedAutosaveIsLeftAlone) {
+  TempDir dir;
+  const fs::path autosave = dir.path / "editor-autosave.json";
+  KernelDocument d;
+  d.startUnsaved("a copy of k3", "k3.cu");
+  ASSERT_EQ(rl::usercode::writeAutosave(autosave, d), "");
+  std::string why;
+  KernelDocument next;
+  std::string error;
+  const std::string note = rl::usercode::restoreDocument(&next, rl::usercode::readAutosave(autosave, &why), "", &error);
+  EXPECT_NE(note.find("k3.cu (not saved yet)"), std::string::npos) << note;
+  EXPECT_EQ(next.text(), "a copy of k3");
+  EXPECT_EQ(next.suggestedName(), "k3.cu");
+  // A damaged autosave: nothing restored, a message, and the file kept for the user.
+  writeFile(autosave.string(), "{\"format\": \"reducelab-editor-autosave\", \"text\": ");
+  EXPECT_FALSE(rl::usercode::readAutosave(autosave, &why));
+  EXPECT_NE(why.find("cannot be read"), std::string::npos);
+  EXPECT_TRUE(fs::exists(autosave));
+}
