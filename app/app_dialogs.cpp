@@ -8,16 +8,26 @@ namespace rl::app {
 
 void Application::requestFileChoice(gui::FileChoice choice) {
   if (fileDialog_.running()) return;
-  const FileDialogKind kind = choice == gui::FileChoice::OpenRecording ? FileDialogKind::Open
-                              : choice == gui::FileChoice::SaveSession ? FileDialogKind::Save
-                                                                       : FileDialogKind::Folder;
-  const char* title = choice == gui::FileChoice::OpenRecording ? "Open a ReduceLab recording or session"
-                      : choice == gui::FileChoice::SaveSession ? "Save the ReduceLab session"
-                                                               : "ReduceLab export folder";
   namespace fs = std::filesystem;
-  const std::string start = choice == gui::FileChoice::SaveSession ? (fs::path(model_.exportDir) / "session.reducelab").string()
-                            : choice == gui::FileChoice::ExportFolder ? model_.exportDir + "/"
-                                                                      : "";
+  FileDialogKind kind = FileDialogKind::Open;
+  const char* title = "";
+  std::string start;
+  switch (choice) {
+    case gui::FileChoice::OpenRecording: title = "Open a ReduceLab recording or session"; break;
+    case gui::FileChoice::SaveSession:
+      kind = FileDialogKind::Save, title = "Save the ReduceLab session";
+      start = (fs::path(model_.exportDir) / "session.reducelab").string();
+      break;
+    case gui::FileChoice::ExportFolder:
+      kind = FileDialogKind::Folder, title = "ReduceLab export folder";
+      start = model_.exportDir + "/";
+      break;
+    case gui::FileChoice::OpenKernel: title = "Open your kernel (.cu)"; break;
+    case gui::FileChoice::SaveKernelAs:
+      kind = FileDialogKind::Save, title = "Save your kernel";
+      start = model_.editor.doc.hasFile() ? model_.editor.doc.path() : model_.editor.doc.suggestedName();
+      break;
+  }
   const std::string why = fileDialog_.start(kind, title, start, dialogProgram_);
   if (why.empty()) {
     dialogPurpose_ = choice;
@@ -35,6 +45,7 @@ bool Application::pollFileDialog() {
   model_.fileDialogOpen = false;
   if (r->status == FileDialogResult::Chosen) {
     if (dialogPurpose_ == gui::FileChoice::SaveSession) saveSession(r->path, true);  // the chooser asked before replacing
+    else if (dialogPurpose_ == gui::FileChoice::SaveKernelAs) saveKernel(r->path);
     else requestPathChosen(dialogPurpose_, r->path);
   } else if (r->status == FileDialogResult::Failed) {
     model_.addLog(gui::LogLevel::Warn, r->error + ": type the path instead");
@@ -52,6 +63,21 @@ void Application::requestPathChosen(gui::FileChoice choice, const std::string& p
     case gui::FileChoice::SaveSession: {  // typed: an existing file is not replaced
       const std::string target = std::filesystem::path(path).has_extension() ? path : path + ".reducelab";
       saveSession(target, false);
+      break;
+    }
+    case gui::FileChoice::OpenKernel:
+      openKernelFile(path);
+      break;
+    case gui::FileChoice::SaveKernelAs: {  // typed: an existing file other than the kernel's own is not replaced
+      std::error_code ec;
+      const bool own = model_.editor.doc.hasFile() && std::filesystem::equivalent(path, model_.editor.doc.path(), ec);
+      if (std::filesystem::exists(path, ec) && !own) {
+        model_.editor.notice = path + " exists already: choose another name (the desktop's chooser asks before replacing)";
+        model_.editor.noticeIsError = true;
+        model_.addLog(gui::LogLevel::Warn, model_.editor.notice);
+        break;
+      }
+      saveKernel(path);
       break;
     }
     case gui::FileChoice::ExportFolder:

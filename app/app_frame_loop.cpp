@@ -84,6 +84,7 @@ void Application::renderFrame() {
   }
   replayStep();
   controller_->update();
+  updateEditor();
   if (!selectionAsked) keepStepByMeaning(versionBefore, before, stepsBefore, stepBefore);
   ui_.draw(model_, *this);
   ImGui::Render();
@@ -126,7 +127,8 @@ void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHea
 // Frames are drawn back to back only while something moves; otherwise the loop waits for input.
 bool Application::animating() const {
   return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() || model_.replay.replaying() ||
-         !pendingFigures_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty();
+         !pendingFigures_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty() ||
+         editorBusy();
 }
 
 std::string Application::saveScreenshot(const std::string& path) {
@@ -207,6 +209,7 @@ int Application::run() {
     if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0 && !g_inputSeen) {
       ctx_.waitEvents(0.5);
       if (pollFileDialog()) g_inputSeen = true;  // the chooser answered while the loop waited
+      if (watchKernelFile()) g_inputSeen = true; // your kernel's file was saved in another editor
       if (!g_inputSeen && !animating()) {  // nothing happened: nothing to draw
         --n;
         continue;

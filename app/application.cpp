@@ -138,6 +138,7 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     for (Measurement& m : syntheticResults(size_t(opt_.devFillResults))) model_.results.append(std::move(m));
     model_.focusPanel = "results";
   }
+  initEditor();  // after the view is chosen: --kernel-file shows the editor
   if (opt_.themeGiven) settings_.presentationTheme = opt_.theme;
   if (opt_.presentation) requestTogglePresentation();
 }
@@ -169,6 +170,10 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
     return "--sweep '" + o.sweepAtStart + "' is not one of: block, n, type, kernel (the matrix kernels' tile and size "
            "sweeps: reducelab sweep --axis tile|size)";
   if (!o.sweepNMax.empty() && !parseCount(o.sweepNMax, nullptr)) return "--sweep-n-max '" + o.sweepNMax + "' is not a count";
+  if (!o.kernelFile.empty()) {
+    usercode::KernelDocument probe;
+    if (std::string e = probe.open(o.kernelFile); !e.empty()) return "--kernel-file: " + e;
+  }
   if (config) *config = c;
   return {};
 }
@@ -176,6 +181,8 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
 Application::~Application() {
   ImGuiContext* const previous = ImGui::GetCurrentContext();
   activate();
+  saveEditorAutosave();  // the editor's text outlives the window
+  editor_.reset();       // stops a check in flight and its worker
   controller_.reset();
   interop_.detach();
   if (model_.interop.buffer) glDeleteBuffers(1, &model_.interop.buffer);

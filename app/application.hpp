@@ -49,6 +49,10 @@ struct GuiOptions {
   std::string sweepNMax;
   std::string openFile;          // a recording (.reducelab) or session JSON to open
   std::string remoteHost, remoteCommand;  // drive a remote GPU (docs/remote.md)
+  std::string kernelFile;        // --kernel-file: your own kernel, opened in the editor (and watched)
+  std::string editorAutosave;    // the editor's autosave file ("": the default in a window, none headless)
+  std::string checkWorker;       // the worker program of Check ("": this program's check-worker; tests)
+  std::vector<std::string> checkWorkerArgs = {"check-worker"};
   // Developer options (measuring the GUI itself; never used in normal runs).
   int devFillResults = 0;   // fill the results store with N synthetic records (frame cost at scale)
 };
@@ -76,6 +80,8 @@ class Application final : public gui::UiActions {
   void requestTogglePresentation() override;  // app_window.cpp
   void requestFileChoice(gui::FileChoice choice) override;  // app_dialogs.cpp
   void requestPathChosen(gui::FileChoice choice, const std::string& path) override;
+  void requestEditor(gui::EditorRequest r) override;  // app_editor.cpp
+  void requestEditCopy(const std::string& starterKey) override;
 
   // app_sessions.cpp. Opens a recording or session JSON: "" or the error (logged; what was shown stays).
   std::string openRecording(const std::string& path);
@@ -123,6 +129,18 @@ class Application final : public gui::UiActions {
   const DeviceInfo& measuredDevice() const;
   // app_dialogs.cpp: the file chooser.
   bool pollFileDialog();
+  // app_editor.cpp: your own kernel.
+  struct EditorJobs;
+  void initEditor();
+  void updateEditor();  // once a frame
+  bool editorBusy() const;
+  bool watchKernelFile();  // true when the kernel file changed on disk (polled twice a second)
+  int editorArchitecture() const;
+  void startEditorCompile();
+  void startEditorCheck();
+  void saveEditorAutosave();
+  void saveKernel(const std::string& path);
+  void openKernelFile(const std::string& path);
   // app_exports.cpp: exports.
   void processExports();
   void saveRequestedScreenshot();
@@ -136,6 +154,10 @@ class Application final : public gui::UiActions {
   gui::Ui ui_;
   CudaGlBuffer interop_;
   std::unique_ptr<Controller> controller_;
+  struct EditorJobsDeleter {  // EditorJobs is complete in app_editor.cpp only
+    void operator()(EditorJobs* jobs) const;
+  };
+  std::unique_ptr<EditorJobs, EditorJobsDeleter> editor_;
   std::vector<double> frameMs_;
   bool quit_ = false;
   bool screenshotRequested_ = false;

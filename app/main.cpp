@@ -193,6 +193,12 @@ int main(int argc, char** argv) {
   cli.add_option("file", gui.openFile, "A recording (FILE.reducelab, from `reducelab record` or File > Save session) or a session JSON to open");
   cli.add_flag("--presentation", gui.presentation, "Start in presentation mode (large fonts, light theme)");
   addRemoteOptions(&cli, gui.remoteHost, gui.remoteCommand);
+  cli.add_option("--kernel-file", gui.kernelFile,
+                 "Your own kernel (FILE.cu, docs/your-kernel.md) in the editor: compiled as you type, watched on disk "
+                 "(saved in another editor, it is compiled and checked again)");
+  cli.add_option("--editor-autosave", gui.editorAutosave,
+                 "The editor's autosave file (default: $XDG_STATE_HOME/reducelab/editor-autosave.json in a window; "
+                 "none headless)");
   cli.add_option("--settings", gui.settingsPath, "Settings file (default: $XDG_CONFIG_HOME/reducelab/settings.json in a window)");
 
   try {

@@ -28,7 +28,8 @@ struct ExpectedView {
   const char* label;
 };
 const ExpectedView kExpected[] = {{"warp", "Warp activity"},   {"bank", "Bank conflicts"}, {"tree", "Reduction tree"},
-                                  {"coalescing", "Coalescing"}, {"all", "All four"},        {"source", "Source"}};
+                                  {"coalescing", "Coalescing"}, {"all", "All four"},        {"source", "Source"},
+                                  {"editor", "Your kernel"}};
 constexpr int kExpectedCount = int(std::size(kExpected));
 
 std::string readFile(const std::string& path) {
@@ -50,7 +51,7 @@ TEST(Views, TheTableHoldsTheViewsInTabOrder) {
   EXPECT_EQ(rl::findView("Warp"), nullptr);  // as typed: no case folding, no prefixes
   EXPECT_EQ(rl::findView("war"), nullptr);
   EXPECT_EQ(rl::findView(""), nullptr);
-  EXPECT_EQ(rl::viewNames(), "warp, bank, tree, coalescing, all, source");
+  EXPECT_EQ(rl::viewNames(), "warp, bank, tree, coalescing, all, source, editor");
   EXPECT_EQ(rl::viewInfo(rl::kDefaultView).name, "warp");
 }
 

@@ -9,6 +9,7 @@
 #include "reducelab/catalogue.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "code_colours.hpp"
 #include "trace_views.hpp"
 
 namespace rl::gui {
@@ -79,69 +80,24 @@ bool stepLines(const std::vector<std::string>& src, uint32_t kind, int* first, i
   return false;
 }
 
-// A few colours for C++/CUDA tokens.
+// A line in the colours of code_colours.hpp.
 void colouredLine(const std::string& line, const Palette& pal, bool dim) {
-  static const std::set<std::string> keywords = {
-      "template", "class", "struct", "typename", "if", "else", "for", "while", "return", "const", "constexpr",
-      "unsigned", "int", "bool", "void", "auto", "static", "inline", "namespace", "using", "volatile", "true",
-      "false", "size_t", "uint32_t", "int32_t", "int64_t", "double", "float", "break", "continue"};
-  static const std::set<std::string> cuda = {"__global__", "__device__", "__host__", "__shared__", "__syncthreads",
-                                             "__syncwarp", "__forceinline__", "__launch_bounds__", "__restrict__",
-                                             "__shfl_down_sync", "__reduce_add_sync", "__reduce_min_sync",
-                                             "__reduce_max_sync", "__threadfence", "atomicAdd", "threadIdx",
-                                             "blockIdx", "blockDim", "gridDim", "if constexpr"};
-  const ImVec4 text = ImGui::ColorConvertU32ToFloat4(dim ? pal.dim : pal.text);
-  const ImVec4 kw = ImGui::ColorConvertU32ToFloat4(pal.accent);
-  const ImVec4 cu = ImGui::ColorConvertU32ToFloat4(pal.active);
-  const ImVec4 comment = ImGui::ColorConvertU32ToFloat4(pal.ok);
-  const ImVec4 number = ImGui::ColorConvertU32ToFloat4(pal.broadcast);
-  size_t i = 0;
-  bool firstSegment = true;
-  auto emit = [&](const std::string& s, ImVec4 c) {
-    if (s.empty()) return;
-    if (!firstSegment) ImGui::SameLine(0, 0);
-    firstSegment = false;
-    ImGui::TextColored(dim ? text : c, "%s", s.c_str());
-  };
-  while (i < line.size()) {
-    if (line.compare(i, 2, "//") == 0) {
-      emit(line.substr(i), comment);
-      return;
-    }
-    if (line[i] == '#') {
-      emit(line.substr(i), comment);
-      return;
-    }
-    if (line[i] == '"') {
-      const size_t e = line.find('"', i + 1);
-      const size_t end = e == std::string::npos ? line.size() : e + 1;
-      emit(line.substr(i, end - i), number);
-      i = end;
-      continue;
-    }
-    if (std::isalpha((unsigned char)line[i]) || line[i] == '_') {
-      size_t e = i;
-      while (e < line.size() && (std::isalnum((unsigned char)line[e]) || line[e] == '_')) ++e;
-      const std::string w = line.substr(i, e - i);
-      emit(w, cuda.count(w) ? cu : keywords.count(w) ? kw : text);
-      i = e;
-      continue;
-    }
-    if (std::isdigit((unsigned char)line[i])) {
-      size_t e = i;
-      while (e < line.size() && (std::isalnum((unsigned char)line[e]) || line[e] == '.')) ++e;
-      emit(line.substr(i, e - i), number);
-      i = e;
-      continue;
-    }
-    size_t e = i;
-    while (e < line.size() && !std::isalnum((unsigned char)line[e]) && line[e] != '_' && line[e] != '"' &&
-           line[e] != '#' && line.compare(e, 2, "//") != 0)
-      ++e;
-    emit(line.substr(i, e - i), text);
-    i = e;
+  if (line.empty()) {
+    ImGui::TextUnformatted("");
+    return;
   }
-  if (firstSegment) ImGui::TextUnformatted("");
+  bool first = true;
+  for (const CodeRun& r : colourRuns(line)) {
+    const ImU32 c = dim                           ? pal.dim
+                    : r.kind == CodeKind::Keyword ? pal.accent
+                    : r.kind == CodeKind::Cuda    ? pal.active
+                    : r.kind == CodeKind::Comment ? pal.ok
+                    : r.kind == CodeKind::Literal ? pal.broadcast
+                                                  : pal.text;
+    if (!first) ImGui::SameLine(0, 0);
+    first = false;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s", line.substr(r.begin, r.end - r.begin).c_str());
+  }
 }
 
 // Line diff by longest common subsequence: ' ' kept, '-' only in a, '+' only in b.

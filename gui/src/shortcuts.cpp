@@ -43,6 +43,7 @@ const std::vector<Shortcut>& shortcuts() {
       {KeypadSubtract, true, true, true, "Ctrl+-", "scale-down", "smaller UI"},
       {F12, false, false, true, "F12", "screenshot", "screenshot"},
       {O, true, false, true, "Ctrl+O", "open", "open a recording or session"},
+      {S, true, false, true, "Ctrl+S", "save-kernel", "save your kernel (the editor's file)"},
       {Q, true, false, true, "Ctrl+Q", "quit", "quit"},
   };
   return table;
@@ -74,7 +75,9 @@ void runShortcut(const std::string& action, Model& model, UiActions& actions) {
   else if (action == "scale-down") model.ui.uiScale = std::max(model.ui.uiScale - 0.1f, 0.5f);
   else if (action == "screenshot") actions.requestScreenshot();
   else if (action == "quit") actions.requestQuit();
-  else if (action == "open") {
+  else if (action == "save-kernel") {
+    if (!model.editor.doc.empty()) actions.requestEditor(EditorRequest::Save);
+  } else if (action == "open") {
     if (!model.fileDialogOpen) actions.requestFileChoice(FileChoice::OpenRecording);
   }
   if (logActions())

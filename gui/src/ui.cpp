@@ -143,6 +143,12 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     if (ImGui::MenuItem("Open recording or session...", "Ctrl+O")) actions.requestFileChoice(FileChoice::OpenRecording);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .reducelab recording (reducelab record) or a session JSON; or drop it onto the window");
     if (ImGui::MenuItem("Save session as...")) actions.requestFileChoice(FileChoice::SaveSession);
+    if (ImGui::MenuItem("Open your kernel (.cu)...", nullptr, false, !model.editor.doc.modified()))
+      actions.requestFileChoice(FileChoice::OpenKernel);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", model.editor.doc.modified() ? "Your kernel has changes that are not saved: save them (Ctrl+S) first"
+                                                          : "Your own kernel in the editor (docs/your-kernel.md); "
+                                                            "or start with --kernel-file FILE.cu");
     if (model.fileDialogOpen) ImGui::EndDisabled();
     if (model.replay.active() && ImGui::MenuItem("Replay the recorded runs")) {  // the live plot fills again, run by run
       model.results.clear();
@@ -315,9 +321,15 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
 void drawPathPrompt(Model& model, UiActions& actions) {
   PathPrompt& p = model.pathPrompt;
   if (!p.open) return;
-  const char* title = p.purpose == FileChoice::OpenRecording ? "Open a recording or session###path-prompt"
-                      : p.purpose == FileChoice::SaveSession ? "Save the session as###path-prompt"
-                                                             : "Export folder###path-prompt";
+  const char* title = "";
+  const char* verb = "Open";
+  switch (p.purpose) {
+    case FileChoice::OpenRecording: title = "Open a recording or session###path-prompt"; break;
+    case FileChoice::SaveSession: title = "Save the session as###path-prompt", verb = "Save"; break;
+    case FileChoice::ExportFolder: title = "Export folder###path-prompt", verb = "Use"; break;
+    case FileChoice::OpenKernel: title = "Open your kernel (.cu)###path-prompt"; break;
+    case FileChoice::SaveKernelAs: title = "Save your kernel as###path-prompt", verb = "Save"; break;
+  }
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.35f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(d.x * 0.9f, 640 * g_scale), 0), ImGuiCond_Appearing);
@@ -330,7 +342,7 @@ void drawPathPrompt(Model& model, UiActions& actions) {
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
     p.text = buf;
-    const bool ok = ImGui::Button(p.purpose == FileChoice::SaveSession ? "Save" : p.purpose == FileChoice::ExportFolder ? "Use" : "Open");
+    const bool ok = ImGui::Button(verb);
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) keep = false;
     if ((enter || ok) && !p.text.empty()) {

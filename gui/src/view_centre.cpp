@@ -11,6 +11,7 @@
 namespace rl::gui {
 
 void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
+void drawKernelEditor(Model& model, UiActions& actions);  // panel_editor.cpp
 
 void drawTraceControls(Model& model) {
   TraceState& t = model.trace;
@@ -51,7 +52,7 @@ void drawTraceControls(Model& model) {
                       t.data.header.gridSize, t.data.blockSize(), t.source.c_str());
 }
 
-void drawCentreViews(Model& model, UiActions&) {
+void drawCentreViews(Model& model, UiActions& actions) {
   TraceState& t = model.trace;
   // The tab bar owns the selection; a view picked from outside (command line, lesson) is
   // forced once.
@@ -70,6 +71,10 @@ void drawCentreViews(Model& model, UiActions&) {
     }
     ImGui::EndTabBar();
   }
+  if (model.view == CentreView::Editor) {  // your kernel: no trace needed to write and compile it
+    drawKernelEditor(model, actions);
+    return;
+  }
   if (!t.valid) {
     ImGui::Spacing();
     ImGui::TextWrapped("%s", t.error.empty() ? "No trace yet." : t.error.c_str());
@@ -87,6 +92,7 @@ void drawCentreViews(Model& model, UiActions&) {
     case CentreView::Source:
       if (const KernelInfo* k = findKernel(model.config.kernel)) drawKernelSource(model, *k, "");
       break;
+    case CentreView::Editor: break;  // drawn above
     case CentreView::All: {  // the four views at once, 2 x 2
       const ImVec2 avail = ImGui::GetContentRegionAvail();
       const ImVec2 quarter(avail.x * 0.5f - 4, avail.y * 0.5f - 4);

@@ -10,7 +10,7 @@
 
 namespace rl {
 
-enum class ViewId { WarpActivity, BankConflicts, ReductionTree, Coalescing, All, Source };
+enum class ViewId { WarpActivity, BankConflicts, ReductionTree, Coalescing, All, Source, Editor };
 
 struct ViewInfo {
   ViewId id;
@@ -19,13 +19,14 @@ struct ViewInfo {
 };
 
 // In the order of the tabs, which is the enum's.
-inline constexpr std::array<ViewInfo, 6> kViews = {{
+inline constexpr std::array<ViewInfo, 7> kViews = {{
     {ViewId::WarpActivity, "warp", "Warp activity"},
     {ViewId::BankConflicts, "bank", "Bank conflicts"},
     {ViewId::ReductionTree, "tree", "Reduction tree"},
     {ViewId::Coalescing, "coalescing", "Coalescing"},
     {ViewId::All, "all", "All four"},
     {ViewId::Source, "source", "Source"},
+    {ViewId::Editor, "editor", "Your kernel"},
 }};
 
 // Shown when nothing chose a view (the command line's default, a lesson step without `view`).
@@ -36,7 +37,7 @@ constexpr const ViewInfo& viewInfo(ViewId id) { return kViews[std::size_t(id)]; 
 // The view of that name (exact, as typed), or nullptr.
 const ViewInfo* findView(std::string_view name);
 
-// "warp, bank, tree, coalescing, all, source": for help texts and error messages.
+// "warp, bank, tree, coalescing, all, source, editor": for help texts and error messages.
 std::string viewNames();
 
 }  // namespace rl

@@ -18,6 +18,8 @@
 #include "reducelab/results_store.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/views.hpp"
+#include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/kernel_document.hpp"
 
 namespace rl::gui {
 
@@ -128,7 +130,7 @@ struct ReplayState {
 };
 
 // What a file chooser is for, and the in-app path field used where no desktop chooser runs.
-enum class FileChoice { OpenRecording, SaveSession, ExportFolder };
+enum class FileChoice { OpenRecording, SaveSession, ExportFolder, OpenKernel, SaveKernelAs };
 struct PathPrompt {
   bool open = false;
   FileChoice purpose = FileChoice::OpenRecording;
@@ -143,6 +145,47 @@ struct RemoteState {
   enum class Link { Connecting, Connected, Dropped } link = Link::Connecting;
   std::string host;          // the server's own host name (from its hello)
   std::string detail;        // why the connection ended
+};
+
+// The student's own kernel (docs/your-kernel.md, "The editor"): the document the editor edits,
+// and what the app's compiles and checks of it brought back. The GUI edits the text and asks for
+// the rest (EditorRequest); the app compiles, checks, saves, watches the file and autosaves.
+struct EditorStarter {
+  std::string key;    // a catalogue kernel: "k3"
+  std::string title;  // "k3: sequential addressing"
+};
+struct EditorState {
+  usercode::KernelDocument doc;
+  std::vector<EditorStarter> starters;  // what "Edit a copy" offers
+  std::string notice;                   // one line over the editor: restored, reloaded, saved
+  bool noticeIsError = false;
+  bool conflict = false;                // the file changed on disk while the editor has changes of its own
+  // The latest compile (of every type x operation the kernel claims).
+  enum class Build { None, Compiling, Ok, Errors, Environment } build = Build::None;
+  uint64_t builtVersion = 0;            // doc.version() the build and its diagnostics are of
+  std::vector<usercode::Diagnostic> diagnostics;
+  std::string buildSummary;             // "12 builds for sm_90: 16 registers, no spills" or why there is none
+  // The latest check (the battery, in the worker).
+  bool checking = false;
+  uint64_t checkedVersion = 0;
+  int casesDone = 0, casesTotal = 0;
+  std::vector<usercode::CaseResult> cases;
+  std::string checkSummary;             // "72 of 72 passed" or why it did not run
+  int checkExit = -1;                   // reducelab check's exit code for it (-1: none yet)
+  std::string hazards;                  // the hazard check's lines
+  // Asked by the GUI of the editor widget for the next frame.
+  int caretLine = 0;                    // > 0: put the caret on this line (a message was clicked)
+  int caretOffset = -1;                 // >= 0: put the caret here (after an undo)
+  bool showChecks = false;              // bring the checks' tab to the front once
+};
+
+enum class EditorRequest {
+  Compile,       // compile now (the app also compiles a moment after typing stops)
+  Check,         // run the battery on the GPU (in the worker)
+  CancelCheck,
+  Save,          // to the document's file; one not saved yet asks where (SaveKernelAs)
+  ReloadFromDisk,
+  KeepMine,
 };
 
 struct Model {
@@ -179,6 +222,7 @@ struct Model {
   ReplayState replay;
   PathPrompt pathPrompt;
   bool fileDialogOpen = false;      // the desktop's chooser is open (its result comes in a later frame)
+  EditorState editor;
 
   bool cpuModel() const { return !device.available; }
   void addLog(LogLevel level, std::string text);
@@ -211,6 +255,10 @@ class UiActions {
   // the session or choosing the export folder; and what to do with a chosen path.
   virtual void requestFileChoice(FileChoice) {}
   virtual void requestPathChosen(FileChoice, const std::string&) {}
+  // The editor of the student's own kernel: compile, check, save... (EditorRequest); and a copy of
+  // a catalogue kernel's starter (EditorState::starters) put in the editor.
+  virtual void requestEditor(EditorRequest) {}
+  virtual void requestEditCopy(const std::string& starterKey) { (void)starterKey; }
 };
 
 }  // namespace rl::gui

@@ -1,0 +1,400 @@
+// Your own kernel in the window (docs/your-kernel.md, "The editor"): the document put back from the
+// autosave or opened from --kernel-file, compiled in the background a moment after typing stops
+// (NVRTC: no GPU needed), checked in the worker process on request, its file watched (saved in
+// another editor: reloaded, recompiled and, after a check, checked again) and autosaved.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "application.hpp"
+#include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/compiler.hpp"
+#include "reducelab/usercode/contract.hpp"
+
+namespace rl::app {
+
+namespace uc = rl::usercode;
+namespace fs = std::filesystem;
+
+namespace {
+
+double nowSeconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+// What a finished compile tells the editor.
+struct BuildOutcome {
+  uint64_t version = 0;
+  gui::EditorState::Build build = gui::EditorState::Build::None;
+  std::vector<uc::Diagnostic> diagnostics;
+  std::string summary;
+};
+
+BuildOutcome compileDocument(uint64_t version, const std::string& source, const std::string& file, int sm) {
+  BuildOutcome out;
+  out.version = version;
+  const uc::ContractResult contract = uc::parseContract(source, file);
+  if (!contract.ok()) {
+    out.build = gui::EditorState::Build::Errors;
+    out.diagnostics = contract.diagnostics;
+    int errors = 0;
+    for (const uc::Diagnostic& d : out.diagnostics) errors += d.severity == uc::Severity::Error;
+    out.summary = std::to_string(errors) + (errors == 1 ? " error" : " errors") + " in the kernel's contract: nothing was built";
+    return out;
+  }
+  const std::vector<uc::CompileResult> builds =
+      uc::compileClaims(source, file, sm, contract.contract.types, contract.contract.ops, "", true);
+  out.diagnostics = uc::mergedDiagnostics(builds);
+  for (const uc::CompileResult& b : builds)
+    if (b.status == uc::CompileStatus::Environment) {
+      out.build = gui::EditorState::Build::Environment;
+      out.summary = b.environmentError;
+      return out;
+    }
+  int errors = 0, warnings = 0;
+  for (const uc::Diagnostic& d : out.diagnostics)
+    (d.severity == uc::Severity::Error ? errors : warnings) += d.severity != uc::Severity::Note;
+  if (errors > 0 || builds.empty() || !std::all_of(builds.begin(), builds.end(), [](const auto& b) { return b.ok(); })) {
+    out.build = gui::EditorState::Build::Errors;
+    out.summary = std::to_string(errors) + (errors == 1 ? " error" : " errors") + ": nothing was built";
+    return out;
+  }
+  // Resources over every build and instantiation: the range a student compares with ours.
+  int regLo = 1 << 30, regHi = 0, sharedHi = 0, spills = 0;
+  for (const uc::CompileResult& b : builds)
+    for (const uc::KernelBuild& k : b.kernels) {
+      regLo = std::min(regLo, k.resources.registers), regHi = std::max(regHi, k.resources.registers);
+      sharedHi = std::max(sharedHi, k.resources.staticSharedBytes);
+      spills += k.resources.spillStoreBytes + k.resources.spillLoadBytes;
+    }
+  char text[256];
+  std::snprintf(text, sizeof text, "Compiled for %s: %zu build%s (%s), %d%s registers, %d B static shared, %s%s",
+                uc::archName(sm).c_str(), builds.size(), builds.size() == 1 ? "" : "s",
+                contract.contract.kernel.c_str(), regLo,
+                regHi != regLo ? ("-" + std::to_string(regHi)).c_str() : "", sharedHi,
+                spills ? "spills" : "no spills",
+                warnings ? (", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings")).c_str() : "");
+  out.build = gui::EditorState::Build::Ok;
+  out.summary = text;
+  return out;
+}
+
+}  // namespace
+
+struct Application::EditorJobs {
+  fs::path autosavePath;
+  bool autosaveOn = true;
+  // Compiling.
+  std::future<BuildOutcome> compile;
+  uint64_t compileQueuedFor = 0;   // the version a compile was started for
+  uint64_t versionSeen = 0;
+  double changedAt = 0;            // when versionSeen was first seen
+  // Checking: one thread at a time, with the worker process it owns while it runs.
+  std::thread check;
+  std::mutex mutex;
+  std::vector<uc::CaseResult> newCases;
+  int total = 0;
+  std::optional<uc::CheckReport> report;
+  std::optional<uc::HazardCheck> hazards;
+  std::atomic<bool> cancel{false};
+  std::unique_ptr<uc::KernelWorker> worker;
+  bool checkAgainOnChange = false; // the last thing asked was a check: a change on disk reruns it
+  // The file on disk and the autosave.
+  double nextWatch = 0;
+  uint64_t autosavedVersion = 0;
+  double autosaveDue = 0;
+
+  ~EditorJobs() {
+    cancel = true;
+    if (worker) worker->cancel();
+    if (check.joinable()) check.join();
+  }
+};
+
+void Application::EditorJobsDeleter::operator()(EditorJobs* jobs) const { delete jobs; }
+
+void Application::initEditor() {
+  editor_.reset(new EditorJobs);
+  gui::EditorState& e = model_.editor;
+  // Headless runs (tests, lesson exports) keep no autosave unless a path is given: a test must not
+  // find or leave a user's editor text.
+  editor_->autosavePath = !opt_.editorAutosave.empty() ? fs::path(opt_.editorAutosave)
+                          : ctx_.headless()            ? fs::path()
+                                                       : uc::defaultAutosavePath();
+  editor_->autosaveOn = !editor_->autosavePath.empty();
+  std::string why;
+  const std::optional<uc::Autosave> saved =
+      editor_->autosaveOn ? uc::readAutosave(editor_->autosavePath, &why) : std::nullopt;
+  if (!why.empty()) {
+    editor_->autosaveOn = false;  // never overwrite an autosave that could not be read: the user's text may be in it
+    model_.addLog(gui::LogLevel::Warn, why);
+  }
+  std::string error;
+  const std::string note = uc::restoreDocument(&e.doc, saved, opt_.kernelFile, &error);
+  if (!error.empty()) {
+    e.notice = error, e.noticeIsError = true;
+    model_.addLog(gui::LogLevel::Error, "--kernel-file: " + error);
+  } else if (!note.empty()) {
+    e.notice = note;
+    model_.addLog(gui::LogLevel::Info, note);
+  }
+  editor_->autosavedVersion = e.doc.version();
+  if (!opt_.kernelFile.empty()) model_.view = ViewId::Editor;
+  if (!e.doc.empty()) startEditorCompile();
+}
+
+int Application::editorArchitecture() const {
+  return model_.device.available ? model_.device.ccMajor * 10 + model_.device.ccMinor : 90;
+}
+
+void Application::startEditorCompile() {
+  gui::EditorState& e = model_.editor;
+  if (editor_->compile.valid() || e.doc.empty()) return;  // one at a time; the newer text follows
+  editor_->compileQueuedFor = e.doc.version();
+  e.build = gui::EditorState::Build::Compiling;
+  const std::string file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
+  editor_->compile = std::async(std::launch::async, compileDocument, e.doc.version(), e.doc.text(), file, editorArchitecture());
+}
+
+void Application::startEditorCheck() {
+  gui::EditorState& e = model_.editor;
+  if (e.checking || e.doc.empty()) return;
+  if (editor_->check.joinable()) editor_->check.join();
+  if (!editor_->worker) {
+    uc::WorkerOptions w;
+    if (!opt_.checkWorker.empty()) w.executable = opt_.checkWorker, w.args = opt_.checkWorkerArgs;
+    editor_->worker = std::make_unique<uc::KernelWorker>(w);
+  }
+  e.checking = true;
+  e.checkedVersion = e.doc.version();
+  e.cases.clear();
+  e.casesDone = 0, e.casesTotal = 0;
+  e.checkSummary.clear(), e.hazards.clear();
+  e.checkExit = -1;
+  e.showChecks = true;
+  editor_->cancel = false;
+  editor_->checkAgainOnChange = true;
+  uc::CheckRequest request;
+  request.source = e.doc.text();
+  request.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName();
+  request.battery.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) | 1;  // fresh data
+  request.sm = model_.device.available ? editorArchitecture() : 0;
+  EditorJobs* jobs = editor_.get();
+  jobs->check = std::thread([jobs, request] {
+    uc::CheckHooks hooks;
+    hooks.onCompiled = [jobs](const uc::CheckReport& r) {
+      std::lock_guard<std::mutex> lock(jobs->mutex);
+      jobs->total = int(r.cases.size());
+    };
+    hooks.onCase = [jobs](const uc::CaseResult& c) {
+      std::lock_guard<std::mutex> lock(jobs->mutex);
+      jobs->newCases.push_back(c);
+    };
+    hooks.onHazards = [jobs](const uc::HazardCheck& h) {
+      std::lock_guard<std::mutex> lock(jobs->mutex);
+      jobs->hazards = h;
+    };
+    hooks.cancelled = [jobs] { return jobs->cancel.load(); };
+    uc::CheckReport report = uc::runCheck(request, *jobs->worker, hooks);
+    std::lock_guard<std::mutex> lock(jobs->mutex);
+    jobs->report = std::move(report);
+  });
+}
+
+bool Application::editorBusy() const {
+  const gui::EditorState& e = model_.editor;
+  return e.checking || e.build == gui::EditorState::Build::Compiling ||
+         (editor_ && (editor_->versionSeen != e.doc.version() || editor_->autosavedVersion != e.doc.version()));
+}
+
+bool Application::watchKernelFile() {
+  gui::EditorState& e = model_.editor;
+  const double now = nowSeconds();
+  if (now < editor_->nextWatch) return false;
+  editor_->nextWatch = now + 0.5;
+  std::string why;
+  switch (e.doc.checkDisk(&why)) {
+    case uc::KernelDocument::DiskChange::None: return false;
+    case uc::KernelDocument::DiskChange::Reloaded:
+      e.notice = e.doc.displayName() + " changed on disk: reloaded" +
+                 (editor_->checkAgainOnChange ? ", compiled and checked again" : " and compiled again");
+      e.noticeIsError = false;
+      e.conflict = false;
+      startEditorCompile();
+      if (editor_->checkAgainOnChange && !e.checking) startEditorCheck();
+      break;
+    case uc::KernelDocument::DiskChange::Conflict:
+      e.conflict = true;
+      break;
+    case uc::KernelDocument::DiskChange::Vanished:
+      e.notice = e.doc.displayName() + " was deleted or moved on disk: the editor keeps its text; Save writes it back";
+      e.noticeIsError = true;
+      break;
+    case uc::KernelDocument::DiskChange::Unreadable:
+      e.notice = why + ": the editor keeps its text";
+      e.noticeIsError = true;
+      break;
+  }
+  model_.addLog(e.noticeIsError ? gui::LogLevel::Warn : gui::LogLevel::Info, e.conflict ? e.doc.displayName() + " changed on disk while the editor has changes of its own" : e.notice);
+  return true;
+}
+
+void Application::updateEditor() {
+  gui::EditorState& e = model_.editor;
+  const double now = nowSeconds();
+  // A compile that finished.
+  if (editor_->compile.valid() && editor_->compile.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    BuildOutcome b = editor_->compile.get();
+    e.build = b.build;
+    e.builtVersion = b.version;
+    e.diagnostics = std::move(b.diagnostics);
+    e.buildSummary = std::move(b.summary);
+  }
+  // Typing: compile once the text has been still for a moment (the cache answers repeats).
+  if (editor_->versionSeen != e.doc.version()) editor_->versionSeen = e.doc.version(), editor_->changedAt = now;
+  if (!editor_->compile.valid() && !e.doc.empty() && e.builtVersion != e.doc.version() &&
+      editor_->compileQueuedFor != e.doc.version() && now - editor_->changedAt > 0.8)
+    startEditorCompile();
+  if (e.build == gui::EditorState::Build::Compiling && !editor_->compile.valid()) e.build = gui::EditorState::Build::None;
+  // The check's progress and end.
+  if (e.checking) {
+    std::lock_guard<std::mutex> lock(editor_->mutex);
+    e.casesTotal = editor_->total;
+    for (uc::CaseResult& c : editor_->newCases) e.cases.push_back(std::move(c));
+    editor_->newCases.clear();
+    e.casesDone = int(e.cases.size());
+    if (editor_->hazards) e.hazards = editor_->hazards->text(), editor_->hazards.reset();
+    if (editor_->report) {
+      const uc::CheckReport& r = *editor_->report;
+      e.checking = false;
+      e.checkExit = r.exitCode();
+      e.checkSummary = r.status == uc::CheckStatus::Ran ? r.summaryText() : r.error;
+      if (r.status == uc::CheckStatus::CompileError) {
+        e.checkSummary = "The kernel does not compile: see Messages";
+        e.diagnostics = r.diagnostics, e.builtVersion = e.checkedVersion, e.build = gui::EditorState::Build::Errors;
+      }
+      if (r.status == uc::CheckStatus::Cancelled) e.checkSummary = "Check stopped";
+      model_.addLog(e.checkExit == 0 ? gui::LogLevel::Info : gui::LogLevel::Warn, "Check of " + e.doc.displayName() + ": " + e.checkSummary);
+      editor_->report.reset();
+    }
+  }
+  watchKernelFile();
+  // The autosave, a moment after each change (and at exit: saveEditorAutosave).
+  if (editor_->autosaveOn && editor_->autosavedVersion != e.doc.version()) {
+    if (editor_->autosaveDue == 0) editor_->autosaveDue = now + 1.5;
+    if (now >= editor_->autosaveDue) saveEditorAutosave();
+  }
+}
+
+void Application::saveEditorAutosave() {
+  if (!editor_ || !editor_->autosaveOn) return;
+  const gui::EditorState& e = model_.editor;
+  editor_->autosaveDue = 0;
+  if (editor_->autosavedVersion == e.doc.version()) return;
+  if (std::string err = uc::writeAutosave(editor_->autosavePath, e.doc); !err.empty()) {
+    model_.addLog(gui::LogLevel::Warn, "Editor autosave: " + err);
+    editor_->autosaveOn = false;  // said once; Save still works
+    return;
+  }
+  editor_->autosavedVersion = e.doc.version();
+}
+
+void Application::saveKernel(const std::string& path) {
+  gui::EditorState& e = model_.editor;
+  const std::string target = path.empty() ? e.doc.path() : path;
+  if (target.empty()) {  // never saved: ask where
+    requestFileChoice(gui::FileChoice::SaveKernelAs);
+    return;
+  }
+  if (std::string err = e.doc.save(target); !err.empty()) {
+    e.notice = "Not saved: " + err, e.noticeIsError = true;
+    model_.addLog(gui::LogLevel::Error, e.notice);
+    return;
+  }
+  e.conflict = false;
+  e.notice = "Saved " + target, e.noticeIsError = false;
+  model_.addLog(gui::LogLevel::Info, e.notice);
+  saveEditorAutosave();
+}
+
+void Application::requestEditor(gui::EditorRequest r) {
+  gui::EditorState& e = model_.editor;
+  switch (r) {
+    case gui::EditorRequest::Compile:
+      if (editor_->compile.valid()) break;
+      editor_->compileQueuedFor = 0;
+      startEditorCompile();
+      break;
+    case gui::EditorRequest::Check: startEditorCheck(); break;
+    case gui::EditorRequest::CancelCheck:
+      editor_->cancel = true;
+      if (editor_->worker) editor_->worker->cancel();
+      break;
+    case gui::EditorRequest::Save: saveKernel(""); break;
+    case gui::EditorRequest::ReloadFromDisk:
+      if (std::string err = e.doc.reloadFromDisk(); !err.empty()) {
+        e.notice = "Not reloaded: " + err, e.noticeIsError = true;
+      } else {
+        e.conflict = false;
+        e.notice = e.doc.displayName() + " reloaded from disk (your text is one Undo away)", e.noticeIsError = false;
+        startEditorCompile();
+      }
+      break;
+    case gui::EditorRequest::KeepMine:
+      e.doc.keepMine();
+      e.conflict = false;
+      e.notice = "Kept the editor's text: Save writes it over " + e.doc.displayName(), e.noticeIsError = false;
+      break;
+  }
+}
+
+void Application::requestEditCopy(const std::string& key) {
+  gui::EditorState& e = model_.editor;
+  if (e.doc.modified()) {  // the toolbar refuses it too: nothing unsaved is replaced
+    model_.addLog(gui::LogLevel::Warn, "Your kernel has changes that are not saved: save them first");
+    return;
+  }
+  const std::string source;  // the starters arrive with their branch
+  if (source.empty()) {
+    model_.addLog(gui::LogLevel::Error, "No starter for " + key);
+    return;
+  }
+  e.doc.startUnsaved(source, key + ".cu");
+  e.notice = "A copy of " + key + ": Save (Ctrl+S) asks where to keep it", e.noticeIsError = false;
+  e.conflict = false;
+  e.diagnostics.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
+  e.build = gui::EditorState::Build::None;
+  editor_->checkAgainOnChange = false;
+  model_.view = ViewId::Editor;
+  startEditorCompile();
+}
+
+void Application::openKernelFile(const std::string& path) {
+  gui::EditorState& e = model_.editor;
+  if (e.doc.modified()) {
+    model_.addLog(gui::LogLevel::Warn, "Your kernel has changes that are not saved: save them before opening another file");
+    return;
+  }
+  if (std::string err = e.doc.open(path); !err.empty()) {
+    e.notice = "Not opened: " + err, e.noticeIsError = true;
+    model_.addLog(gui::LogLevel::Error, e.notice);
+    return;
+  }
+  e.notice = "Opened " + path + " (watched: saving it in another editor recompiles here)", e.noticeIsError = false;
+  e.conflict = false;
+  e.diagnostics.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
+  e.build = gui::EditorState::Build::None;
+  editor_->checkAgainOnChange = false;
+  model_.view = ViewId::Editor;
+  startEditorCompile();
+  saveEditorAutosave();
+}
+
+}  // namespace rl::app
