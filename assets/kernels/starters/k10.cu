@@ -3,8 +3,8 @@
 // Idea: each thread issues four 16-byte loads (int4 / longlong2 / float4 / double2) before using
 // any of them, so every SM keeps many bytes in flight and DRAM stays busy, with a quarter (or
 // half) of the load instructions. The block then reduces with shuffles as k8 does.
-// Try: change kLoadsInFlight (1, 2, 8) and watch the bandwidth at N = 2^24 and beyond; or
-// finish in one launch with an atomic (k11).
+// Try: change kLoadsInFlight (1, 2, 8) and watch the kernel_ms of the N = 2^24 cases in
+// `reducelab check --format json`; or finish in one launch with an atomic (k11).
 // @reducelab grid: fixed 1024
 // @reducelab shared: warps
 // @reducelab ops: sum, min, max

@@ -4,8 +4,9 @@
 // __shfl_down_sync instead of going through shared memory; shared memory holds one value per
 // warp, which warp 0 reduces the same way. For 32-bit integers on sm_80 and later one
 // __reduce_*_sync instruction reduces the whole warp.
-// Try: drop the __reduce_*_sync branch and compare the SASS (`cuobjdump`) or the times; give the
-// loop four elements per iteration.
+// Try: drop the __reduce_*_sync branch (int32 then shuffles too) and compare the registers
+// (`reducelab compile`) and the kernel_ms of `reducelab check --format json`; give the loop four
+// elements per iteration.
 // @reducelab grid: fixed 1024
 // @reducelab shared: warps
 // @reducelab ops: sum, min, max
