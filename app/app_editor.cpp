@@ -16,6 +16,7 @@
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/starters.hpp"
 
 namespace rl::app {
 
@@ -123,6 +124,7 @@ void Application::EditorJobsDeleter::operator()(EditorJobs* jobs) const { delete
 void Application::initEditor() {
   editor_.reset(new EditorJobs);
   gui::EditorState& e = model_.editor;
+  for (const uc::Starter& s : uc::starters()) e.starters.push_back({s.key, s.key + ": " + s.title});
   // Headless runs (tests, lesson exports) keep no autosave unless a path is given: a test must not
   // find or leave a user's editor text.
   editor_->autosavePath = !opt_.editorAutosave.empty() ? fs::path(opt_.editorAutosave)
@@ -361,13 +363,14 @@ void Application::requestEditCopy(const std::string& key) {
     model_.addLog(gui::LogLevel::Warn, "Your kernel has changes that are not saved: save them first");
     return;
   }
-  const std::string source;  // the starters arrive with their branch
+  const uc::Starter* starter = uc::findStarter(key);
+  const std::string source = starter ? uc::starterSource(starter->key) : std::string();
   if (source.empty()) {
     model_.addLog(gui::LogLevel::Error, "No starter for " + key);
     return;
   }
-  e.doc.startUnsaved(source, key + ".cu");
-  e.notice = "A copy of " + key + ": Save (Ctrl+S) asks where to keep it", e.noticeIsError = false;
+  e.doc.startUnsaved(source, starter->fileName);
+  e.notice = "A copy of " + starter->key + ": Save (Ctrl+S) asks where to keep it", e.noticeIsError = false;
   e.conflict = false;
   e.diagnostics.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
   e.build = gui::EditorState::Build::None;

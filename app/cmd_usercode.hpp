@@ -3,6 +3,7 @@
 //   reducelab compile FILE.cu   NVRTC's diagnostics and the kernel's resources (no GPU needed)
 //   reducelab check FILE.cu     the battery against the exact CPU reference, run in a worker
 //   reducelab check-worker      that worker (hidden; started by check, never by hand)
+//   reducelab starter [KEY]     a catalogue kernel as a plain-CUDA file to edit (no KEY: the list)
 // Exit codes: 0 ok, 1 environment (no NVRTC, no GPU), 2 usage, 3 a case failed, 4 compile errors.
 #include <CLI/CLI.hpp>
 #include <string>
@@ -37,6 +38,14 @@ CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o);
 int runCheckCommand(const CheckCommandOptions& o);
 
 CLI::App* addCheckWorkerCommand(CLI::App& cli);
+
+struct StarterCommandOptions {
+  std::string key;  // "": list the starters
+  std::string out;  // "": KEY.cu here; "-": stdout
+  bool force = false;
+};
+CLI::App* addStarterCommand(CLI::App& cli, StarterCommandOptions& o);
+int runStarterCommand(const StarterCommandOptions& o);
 // The kernel file's text; else 2 (usage) with the message printed.
 int readKernelSource(const std::string& file, std::string* source);
 int runCheckWorker();

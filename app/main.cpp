@@ -177,6 +177,8 @@ int main(int argc, char** argv) {
   rl::app::CheckCommandOptions checkOpts;
   CLI::App* checkCmd = rl::app::addCheckCommand(cli, checkOpts);
   CLI::App* checkWorkerCmd = rl::app::addCheckWorkerCommand(cli);
+  rl::app::StarterCommandOptions starterOpts;
+  CLI::App* starterCmd = rl::app::addStarterCommand(cli, starterOpts);
 
   CLI::App* lessonCmd = cli.add_subcommand("lesson", "Step through a lesson (upc, harris, max, beyond, or a .lesson file)");
   lessonCmd->add_option("name", gui.lesson, "Lesson name or file")->required();
@@ -228,6 +230,7 @@ int main(int argc, char** argv) {
   if (*compileCmd) return rl::app::runCompileCommand(compileOpts);
   if (*checkCmd) return rl::app::runCheckCommand(checkOpts);
   if (*checkWorkerCmd) return rl::app::runCheckWorker();
+  if (*starterCmd) return rl::app::runStarterCommand(starterOpts);
   for (const char* o : {"--kernel", "--block", "--type", "--op", "--n", "--accumulate", "--final", "--data"})
     gui.runOptionsGiven = gui.runOptionsGiven || cli.count(o) > 0;
   gui.themeGiven = cli.count("--theme") > 0;
