@@ -191,9 +191,11 @@ void Application::startEditorCheck() {
   EditorJobs* jobs = editor_.get();
   jobs->check = std::thread([jobs, request] {
     uc::CheckHooks hooks;
-    hooks.onCompiled = [jobs](const uc::CheckReport& r) {
+    hooks.onCompiled = [jobs, &request](const uc::CheckReport& r) {  // the cases to come
+      std::string ignored;
+      const size_t planned = uc::planBattery(r.contract, request.battery, &ignored).size();
       std::lock_guard<std::mutex> lock(jobs->mutex);
-      jobs->total = int(r.cases.size());
+      jobs->total = int(planned);
     };
     hooks.onCase = [jobs](const uc::CaseResult& c) {
       std::lock_guard<std::mutex> lock(jobs->mutex);

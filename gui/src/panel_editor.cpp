@@ -227,7 +227,8 @@ void drawText(Model& model, float height) {
 
   ImGui::PushFont(fonts().mono);
   const float lineH = ImGui::GetTextLineHeight();
-  const float cellW = ImGui::CalcTextSize("M").x;
+  // The advance ImGui's field lays text out with (CalcTextSize rounds up to whole pixels).
+  const float cellW = ImGui::GetFont()->GetCharAdvance('M') * ImGui::GetFontSize() / ImGui::GetFont()->FontSize;
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const int lines = int(starts.size());
   int widest = 0;
@@ -445,7 +446,9 @@ void drawKernelEditor(Model& model, UiActions& actions) {
                        "annotations) is in docs/your-kernel.md; the kernel compiles without a GPU, and Check runs it on one.");
     return;
   }
-  const float below = std::max(ImGui::GetContentRegionAvail().y * 0.3f, ImGui::GetTextLineHeightWithSpacing() * 6);
+  // The messages and checks under the text: a quarter, between four and twelve lines.
+  const float lineH = ImGui::GetTextLineHeightWithSpacing();
+  const float below = std::clamp(ImGui::GetContentRegionAvail().y * 0.25f, lineH * 4, lineH * 12);
   drawText(model, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, ImGui::GetContentRegionAvail().y - below));
   if (ImGui::BeginTabBar("editor-results")) {
     char label[64];

@@ -1,0 +1,213 @@
+// The editor of your own kernel in the application (headless, no GPU): --kernel-file opens and
+// compiles the file (NVRTC needs no GPU), an error shows at its line, a save in another editor is
+// reloaded and compiled again, Check runs the battery through a worker (the fake one here),
+// Save writes only where asked, and the autosave brings the text back in a new window.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "application.hpp"
+#include "gl_context.hpp"
+#include "reducelab/usercode/nvrtc.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+namespace gui = rl::gui;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+void writeFile(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::string harris3() { return readFile(rl::test::sourceDir() + "/tests/data/usercode/harris3.cu"); }
+
+struct EditorApp {
+  std::unique_ptr<rl::app::GlContext> ctx;
+  std::unique_ptr<rl::app::Application> app;
+  std::string error;
+  explicit EditorApp(rl::app::GuiOptions o) {
+    ctx = rl::app::createHeadlessContext(1600, 900, &error);
+    if (!ctx) return;
+    o.headless = true;
+    o.width = 1600, o.height = 900;
+    app = std::make_unique<rl::app::Application>(*ctx, o);
+  }
+  gui::EditorState& editor() { return app->model().editor; }
+  // Frames until `done` holds or `seconds` pass (compiles and checks finish on their own threads).
+  bool until(const std::function<bool()>& done, double seconds = 60) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      app->drawFrame();
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+};
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("rl-editor-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& n) const { return (path / n).string(); }
+};
+
+bool nvrtcMissing(std::string* why) {
+  *why = rl::usercode::nvrtc().error;
+  return !why->empty();
+}
+
+}  // namespace
+
+TEST(EditorGui, KernelFileCompilesShowsErrorsAtTheirLineAndFollowsTheFileOnDisk) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  writeFile(file, harris3());
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  EXPECT_EQ(h.app->model().view, rl::ViewId::Editor);
+  EXPECT_EQ(e.doc.path(), file);
+  ASSERT_TRUE(h.until([&] { return e.build != gui::EditorState::Build::Compiling && e.builtVersion == e.doc.version(); }));
+  ASSERT_EQ(e.build, gui::EditorState::Build::Ok) << e.buildSummary;
+  EXPECT_NE(e.buildSummary.find("Compiled for sm_"), std::string::npos) << e.buildSummary;
+  EXPECT_NE(e.buildSummary.find("registers"), std::string::npos) << e.buildSummary;
+
+  // Typed in the editor: an undeclared name on line 10. Compiled a moment after typing stops.
+  std::string text = e.doc.text();
+  const size_t line10 = [&] {
+    size_t p = 0;
+    for (int l = 1; l < 10; ++l) p = text.find('\n', p) + 1;
+    return p;
+  }();
+  text.insert(line10, "  undeclared_name = 1;\n");
+  e.doc.edit(text, int(line10), 100.0);
+  ASSERT_TRUE(h.until([&] { return e.builtVersion == e.doc.version() && e.build != gui::EditorState::Build::Compiling; }));
+  ASSERT_EQ(e.build, gui::EditorState::Build::Errors) << e.buildSummary;
+  bool atLine = false;
+  for (const auto& d : e.diagnostics) atLine |= d.line == 10 && d.message.find("undeclared_name") != std::string::npos;
+  EXPECT_TRUE(atLine) << (e.diagnostics.empty() ? "no diagnostics" : e.diagnostics.front().text());
+  EXPECT_TRUE(e.doc.modified());
+  EXPECT_EQ(readFile(file), harris3());  // nothing is written until Save
+
+  // Saved in another editor while the editor has changes: a conflict, nothing replaced.
+  writeFile(file, harris3() + "// from another editor\n");
+  fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(5));
+  ASSERT_TRUE(h.until([&] { return e.conflict; }, 5));
+  EXPECT_NE(e.doc.text().find("undeclared_name"), std::string::npos);
+  // Reload: the file's text, compiled again; the editor's text one undo away.
+  h.app->requestEditor(gui::EditorRequest::ReloadFromDisk);
+  EXPECT_FALSE(e.conflict);
+  EXPECT_NE(e.doc.text().find("from another editor"), std::string::npos);
+  ASSERT_TRUE(h.until([&] { return e.builtVersion == e.doc.version() && e.build != gui::EditorState::Build::Compiling; }));
+  EXPECT_EQ(e.build, gui::EditorState::Build::Ok) << e.buildSummary;
+  // Unmodified now: the next save elsewhere comes straight in.
+  writeFile(file, harris3() + "// saved again\n");
+  fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(10));
+  ASSERT_TRUE(h.until([&] { return e.doc.text().find("saved again") != std::string::npos; }, 5));
+  EXPECT_NE(e.notice.find("changed on disk: reloaded"), std::string::npos) << e.notice;
+}
+
+TEST(EditorGui, CheckRunsTheBatteryInTheWorkerAndReportsEachCase) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  // Harris 3 for one type, one operation and one block: a short battery.
+  std::string text = harris3();
+  for (const char* key : {"// @reducelab ops:", "// @reducelab types:"}) {
+    const size_t a = text.find(key);
+    ASSERT_NE(a, std::string::npos) << key;
+    text.erase(a, text.find('\n', a) + 1 - a);
+  }
+  writeFile(file, "// @reducelab blocks: 128\n// @reducelab types: int32\n" + text);
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = USERCODE_FAKE_WORKER;  // answers every run with N: the sum of N ones passes, the rest fails
+  o.checkWorkerArgs = {"ok"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  h.app->requestEditor(gui::EditorRequest::Check);
+  EXPECT_TRUE(e.checking);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 120)) << e.casesDone << " of " << e.casesTotal;
+  ASSERT_GT(e.cases.size(), 0u) << e.checkSummary;
+  EXPECT_EQ(int(e.cases.size()), e.casesTotal);
+  int passed = 0, failed = 0;
+  for (const auto& c : e.cases) (c.verdict == rl::usercode::Verdict::Pass ? passed : failed)++;
+  EXPECT_GT(passed, 0);  // the ones
+  EXPECT_GT(failed, 0);  // everything else: a fake answer is caught
+  EXPECT_EQ(e.checkExit, 3);
+  EXPECT_FALSE(e.checkSummary.empty());
+}
+
+TEST(EditorGui, ACopyIsSavedOnlyWhereAskedAndTheAutosaveBringsItBack) {
+  TempDir dir;
+  const std::string autosave = dir.file("state/editor-autosave.json");
+  rl::app::GuiOptions o;
+  o.editorAutosave = autosave;
+  {
+    EditorApp h(o);
+    if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+    gui::EditorState& e = h.editor();
+    ASSERT_FALSE(e.starters.empty());
+    EXPECT_TRUE(e.doc.empty());
+    h.app->requestEditCopy("k3");
+    ASSERT_FALSE(e.doc.empty());
+    EXPECT_EQ(e.doc.suggestedName(), "k3.cu");
+    EXPECT_FALSE(e.doc.hasFile());
+    // Save of a copy never saved asks where (the chooser; here the in-app path field, no zenity).
+    h.app->setFileDialogProgram("/nonexistent/zenity");
+    h.app->requestEditor(gui::EditorRequest::Save);
+    h.app->drawFrame();
+    EXPECT_TRUE(h.app->model().pathPrompt.open);
+    EXPECT_EQ(h.app->model().pathPrompt.purpose, gui::FileChoice::SaveKernelAs);
+    // A typed path that exists is not replaced.
+    const std::string taken = dir.file("taken.cu");
+    writeFile(taken, "keep me");
+    h.app->requestPathChosen(gui::FileChoice::SaveKernelAs, taken);
+    EXPECT_EQ(readFile(taken), "keep me");
+    EXPECT_FALSE(e.doc.hasFile());
+    EXPECT_TRUE(e.noticeIsError);
+    // Typing, then the app ends without saving (as after a crash, the autosave is what is left).
+    e.doc.edit(e.doc.text() + "// my change\n", 0, 1.0);
+  }
+  ASSERT_TRUE(fs::exists(autosave));
+  EditorApp again(o);
+  ASSERT_TRUE(again.app);
+  gui::EditorState& e = again.editor();
+  EXPECT_NE(e.doc.text().find("// my change"), std::string::npos);
+  EXPECT_EQ(e.doc.suggestedName(), "k3.cu");
+  EXPECT_NE(e.notice.find("Restored"), std::string::npos) << e.notice;
+  // Saved where asked: the file holds the text, and the document is bound to it.
+  const std::string mine = dir.file("my_k3.cu");
+  again.app->requestPathChosen(gui::FileChoice::SaveKernelAs, mine);
+  EXPECT_EQ(readFile(mine), e.doc.text());
+  EXPECT_FALSE(e.doc.modified());
+  EXPECT_EQ(e.doc.path(), mine);
+}
+
+TEST(EditorGui, AKernelFileThatCannotBeOpenedIsRefusedBeforeTheWindowOpens) {
+  rl::app::GuiOptions o;
+  o.kernelFile = "/nonexistent/mine.cu";
+  const std::string e = rl::app::checkGuiOptions(o, nullptr, nullptr);
+  EXPECT_NE(e.find("--kernel-file"), std::string::npos) << e;
+  o.kernelFile = fs::temp_directory_path().string();  // a folder
+  EXPECT_NE(rl::app::checkGuiOptions(o, nullptr, nullptr).find("--kernel-file"), std::string::npos);
+}
