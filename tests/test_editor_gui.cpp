@@ -211,3 +211,29 @@ TEST(EditorGui, AKernelFileThatCannotBeOpenedIsRefusedBeforeTheWindowOpens) {
   o.kernelFile = fs::temp_directory_path().string();  // a folder
   EXPECT_NE(rl::app::checkGuiOptions(o, nullptr, nullptr).find("--kernel-file"), std::string::npos);
 }
+
+// The real worker (this build's `reducelab check-worker`) where there is no GPU (the CPU suite
+// hides it): Check ends with one sentence saying so, exit code 1 as `reducelab check`, no case run,
+// and the editor's text and file untouched.
+TEST(EditorGui, CheckWithoutAGpuSaysSoAndLeavesTheTextAlone) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  writeFile(file, harris3());
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = REDUCELAB_BINARY;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  if (h.app->model().device.available) GTEST_SKIP() << "a GPU answers here: tests/test_gpu_usercode.cpp checks on it";
+  gui::EditorState& e = h.editor();
+  e.doc.edit(e.doc.text() + "// unsaved\n", 0, 1.0);
+  h.app->requestEditor(gui::EditorRequest::Check);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 120));
+  EXPECT_EQ(e.checkExit, 1) << e.checkSummary;
+  EXPECT_NE(e.checkSummary.find("GPU"), std::string::npos) << e.checkSummary;
+  EXPECT_TRUE(e.cases.empty());
+  EXPECT_NE(e.doc.text().find("// unsaved"), std::string::npos);
+  EXPECT_EQ(readFile(file), harris3());
+}
