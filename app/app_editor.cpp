@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "application.hpp"
+#include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
@@ -36,9 +37,11 @@ struct BuildOutcome {
   gui::EditorState::Build build = gui::EditorState::Build::None;
   std::vector<uc::Diagnostic> diagnostics;
   std::string summary;
+  std::vector<std::string> resources;
 };
 
-BuildOutcome compileDocument(uint64_t version, const std::string& source, const std::string& file, int sm) {
+BuildOutcome compileDocument(uint64_t version, const std::string& source, const std::string& file, int sm,
+                             const DeviceInfo& device) {
   BuildOutcome out;
   out.version = version;
   const uc::ContractResult contract = uc::parseContract(source, file);
@@ -84,6 +87,25 @@ BuildOutcome compileDocument(uint64_t version, const std::string& source, const 
                 warnings ? (", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings")).c_str() : "");
   out.build = gui::EditorState::Build::Ok;
   out.summary = text;
+  // Registers, shared memory and occupancy of each build and claimed block, as `reducelab compile`
+  // gives them: on this GPU, or on the H200 ReduceLab assumes without one (or for another arch).
+  const bool assumed = !device.available || device.ccMajor * 10 + device.ccMinor != sm;
+  const DeviceInfo target = assumed ? assumedH200() : device;
+  out.resources.push_back("Occupancy on " + target.name + (assumed ? " (assumed: no GPU of this architecture here)" : ""));
+  for (const uc::CompileResult& b : builds)
+    for (const uc::KernelBuild& k : b.kernels) {
+      std::string line = std::string(name(b.type)) + " " + std::string(name(b.op)) + ", " + k.nameExpression + ": " +
+                         k.resources.text() + ";";
+      for (int block : b.contract.blocks) {
+        if (k.block && k.block != block) continue;
+        const int shared = k.resources.staticSharedBytes + int(b.contract.dynamicSharedBytes(block, b.type));
+        const OccupancyResult occ = computeOccupancy(target, {block, k.resources.registers, shared});
+        char part[96];
+        std::snprintf(part, sizeof part, " block %d: %.0f %% (%s)", block, occ.occupancy * 100, occ.limiter.c_str());
+        line += part;
+      }
+      out.resources.push_back(line);
+    }
   return out;
 }
 
@@ -162,7 +184,8 @@ void Application::startEditorCompile() {
   editor_->compileQueuedFor = e.doc.version();
   e.build = gui::EditorState::Build::Compiling;
   const std::string file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
-  editor_->compile = std::async(std::launch::async, compileDocument, e.doc.version(), e.doc.text(), file, editorArchitecture());
+  editor_->compile =
+      std::async(std::launch::async, compileDocument, e.doc.version(), e.doc.text(), file, editorArchitecture(), model_.device);
 }
 
 void Application::startEditorCheck() {
@@ -260,6 +283,7 @@ void Application::updateEditor() {
     e.builtVersion = b.version;
     e.diagnostics = std::move(b.diagnostics);
     e.buildSummary = std::move(b.summary);
+    e.resources = std::move(b.resources);
   }
   // Typing: compile once the text has been still for a moment (the cache answers repeats).
   if (editor_->versionSeen != e.doc.version()) editor_->versionSeen = e.doc.version(), editor_->changedAt = now;

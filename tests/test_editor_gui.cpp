@@ -88,6 +88,10 @@ TEST(EditorGui, KernelFileCompilesShowsErrorsAtTheirLineAndFollowsTheFileOnDisk)
   ASSERT_EQ(e.build, gui::EditorState::Build::Ok) << e.buildSummary;
   EXPECT_NE(e.buildSummary.find("Compiled for sm_"), std::string::npos) << e.buildSummary;
   EXPECT_NE(e.buildSummary.find("registers"), std::string::npos) << e.buildSummary;
+  // Registers and occupancy per build and claimed block (harris3: 4 types x 3 operations, blocks 128, 256, 512).
+  ASSERT_EQ(e.resources.size(), 13u);
+  EXPECT_NE(e.resources.front().find("Occupancy on"), std::string::npos) << e.resources.front();
+  EXPECT_NE(e.resources.back().find("block 512: "), std::string::npos) << e.resources.back();
 
   // Typed in the editor: an undeclared name on line 10. Compiled a moment after typing stops.
   std::string text = e.doc.text();

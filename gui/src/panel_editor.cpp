@@ -459,6 +459,13 @@ void drawKernelEditor(Model& model, UiActions& actions) {
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
+    if (ImGui::BeginTabItem("Resources###resources")) {
+      ImGui::BeginChild("resources", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+      if (e.resources.empty()) ImGui::TextDisabled("Registers, shared memory, spills and occupancy: after a compile without errors.");
+      for (const std::string& line : e.resources) ImGui::TextUnformatted(line.c_str());
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
     const ImGuiTabItemFlags checkFlags = e.showChecks ? ImGuiTabItemFlags_SetSelected : 0;
     e.showChecks = false;
     if (ImGui::BeginTabItem("Checks###checks", nullptr, checkFlags)) {

@@ -165,6 +165,7 @@ struct EditorState {
   uint64_t builtVersion = 0;            // doc.version() the build and its diagnostics are of
   std::vector<usercode::Diagnostic> diagnostics;
   std::string buildSummary;             // "12 builds for sm_90: 16 registers, no spills" or why there is none
+  std::vector<std::string> resources;   // per build: registers, shared memory, spills, occupancy per claimed block
   // The latest check (the battery, in the worker).
   bool checking = false;
   uint64_t checkedVersion = 0;
