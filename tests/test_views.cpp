@@ -29,7 +29,7 @@ struct ExpectedView {
 };
 const ExpectedView kExpected[] = {{"warp", "Warp activity"},   {"bank", "Bank conflicts"}, {"tree", "Reduction tree"},
                                   {"coalescing", "Coalescing"}, {"all", "All four"},        {"source", "Source"},
-                                  {"editor", "Your kernel"}};
+                                  {"editor", "Editor"}};
 constexpr int kExpectedCount = int(std::size(kExpected));
 
 std::string readFile(const std::string& path) {

@@ -26,7 +26,7 @@ inline constexpr std::array<ViewInfo, 7> kViews = {{
     {ViewId::Coalescing, "coalescing", "Coalescing"},
     {ViewId::All, "all", "All four"},
     {ViewId::Source, "source", "Source"},
-    {ViewId::Editor, "editor", "Your kernel"},
+    {ViewId::Editor, "editor", "Editor"},
 }};
 
 // Shown when nothing chose a view (the command line's default, a lesson step without `view`).
