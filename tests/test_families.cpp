@@ -65,7 +65,7 @@ TEST(Families, EveryKernelBelongsToARegisteredFamilyAndHasItsSourceAndNotes) {
     bool registered = false;
     for (const KernelFamily* f : families()) registered = registered || f->id() == k.family;
     EXPECT_TRUE(registered) << "its family is not in families.cpp";
-    EXPECT_TRUE(descriptorComplete(k));
+    EXPECT_TRUE(familyOf(k).descriptorComplete(k));
     EXPECT_FALSE(kernelSource(k).empty()) << k.sourceFile << " is not embedded (kernels/cuda/<stem>.cuh)";
     EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
   }

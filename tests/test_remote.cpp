@@ -112,18 +112,19 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   RunConfig m;
   m.kernel = "mm-tiled";
   m.type = ElemType::Float64;
-  m.rows = 1000, m.cols = 777, m.inner = 333, m.tile = 29;
+  rl::test::setParam(m, "rows", 1000), rl::test::setParam(m, "cols", 777);
+  rl::test::setParam(m, "inner", 333), rl::test::setParam(m, "tile", 29);
   m.pdl = false;
   m.timing = TimingMode::Graph;
-  applyMatrixShape(m);
+  normalizeConfig(m);
   RunConfig m2;
   ASSERT_EQ(remote::runConfigFromJson(remote::runConfigJson(m), &m2), "");
   EXPECT_FALSE(m2.pdl);
   EXPECT_EQ(m2.timing, TimingMode::Graph);
-  EXPECT_EQ(m2.rows, 1000u);
-  EXPECT_EQ(m2.cols, 777u);
-  EXPECT_EQ(m2.inner, 333u);
-  EXPECT_EQ(m2.tile, 29);
+  EXPECT_EQ(rl::test::param(m2, "rows"), 1000u);
+  EXPECT_EQ(rl::test::param(m2, "cols"), 777u);
+  EXPECT_EQ(rl::test::param(m2, "inner"), 333u);
+  EXPECT_EQ(rl::test::param(m2, "tile"), 29u);
   nlohmann::json old = remote::runConfigJson(c);  // a peer of an older ReduceLab: defaults
   for (const char* k : {"timing", "pdl", "rows", "cols", "inner", "tile"}) old.erase(k);
   RunConfig o;
