@@ -17,6 +17,7 @@
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
 #include "reducelab/trace.hpp"
+#include "settings.hpp"
 #include "test_support.hpp"
 
 using namespace rl;
@@ -157,6 +158,15 @@ TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
       RunConfig r;
       ASSERT_EQ(remote::runConfigFromJson(remote::runConfigJson(c), &r), "");
       EXPECT_EQ(p.get(r), v) << "remote protocol";
+      // The GUI's settings file (the last configuration).
+      rl::app::Settings settings;
+      settings.lastConfig = c;
+      settings.haveLastConfig = true;
+      const std::string path = rl::test::tempPath("family-settings-" + p.key + ".json");
+      ASSERT_EQ(rl::app::saveSettings(path, settings), "");
+      const rl::app::Settings loaded = rl::app::loadSettings(path, &err);
+      ASSERT_TRUE(loaded.haveLastConfig) << err;
+      EXPECT_EQ(p.get(loaded.lastConfig), v) << "settings";
       // A lesson's `set` line, the parameter written before the kernel.
       const std::string text = "title: t\nstep: s\nset " + p.key + "=" + std::to_string(v) + " kernel=" + c.kernel + "\n";
       const std::optional<Lesson> lesson = parseLesson(text, "t.lesson", &err);

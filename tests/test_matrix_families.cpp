@@ -333,6 +333,25 @@ TEST(MatrixSweep, TileAndSizeAxes) {
     EXPECT_EQ(findKernel(c.kernel)->family, Family::Reduction);
 }
 
+// The command line's family parameters reach every kernel of a sweep, whatever family its base
+// configuration holds (the base is the default kernel's, a reduction).
+TEST(MatrixSweep, GivenParametersReachEachFamilysKernels) {
+  SweepSpec s;
+  s.kernels = {"tr-tile", "mm-tiled"};
+  s.axis = SweepAxis::Tile;
+  s.parameters = {{"rows", 500}, {"cols", 300}, {"inner", 70}, {"tile", 0}};
+  std::string err;
+  const std::vector<RunConfig> runs = planSweep(s, DeviceInfo{}, nullptr, &err);
+  ASSERT_EQ(runs.size(), 3u + 4u) << err;  // each kernel's tiles
+  for (const RunConfig& c : runs) {
+    EXPECT_EQ(rl::test::param(c, "rows"), 500u) << c.kernel;
+    EXPECT_EQ(rl::test::param(c, "cols"), 300u) << c.kernel;
+    EXPECT_EQ(c.n, 500u * 300u) << c.kernel;
+  }
+  EXPECT_EQ(rl::test::param(runs.back(), "inner"), 70u);
+  EXPECT_EQ(rl::test::param(runs.back(), "tile"), 29u);  // the swept tile, set after the given ones
+}
+
 // A session with matrix records keeps their sides and tile, and its rates.
 TEST(MatrixSession, RoundTripKeepsTheMatrix) {
   Measurement m;

@@ -78,6 +78,7 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   s.base = c;
   s.kernels = {"k3", "cub"};
   s.nMax = uint64_t(1) << 26;
+  s.parameters = {{"rows", 500}, {"tile", 16}};  // the command line's, for every kernel's family
   std::string err;
   const TraceData t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), 9, &err);
   ASSERT_TRUE(t.valid()) << err;
@@ -139,6 +140,7 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   EXPECT_EQ(s2.axis, SweepAxis::N);
   EXPECT_EQ(s2.kernels, s.kernels);
   EXPECT_EQ(s2.nMax, s.nMax);
+  EXPECT_EQ(s2.parameters, s.parameters);
 
   remote::TraceReply tr;
   ASSERT_EQ(remote::decodeTrace(frames[3], &tr), "");
