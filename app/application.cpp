@@ -159,7 +159,7 @@ std::string checkGuiOptions(GuiOptions& o, RunConfig* config, std::vector<std::s
   std::vector<const KernelInfo*> ks = parseKernelList(o.run.kernel, &err);
   if (ks.empty()) return err;
   c.kernel = std::string(ks.front()->key);
-  applyMatrixShape(c);  // a matrix kernel: block and N from --tile and the sides
+  applyParameters(c, parameterValues(o.run));  // its family's (a matrix: block and N from --tile and the sides)
   if (runKernels) {
     runKernels->clear();
     for (const KernelInfo* k : ks) runKernels->push_back(std::string(k->key));

@@ -115,7 +115,7 @@ const OutputFormat* chosenFormat(const BenchOptions& o, std::string* error) {
 }
 
 // The matrix families' header: the matrices instead of N, and the ceilings their % columns use.
-std::string matrixHeader(const DeviceInfo& d, const Peaks& p, const RunConfig& c, Family f) {
+std::string matrixHeader(const DeviceInfo& d, const Peaks& p, const RunConfig& c, const KernelInfo& k) {
   char b[1024];
   std::string s;
   if (d.available) {
@@ -124,20 +124,7 @@ std::string matrixHeader(const DeviceInfo& d, const Peaks& p, const RunConfig& c
                   cudaVersionString(d.driverVersion).c_str());
     s += b;
   }
-  if (f == Family::Transpose)
-    std::snprintf(b, sizeof b, "Transpose of a %llu x %llu %s matrix, data %s (seed %llu), %d reps after %d warm-up, %s L2\n",
-                  (unsigned long long)c.rows, (unsigned long long)c.cols, std::string(name(c.type)).c_str(),
-                  std::string(name(c.data)).c_str(), (unsigned long long)c.seed, c.reps, c.warmup,
-                  c.warmL2 ? "warm" : "cold (flushed)");
-  else
-    std::snprintf(b, sizeof b,
-                  "C (%llu x %llu) = A (%llu x %llu) x B (%llu x %llu), %s, data %s (seed %llu), %d reps after %d "
-                  "warm-up, %s L2\n",
-                  (unsigned long long)c.rows, (unsigned long long)c.cols, (unsigned long long)c.rows,
-                  (unsigned long long)c.inner, (unsigned long long)c.inner, (unsigned long long)c.cols,
-                  std::string(name(c.type)).c_str(), std::string(name(c.data)).c_str(), (unsigned long long)c.seed,
-                  c.reps, c.warmup, c.warmL2 ? "warm" : "cold (flushed)");
-  s += b;
+  s += familyOf(k).benchLine(k, c);  // what is measured: the matrices instead of N
   if (d.available) {
     const FmaUnits u = fmaUnitsPerSM(d.ccMajor, d.ccMinor);
     std::snprintf(b, sizeof b,
@@ -183,21 +170,24 @@ int runBench(const BenchOptions& o) {
     }
   // Device-independent checks first, so a typo is reported the same with or without a GPU.
   base.kernel = kernels.front()->key;
-  const Family family = kernels.front()->family;
+  const KernelFamily& family = familyOf(*kernels.front());
   for (const KernelInfo* k : kernels)
-    if (k->family != family) {
+    if (&familyOf(*k) != &family) {
       std::fprintf(stderr, "reducelab: error: bench one family at a time: %s is a %s, %s a %s\n",
-                   std::string(kernels.front()->key).c_str(), std::string(familyName(family)).c_str(),
-                   std::string(k->key).c_str(), std::string(familyName(k->family)).c_str());
+                   std::string(kernels.front()->key).c_str(), std::string(family.name()).c_str(),
+                   std::string(k->key).c_str(), std::string(familyOf(*k).name()).c_str());
       return 2;
     }
-  const bool matrix = family != Family::Reduction;
+  // A family whose runs write a whole output (the matrices): each run checks its own, no shared
+  // exact reference and no CPU baseline.
+  const bool matrix = !family.scalarResult();
   if (matrix && o.cpuOnly) {
     std::fprintf(stderr, "reducelab: error: --cpu-only runs the reductions' CPU baseline; the %s kernels have none\n",
-                 std::string(familyName(family)).c_str());
+                 std::string(family.name()).c_str());
     return 2;
   }
-  applyMatrixShape(base);
+  const ParameterValues given = parameterValues(o.run);
+  applyParameters(base, given);  // the first kernel's family's, and the fields that follow
   if (kernels.size() == 1 || matrix)
     if (std::string e = validate(base, nullptr); !e.empty()) {
       std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
@@ -260,8 +250,7 @@ int runBench(const BenchOptions& o) {
   for (const KernelInfo* k : kernels) {
     RunConfig c = base;
     c.kernel = k->key;
-    c.tile = base.tile;
-    applyMatrixShape(c);
+    applyParameters(c, given);
     configs.push_back(c);
   }
   size_t started = 0;
@@ -286,7 +275,7 @@ int runBench(const BenchOptions& o) {
     const Table t = matrix ? matrixTable(rows) : benchTable(rows, peaks);
     text = format.table(t);
     if (format.prose)  // the header lines above the table
-      text = (matrix ? matrixHeader(backend->device(), peaks, base, family)
+      text = (matrix ? matrixHeader(backend->device(), peaks, base, *kernels.front())
                      : header(backend->device(), peaks, base, o.noCpu ? nullptr : &cpu, &floor)) + "\n" + text;
   }
   if (o.out.empty()) std::fputs(text.c_str(), stdout);

@@ -8,6 +8,7 @@
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/launch_plan.hpp"
 #include "reducelab/version.hpp"
 
@@ -22,13 +23,6 @@ int printKernelResources(const DeviceInfo& d) {
     std::fprintf(stderr, "reducelab: error: %s\n", no.c_str());
     return 1;
   }
-  struct Pair {
-    ElemType in;
-    Accumulate acc;
-  };
-  const Pair pairs[] = {{ElemType::Int32, Accumulate::Same},   {ElemType::Int32, Accumulate::Wide},
-                        {ElemType::Int64, Accumulate::Same},   {ElemType::Float32, Accumulate::Same},
-                        {ElemType::Float32, Accumulate::Wide}, {ElemType::Float64, Accumulate::Same}};
   nlohmann::json variants = nlohmann::json::object();
   auto record = [&](RunConfig c) {
     if (!validate(c, &gpu->device()).empty()) return;
@@ -38,31 +32,8 @@ int printKernelResources(const DeviceInfo& d) {
     if (!e.empty() || r.registers <= 0) return;
     variants[resourceKey(c)] = {r.registers, r.staticSmemBytes, r.localBytes};
   };
-  for (const KernelInfo& k : catalogue()) {
-    if (k.shape == GridShape::Library) continue;
-    RunConfig c;
-    c.kernel = std::string(k.key);
-    if (isMatrixFamily(k)) {
-      for (ElemType t : {ElemType::Float32, ElemType::Float64})
-        for (int tile : k.tiles) {
-          c.type = t;
-          c.tile = tile;
-          applyMatrixShape(c);
-          record(c);
-        }
-      continue;
-    }
-    for (const Pair& p : pairs)
-      for (Op op : {Op::Sum, Op::Min, Op::Max})
-        for (int block = 32; block <= 1024; block *= 2) {
-          if (!k.blockTemplated && block != 256) continue;
-          c.type = p.in;
-          c.accumulate = p.acc;
-          c.op = op;
-          c.block = std::max(block, k.minBlock);
-          record(c);
-        }
-  }
+  for (const KernelInfo& k : catalogue())
+    for (const RunConfig& c : familyOf(k).resourceVariants(k)) record(c);
   const nlohmann::json j = {{"arch", "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor)},
                             {"recorded", "reducelab info --kernel-resources on " + d.name + ", driver " +
                                              cudaVersionString(d.driverVersion) + ", reducelab " + versionString() +

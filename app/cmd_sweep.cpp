@@ -145,6 +145,7 @@ int runSweepCommand(const SweepOptions& o) {
   SweepSpec spec;
   spec.axis = *axis;
   spec.base = base;
+  spec.parameters = parameterValues(o.run);
   spec.kernels.clear();
   for (const KernelInfo* k : ks) spec.kernels.push_back(std::string(k->key));
   if (!o.nMin.empty()) {

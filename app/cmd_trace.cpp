@@ -66,12 +66,17 @@ nlohmann::json traceJson(const RunConfig& c, const TraceData& t, const TraceSumm
                      {"global_store_sectors", s.globalStoreSectors},
                      {"global_store_requests", s.globalStoreRequests},
                      {"max_iterations", s.maxIterations}});
+  // A family with parameters of its own (the matrices): them, with null for the other such
+  // families' ones (one set of keys for every such trace), and the 2-D launch.
   nlohmann::json matrix = nullptr;
-  if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k))
-    matrix = {{"family", std::string(familyName(k->family))}, {"rows", c.rows}, {"cols", c.cols},
-              {"inner", k->family == Family::Matmul ? nlohmann::json(c.inner) : nlohmann::json(nullptr)},
-              {"tile", t.header.tile}, {"block_x", t.header.blockX}, {"block_y", t.header.blockY},
+  if (const KernelInfo* k = findKernel(c.kernel); k && !familyOf(*k).parameters().empty()) {
+    matrix = {{"family", std::string(familyOf(*k).name())}, {"block_x", t.header.blockX}, {"block_y", t.header.blockY},
               {"grid_x", t.header.gridX}, {"grid_y", t.header.gridY}};
+    for (const FamilyParameter& p : allFamilyParameters()) {
+      const FamilyParameter* own = ownParameter(c, p.key);
+      matrix[p.key] = own ? nlohmann::json(own->used(*k, c)) : nlohmann::json(nullptr);
+    }
+  }
   return {{"source", source},
           {"instrumented", (t.header.flags & trace::kTraceInstrumented) != 0},
           {"matrix", matrix},
@@ -316,15 +321,9 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
   } else {
     char head[512];
     const KernelInfo* kp = findKernel(c.kernel);  // none for the student's kernel (--kernel-file)
-    if (kp && isMatrixFamily(*kp))
-      std::snprintf(head, sizeof head,
-                    "Trace of block %u of %u (%u x %u tiles): kernel %s, tile %u, %u x %u threads, %s, %s %llu x %llu%s, "
-                    "from the %s\n",
-                    t.header.tracedBlock, t.header.gridSize, t.header.gridX, t.header.gridY, c.kernel.c_str(),
-                    t.header.tile, t.header.blockX, t.header.blockY, std::string(name(c.type)).c_str(),
-                    kp->family == Family::Matmul ? "C =" : "input", (unsigned long long)c.rows,
-                    (unsigned long long)c.cols,
-                    kp->family == Family::Matmul ? (", K = " + std::to_string(c.inner)).c_str() : "", source.c_str());
+    const std::string familyHead = kp ? familyOf(*kp).traceLine(*kp, c, t.header, source) : std::string();
+    if (!familyHead.empty())
+      std::snprintf(head, sizeof head, "%s", familyHead.c_str());
     else
     std::snprintf(head, sizeof head,
                   "Trace of block %u of %u: kernel %s, %d threads, %s %s (accumulator %s), N = %s, from the %s\n",

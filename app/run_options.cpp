@@ -60,17 +60,15 @@ void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHel
   cmd->add_option("--data", t.data, "Input: uniform, int-range, ones, ill-conditioned")->capture_default_str();
   cmd->add_option("--seed", t.seed, "Seed of the input data (0 to 2^64-1)")->capture_default_str()->check(unsignedInteger());
   cmd->add_option("--range", t.range, "Integer range lo,hi for --data int-range")->capture_default_str();
-  const std::string side = "1.." + std::to_string(kMaxMatrixSide);
-  cmd->add_option("--rows", t.rows, "Matrix kernels: rows of the input (transpose) or of C (matmul), " + side)
-      ->capture_default_str()->check(unsignedInteger());
-  cmd->add_option("--cols", t.cols, "Matrix kernels: columns of the input (transpose) or of C (matmul), " + side)
-      ->capture_default_str()->check(unsignedInteger());
-  cmd->add_option("--inner", t.inner, "Matmul: the inner dimension K (A is rows x K, B is K x cols), " + side)
-      ->capture_default_str()->check(unsignedInteger());
-  cmd->add_option("--tile", t.tile,
-                  "Matrix kernels: tile side (transpose 32, 16, 8; matmul 16, 8, 32, 29); it sets the block. "
-                  "0: the kernel's default")
-      ->capture_default_str()->check(CLI::Range(0, 1024));
+  // The families' own parameters: a side is any whole number (validate() says which are too big),
+  // a tile a small number in its range.
+  for (const FamilyParameter& p : allFamilyParameters()) {
+    if (p.role == ParameterRole::Tile)
+      cmd->add_option("--" + p.key, t.smallNumbers[p.key] = int(p.defaultValue), p.help)
+          ->capture_default_str()->check(CLI::Range(int(p.min), int(p.max)));
+    else
+      cmd->add_option("--" + p.key, t.counts[p.key] = p.defaultValue, p.help)->capture_default_str()->check(unsignedInteger());
+  }
   cmd->add_option("--timing", t.timing,
                   "Timing: blocked (a kernel holds the stream until everything is enqueued, then the start "
                   "event), events (events around the launches as enqueued) or graph (one CUDA-graph replay)")
@@ -107,12 +105,14 @@ std::string toRunConfig(const RunOptionText& t, RunConfig* c) {
   c->warmL2 = t.warmL2;
   c->seed = t.seed;
   c->tracedBlock = t.tracedBlock;
-  c->rows = t.rows;
-  c->cols = t.cols;
-  c->inner = t.inner;
-  c->tile = t.tile;
-  applyMatrixShape(*c);
+  applyParameters(*c, parameterValues(t));
   return {};
+}
+
+ParameterValues parameterValues(const RunOptionText& t) {
+  ParameterValues v(t.counts.begin(), t.counts.end());
+  for (const auto& [key, value] : t.smallNumbers) v[key] = uint64_t(value);  // 0.. by its range check
+  return v;
 }
 
 }  // namespace rl::app

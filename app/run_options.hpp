@@ -1,9 +1,11 @@
 #pragma once
 // The run options shared by bench, trace, sweep and the GUI's command line.
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "reducelab/config.hpp"
+#include "reducelab/family.hpp"
 
 namespace rl::app {
 
@@ -15,9 +17,10 @@ struct RunOptionText {
   bool warmL2 = false;
   uint64_t seed = 1;
   uint64_t tracedBlock = 0;
-  // The matrix families (transpose, matmul): sides and tile (0: the kernel's default).
-  uint64_t rows = 1024, cols = 1024, inner = 1024;
-  int tile = 0;
+  // The families' own parameters by key (--rows, --tile: every family's, each once), as given or
+  // their defaults: a side as a count, a tile as a small int (the types --help shows).
+  std::map<std::string, uint64_t> counts;
+  std::map<std::string, int> smallNumbers;
 };
 
 // Checks for numeric options, run on the text before CLI11 converts it, so nothing odd slips
@@ -32,7 +35,10 @@ CLI::Validator unsignedInteger();
 void addRunOptions(CLI::App* cmd, RunOptionText& t, const std::string& kernelHelp);
 
 // Converts the texts (everything but the kernel list) into `c`. "" or a one-line error.
-// For a matrix kernel (c->kernel set first) the block and N follow from --tile and the sides.
+// The family parameters of c->kernel (set it first) are set too, and what follows from them (a
+// matrix's block and N). A caller that changes the kernel applies parameterValues(t) again.
 std::string toRunConfig(const RunOptionText& t, RunConfig* c);
+// The family parameters given (or defaulted) on the command line, by key, for any kernel.
+ParameterValues parameterValues(const RunOptionText& t);
 
 }  // namespace rl::app

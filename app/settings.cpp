@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/user_dirs.hpp"
 
 namespace rl::app {
@@ -139,10 +140,10 @@ Settings parseSettings(const std::string& text, std::string* problem, bool* unus
       r.n = keyOr<uint64_t>(c, "n", r.n, &badConfig);
       r.reps = keyOr<int>(c, "reps", r.reps, &badConfig);
       r.warmL2 = keyOr<bool>(c, "warm_l2", r.warmL2, &badConfig);
-      r.rows = keyOr<uint64_t>(c, "rows", r.rows, &badConfig);  // the matrix families' own parameters
-      r.cols = keyOr<uint64_t>(c, "cols", r.cols, &badConfig);
-      r.inner = keyOr<uint64_t>(c, "inner", r.inner, &badConfig);
-      r.tile = keyOr<int>(c, "tile", r.tile, &badConfig);
+      // The kernel's family's own parameters (a file may hold another family's too: ignored).
+      ParameterValues own;
+      for (const FamilyParameter& p : allFamilyParameters())
+        if (c.contains(p.key)) own[p.key] = keyOr<uint64_t>(c, p.key.c_str(), p.defaultValue, &badConfig);
       auto choice = [&](const char* key, const char* fallback, auto parse, auto* field) {
         if (auto v = parse(keyOr<std::string>(c, key, fallback, &badConfig))) *field = *v;
         else badConfig.push_back(key);
@@ -152,6 +153,8 @@ Settings parseSettings(const std::string& text, std::string* problem, bool* unus
       choice("accumulate", "same", parseAccumulate, &r.accumulate);
       choice("final", "default", parseFinalStage, &r.final);
       choice("data", "uniform", parseDataPattern, &r.data);
+      for (const auto& [key, value] : own)  // as saved: block and N are the file's
+        if (const FamilyParameter* p = ownParameter(r, key)) p->set(r, value);
       if (badConfig.empty() && validate(r, nullptr).empty()) {
         s.lastConfig = r;
         s.haveLastConfig = true;
@@ -187,8 +190,10 @@ std::string saveSettings(const std::string& path, const Settings& s) {
     j["last_config"] = {{"kernel", c.kernel}, {"block", c.block}, {"n", c.n}, {"reps", c.reps},
                         {"warm_l2", c.warmL2}, {"type", std::string(name(c.type))}, {"op", std::string(name(c.op))},
                         {"accumulate", std::string(name(c.accumulate))}, {"final", std::string(name(c.final))},
-                        {"data", std::string(name(c.data))}, {"rows", c.rows}, {"cols", c.cols},
-                        {"inner", c.inner}, {"tile", c.tile}};
+                        {"data", std::string(name(c.data))}};
+  if (s.haveLastConfig)
+    if (const KernelFamily* f = familyOf(c))
+      for (const FamilyParameter& p : f->parameters()) j["last_config"][p.key] = p.get(c);
   return writeTextAtomic(path, j.dump(2) + "\n");
 }
 

@@ -16,6 +16,7 @@
 #include "reducelab/occupancy.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/stats.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -64,7 +65,7 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
     EXPECT_EQ(int(k.id), i) << "the catalogue is in KernelId order";
     EXPECT_EQ(&kernelInfo(k.id), &k);
     EXPECT_EQ(findKernel(k.key), &k);
-    EXPECT_TRUE(descriptorComplete(k));
+    EXPECT_TRUE(familyOf(k).descriptorComplete(k));
     EXPECT_FALSE(k.name.empty());
     EXPECT_FALSE(k.title.empty());
     EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
@@ -77,7 +78,7 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
       EXPECT_TRUE(k.schedule.empty());
       continue;
     }
-    if (isMatrixFamily(k)) {
+    if (k.shape == GridShape::MatrixTiles) {
       // The matrix families: the schedule follows the tile layout, the shared rule the layout,
       // and every listed tile plans a legal launch.
       EXPECT_EQ(k.shape, GridShape::MatrixTiles);
@@ -98,10 +99,10 @@ TEST(Catalogue, EveryDescriptorIsCompleteAndConsistent) {
       for (int t : k.tiles) {
         RunConfig c;
         c.kernel = std::string(k.key);
-        c.tile = t;
+        rl::test::setParam(c, "tile", uint64_t(t));
         c.type = ElemType::Float64;
-        c.rows = 100, c.cols = 70, c.inner = 33;
-        applyMatrixShape(c);
+        rl::test::setParam(c, "rows", 100), rl::test::setParam(c, "cols", 70), rl::test::setParam(c, "inner", 33);
+        normalizeConfig(c);
         EXPECT_EQ(validate(c, nullptr), "") << "tile " << t;
         const Geometry g = planGeometry(k, c, 1);
         EXPECT_EQ(g.tile, t);

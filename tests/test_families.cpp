@@ -1,14 +1,24 @@
 // Every registered family and every kernel has its pieces (docs/adding-a-family.md and
 // docs/adding-a-kernel.md list them): a family without kernels, names, a validation that accepts
 // its own kernels' defaults, a geometry, a CPU model or a sweep rule fails here, and so does a
-// kernel without its source, notes, descriptor or family.
+// kernel without its source, notes, descriptor or family. Each family's parameters go through
+// every reader and writer, and no code outside kernels/families/ names a family or its parameters.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 
 #include "reducelab/family.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/remote_protocol.hpp"
 #include "reducelab/trace.hpp"
+#include "settings.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -65,8 +75,202 @@ TEST(Families, EveryKernelBelongsToARegisteredFamilyAndHasItsSourceAndNotes) {
     bool registered = false;
     for (const KernelFamily* f : families()) registered = registered || f->id() == k.family;
     EXPECT_TRUE(registered) << "its family is not in families.cpp";
-    EXPECT_TRUE(descriptorComplete(k));
+    EXPECT_TRUE(familyOf(k).descriptorComplete(k));
     EXPECT_FALSE(kernelSource(k).empty()) << k.sourceFile << " is not embedded (kernels/cuda/<stem>.cuh)";
     EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
   }
+}
+
+namespace {
+
+// A value of p that differs from its default and that kernel k takes: one of its tiles other than
+// the default, or an odd side.
+uint64_t otherValue(const FamilyParameter& p, const KernelInfo& k) {
+  if (p.role == ParameterRole::Tile) return uint64_t(k.tiles.size() > 1 ? k.tiles[1] : k.tiles[0]);
+  return p.defaultValue == 77 ? 78 : 77;
+}
+
+// The first kernel of family f that has a traced twin (the CLI's trace needs one).
+const KernelInfo* traceableKernelOf(const KernelFamily& f) {
+  for (const KernelInfo& k : catalogue())
+    if (&familyOf(k) == &f && k.traceable) return &k;
+  return nullptr;
+}
+
+}  // namespace
+
+// Each family's parameter list is complete, and the merged list has each key once in the order
+// --help shows.
+TEST(FamilyParameters, EachIsDeclaredWholeAndOnce) {
+  std::vector<std::string> merged;
+  for (const FamilyParameter& p : allFamilyParameters()) merged.push_back(p.key);
+  EXPECT_EQ(merged, (std::vector<std::string>{"rows", "cols", "inner", "tile"}));
+  for (const KernelFamily* f : families()) {
+    SCOPED_TRACE(std::string(f->name()));
+    std::set<std::string> keys, axes;
+    for (const FamilyParameter& p : f->parameters()) {
+      SCOPED_TRACE(p.key);
+      EXPECT_TRUE(keys.insert(p.key).second);
+      EXPECT_TRUE(axes.insert(p.axis).second);
+      EXPECT_FALSE(p.axis.empty() || p.label.empty() || p.help.empty() || p.what.empty() || p.allowed.empty());
+      ASSERT_TRUE(p.get && p.set && p.used);
+      EXPECT_LE(p.min, p.defaultValue);
+      EXPECT_LE(p.defaultValue, p.max);
+      EXPECT_EQ(anyParameterByKey(p.key)->axis, p.axis);  // a key shared by families means one thing
+      RunConfig c;  // a new configuration holds the defaults
+      c.kernel = std::string(traceableKernelOf(*f)->key);
+      normalizeConfig(c);
+      EXPECT_EQ(p.get(c), p.defaultValue);
+    }
+  }
+}
+
+// Every parameter of every family survives each reader and writer: a session record, the remote
+// protocol, a lesson line and the command line (as `trace --format json` reports the run).
+TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
+  int checked = 0;
+  for (const KernelFamily* f : families()) {
+    const KernelInfo* k = traceableKernelOf(*f);
+    ASSERT_NE(k, nullptr) << f->name();
+    for (const FamilyParameter& p : f->parameters()) {
+      SCOPED_TRACE(std::string(f->name()) + " " + p.key);
+      ++checked;
+      const uint64_t v = otherValue(p, *k);
+      RunConfig c;
+      c.kernel = std::string(k->key);
+      c.type = ElemType::Float32;
+      normalizeConfig(c);
+      p.set(c, v);
+      normalizeConfig(c);
+      ASSERT_EQ(validate(c, nullptr), "");
+      ASSERT_EQ(p.get(c), v);
+      // A session record (its axis) and back.
+      Measurement m;
+      m.config = c;
+      m.ok = true;
+      m.kernelMs = m.endToEndMs = {1.0};
+      m.kernel = m.endToEnd = Stats::of(m.kernelMs);
+      std::string err;
+      const std::vector<Measurement> back = measurementsFromJson(sessionJson(SessionInfo{{}, {}, {"test"}, "t"}, {m}), &err);
+      ASSERT_EQ(back.size(), 1u) << err;
+      EXPECT_EQ(p.get(back[0].config), v) << "session record";
+      // The remote protocol (its key).
+      RunConfig r;
+      ASSERT_EQ(remote::runConfigFromJson(remote::runConfigJson(c), &r), "");
+      EXPECT_EQ(p.get(r), v) << "remote protocol";
+      // The GUI's settings file (the last configuration).
+      rl::app::Settings settings;
+      settings.lastConfig = c;
+      settings.haveLastConfig = true;
+      const std::string path = rl::test::tempPath("family-settings-" + p.key + ".json");
+      ASSERT_EQ(rl::app::saveSettings(path, settings), "");
+      const rl::app::Settings loaded = rl::app::loadSettings(path, &err);
+      ASSERT_TRUE(loaded.haveLastConfig) << err;
+      EXPECT_EQ(p.get(loaded.lastConfig), v) << "settings";
+      // A lesson's `set` line, the parameter written before the kernel.
+      const std::string text = "title: t\nstep: s\nset " + p.key + "=" + std::to_string(v) + " kernel=" + c.kernel + "\n";
+      const std::optional<Lesson> lesson = parseLesson(text, "t.lesson", &err);
+      ASSERT_TRUE(lesson) << err;
+      EXPECT_EQ(p.get(lesson->steps.at(0).config), v) << "lesson";
+      // The command line: --key value, as the trace's JSON reports the run's parameters.
+      const rl::test::CommandResult cli = rl::test::runReducelab(
+          "trace --cpu-model --kernel " + c.kernel + " --" + p.key + " " + std::to_string(v) + " --format json");
+      ASSERT_EQ(cli.exitCode, 0) << cli.err;
+      const nlohmann::json j = nlohmann::json::parse(cli.out);
+      EXPECT_EQ(j.at("matrix").at(p.key).get<uint64_t>(), v) << "command line";
+    }
+  }
+  EXPECT_GT(checked, 0) << "no family declares a parameter";
+}
+
+namespace {
+
+// A line of source (comments left out) that names a family's own parameters or a family by
+// enumerator: Family::Reduction/Transpose/Matmul, a family's parameter struct, a parameter's
+// record axis ("Rows") or option ("--rows") as a string, or its key ("rows") as a string where
+// the key is not also a sweep axis ("tile" names the tile sweep as well).
+struct FamilyNameScanner {
+  std::vector<std::regex> patterns;
+
+  static std::string withoutComment(const std::string& line) {
+    bool quoted = false;
+    for (size_t i = 0; i + 1 < line.size(); ++i) {
+      if (line[i] == '\\' && quoted) ++i;
+      else if (line[i] == '"') quoted = !quoted;
+      else if (!quoted && line[i] == '/' && line[i + 1] == '/') return line.substr(0, i);
+    }
+    return line;
+  }
+
+  bool flags(const std::string& rawLine) const {
+    const std::string line = withoutComment(rawLine);
+    for (const std::regex& r : patterns)
+      if (std::regex_search(line, r)) return true;
+    return false;
+  }
+};
+
+FamilyNameScanner familyNames() {
+  FamilyNameScanner s;
+  s.patterns.emplace_back(R"(\bFamily::(Reduction|Transpose|Matmul)\b)");
+  s.patterns.emplace_back(R"(\b(ReductionParams|TransposeParams|MatmulParams)\b)");
+  s.patterns.emplace_back(R"(\bisMatrixFamily\b)");
+  for (const FamilyParameter& p : allFamilyParameters()) {
+    s.patterns.emplace_back("\"" + p.axis + "\"");
+    s.patterns.emplace_back("\"--" + p.key + "\"");
+    if (!parseSweepAxis(p.key)) s.patterns.emplace_back("\"" + p.key + "\"");
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(Sources, TheFamilyScannerFindsAFamilyNamedOutsideItsFolder) {
+  const FamilyNameScanner s = familyNames();
+  for (const char* bad : {R"(if (k.family == Family::Matmul) return c.inner;)", R"(  const bool r = f != Family::Reduction;)",
+                          R"(const auto& p = std::get<TransposeParams>(c.params);)", R"(if (isMatrixFamily(*k)) {)",
+                          R"(point.push_back({"Rows", std::to_string(r)});)", R"(cmd->add_option("--inner", t.inner);)",
+                          R"(j["cols"] = c.cols;)"})
+    EXPECT_TRUE(s.flags(bad)) << bad;
+  for (const char* fine : {R"(for (const FamilyParameter& p : f->parameters()) j[p.key] = p.get(c);)",
+                           R"(if (axis == "tile") return;  // "rows" in a comment)", R"(const std::string s = "the rows";)",
+                           R"(const Family family = k.family;)"})
+    EXPECT_FALSE(s.flags(fine)) << fine;
+}
+
+TEST(Sources, NoFamilyOrItsParametersAreNamedOutsideItsFolder) {
+  namespace fs = std::filesystem;
+  const FamilyNameScanner scanner = familyNames();
+  // Where a family may be named outside kernels/families/: the parameter structs' declaration, and
+  // the families' CUDA launchers (their own code, in kernels/cuda/ because nvcc builds it).
+  const std::set<std::string> allowedFiles = {"kernels/include/reducelab/family_params.hpp",
+                                              "kernels/cuda/launch_transpose.cuh", "kernels/cuda/launch_matmul.cuh"};
+  // "rows" that are not a matrix's: the layout dump's sweep rows, a multi-GPU report's rows.
+  const std::set<std::string> allowedLines = {
+      "app/app_frame_loop.cpp:                {\"rows\", sweepRows}};",
+      "kernels/core/multi_record.cpp:  j[\"rows\"] = rows;",
+      "kernels/core/multi_record.cpp:  if (!j.contains(\"rows\") || !j[\"rows\"].is_array()) return fail(\"the file has no \\\"rows\\\" array\");",
+      "kernels/core/multi_record.cpp:    for (const auto& w : j[\"rows\"]) {"};
+  const fs::path root = rl::test::sourceDir();
+  int files = 0;
+  std::vector<std::string> found;
+  for (const char* dir : {"app", "gui", "kernels"})
+    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh" && ext != ".h")) continue;
+      const std::string rel = fs::relative(e.path(), root).string();
+      if (rel.starts_with("kernels/families/") || allowedFiles.count(rel)) continue;
+      ++files;
+      std::ifstream in(e.path());
+      int n = 0;
+      for (std::string line; std::getline(in, line);) {
+        ++n;
+        if (scanner.flags(line) && !allowedLines.count(rel + ":" + line)) found.push_back(rel + ":" + std::to_string(n) + ": " + line);
+      }
+    }
+  EXPECT_GT(files, 100) << "the sources were not found under " << root;
+  for (const std::string& f : found)
+    ADD_FAILURE() << "a family or one of its own parameters named outside kernels/families/ (ask the family: "
+                     "familyOf(k), KernelFamily::parameters(); docs/adding-a-family.md):\n  "
+                  << f;
 }

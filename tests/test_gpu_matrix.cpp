@@ -13,6 +13,7 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -38,8 +39,11 @@ struct Shape {
 // transpose exactly, a product within K x u x sum |a b| (any order of K fused or plain adds).
 // "" or the first element that differs.
 std::string checkOutputHere(Engine& engine, const RunConfig& c, Family family) {
-  const std::vector<double> out = engine.readMatrixOutput(c, 0, c.rows * c.cols);
-  if (out.size() != c.rows * c.cols) return "the output could not be read back";
+  struct {
+    uint64_t rows, cols, inner;
+  } const m{rl::test::param(c, "rows"), rl::test::param(c, "cols"), rl::test::param(c, "inner")};
+  const std::vector<double> out = engine.readMatrixOutput(c, 0, m.rows * m.cols);
+  if (out.size() != m.rows * m.cols) return "the output could not be read back";
   const DataSpec spec{c.data, c.seed, c.rangeLo, c.rangeHi};
   auto input = [&](uint64_t i) {
     return c.type == ElemType::Float32 ? double(generateElement<float>(spec, i)) : generateElement<double>(spec, i);
@@ -47,30 +51,30 @@ std::string checkOutputHere(Engine& engine, const RunConfig& c, Family family) {
   const long double u = c.type == ElemType::Float32 ? 0x1p-24L : 0x1p-53L;
   char where[160];
   if (family == Family::Transpose) {  // input rows x cols, output cols x rows
-    for (uint64_t i = 0; i < c.rows; ++i)
-      for (uint64_t j = 0; j < c.cols; ++j)
-        if (out[j * c.rows + i] != input(i * c.cols + j)) {
+    for (uint64_t i = 0; i < m.rows; ++i)
+      for (uint64_t j = 0; j < m.cols; ++j)
+        if (out[j * m.rows + i] != input(i * m.cols + j)) {
           std::snprintf(where, sizeof where, "out[%llu][%llu] = %.9g, in[%llu][%llu] = %.9g", (unsigned long long)j,
-                        (unsigned long long)i, out[j * c.rows + i], (unsigned long long)i, (unsigned long long)j,
-                        input(i * c.cols + j));
+                        (unsigned long long)i, out[j * m.rows + i], (unsigned long long)i, (unsigned long long)j,
+                        input(i * m.cols + j));
           return where;
         }
     return "";
   }
   // C (rows x cols) = A (rows x inner, elements 0..) x B (inner x cols, after A).
-  const uint64_t bBase = c.rows * c.inner;
-  for (uint64_t i = 0; i < c.rows; ++i)
-    for (uint64_t j = 0; j < c.cols; ++j) {
+  const uint64_t bBase = m.rows * m.inner;
+  for (uint64_t i = 0; i < m.rows; ++i)
+    for (uint64_t j = 0; j < m.cols; ++j) {
       long double exact = 0, magnitude = 0;
-      for (uint64_t k = 0; k < c.inner; ++k) {
-        const long double p = (long double)input(i * c.inner + k) * input(bBase + k * c.cols + j);
+      for (uint64_t k = 0; k < m.inner; ++k) {
+        const long double p = (long double)input(i * m.inner + k) * input(bBase + k * m.cols + j);
         exact += p;
         magnitude += p < 0 ? -p : p;
       }
-      const long double err = std::fabs((long double)out[i * c.cols + j] - exact);
-      if (!(err <= (long double)(c.inner + 1) * u * magnitude)) {
+      const long double err = std::fabs((long double)out[i * m.cols + j] - exact);
+      if (!(err <= (long double)(m.inner + 1) * u * magnitude)) {
         std::snprintf(where, sizeof where, "C[%llu][%llu] = %.12g, expected %.12Lg", (unsigned long long)i,
-                      (unsigned long long)j, out[i * c.cols + j], exact);
+                      (unsigned long long)j, out[i * m.cols + j], exact);
         return where;
       }
     }
@@ -85,14 +89,14 @@ std::vector<Shape> shapes() {
 RunConfig config(const KernelInfo& k, const Shape& s, int tile, ElemType type) {
   RunConfig c;
   c.kernel = std::string(k.key);
-  c.rows = s.rows;
-  c.cols = s.cols;
-  c.inner = s.inner;
-  c.tile = tile;
+  rl::test::setParam(c, "rows", s.rows);
+  rl::test::setParam(c, "cols", s.cols);
+  rl::test::setParam(c, "inner", s.inner);
+  rl::test::setParam(c, "tile", uint64_t(tile));
   c.type = type;
   c.reps = 2;
   c.warmup = 1;
-  applyMatrixShape(c);
+  normalizeConfig(c);
   return c;
 }
 

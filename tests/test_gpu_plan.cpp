@@ -9,6 +9,7 @@
 #include "gpu_support.hpp"
 #include "reducelab/engine.hpp"
 #include "reducelab/launch_plan.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -86,18 +87,18 @@ TEST(LaunchPlan, TheCpuModelPlansWhatTheEngineLaunches) {
           }
   }
   for (const KernelInfo& k : catalogue()) {
-    if (!isMatrixFamily(k)) continue;
+    if (k.shape != GridShape::MatrixTiles) continue;
     for (int tile : k.tiles)
       for (ElemType t : {ElemType::Float32, ElemType::Float64})
         for (uint64_t side : {uint64_t(5), uint64_t(1000), uint64_t(4096)}) {
           RunConfig c;
           c.kernel = std::string(k.key);
-          c.tile = tile;
+          rl::test::setParam(c, "tile", uint64_t(tile));
           c.type = t;
-          c.rows = side;
-          c.cols = side + 3;
-          c.inner = 97;
-          applyMatrixShape(c);
+          rl::test::setParam(c, "rows", side);
+          rl::test::setParam(c, "cols", side + 3);
+          rl::test::setParam(c, "inner", 97);
+          normalizeConfig(c);
           if (!validate(c, &d).empty()) continue;
           const Geometry gpu = engine->geometry(c, &err);
           ASSERT_EQ(err, "");

@@ -14,6 +14,7 @@
 #include "reducelab/reference.hpp"
 #include "reducelab/sweep.hpp"
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -23,12 +24,12 @@ RunConfig matrixConfig(const std::string& kernel, uint64_t rows, uint64_t cols, 
                        ElemType type = ElemType::Float32, uint64_t inner = 64) {
   RunConfig c;
   c.kernel = kernel;
-  c.rows = rows;
-  c.cols = cols;
-  c.inner = inner;
-  c.tile = tile;
+  rl::test::setParam(c, "rows", rows);
+  rl::test::setParam(c, "cols", cols);
+  rl::test::setParam(c, "inner", inner);
+  rl::test::setParam(c, "tile", uint64_t(tile));
   c.type = type;
-  applyMatrixShape(c);
+  normalizeConfig(c);
   return c;
 }
 
@@ -82,11 +83,12 @@ TEST(MatrixValidation, TheFamiliesOwnParametersAreChecked) {
   c = matrixConfig("tr-tile", 64, 64);
   c.final = FinalStage::Cpu;
   EXPECT_NE(validate(c, nullptr), "");
-  // Reductions do not look at the matrix fields.
+  // A reduction has no matrix parameters: setting them does nothing.
   RunConfig r;
   r.kernel = "k3";
-  r.rows = 0;
-  r.tile = 7;
+  EXPECT_EQ(ownParameter(r, "rows"), nullptr);
+  rl::test::setParam(r, "rows", 0);
+  rl::test::setParam(r, "tile", 7);
   EXPECT_EQ(validate(r, nullptr), "");
 }
 
@@ -316,8 +318,11 @@ TEST(MatrixSweep, TileAndSizeAxes) {
   skipped.clear();
   std::vector<RunConfig> sizes = planSweep(s, DeviceInfo{}, &skipped, &err);
   ASSERT_EQ(sizes.size(), 2u * 6u);  // 256, 263, 512, 519, 1024, 1031 for two kernels
-  EXPECT_EQ(sizes[2].rows, 263u);
-  EXPECT_EQ(sizes[2].inner, 263u);
+  EXPECT_EQ(rl::test::param(sizes[2], "rows"), 263u);  // the transpose's sides
+  EXPECT_EQ(rl::test::param(sizes[2], "cols"), 263u);
+  EXPECT_EQ(sizes[3].kernel, "mm-tiled");  // the product's, K too
+  EXPECT_EQ(rl::test::param(sizes[3], "rows"), 263u);
+  EXPECT_EQ(rl::test::param(sizes[3], "inner"), 263u);
   s.axis = SweepAxis::Block;
   skipped.clear();
   std::vector<RunConfig> blocks = planSweep(s, DeviceInfo{}, &skipped, &err);
@@ -326,6 +331,25 @@ TEST(MatrixSweep, TileAndSizeAxes) {
   s.axis = SweepAxis::Kernel;  // the ladder: reductions only
   for (const RunConfig& c : planSweep(s, DeviceInfo{}, nullptr, &err))
     EXPECT_EQ(findKernel(c.kernel)->family, Family::Reduction);
+}
+
+// The command line's family parameters reach every kernel of a sweep, whatever family its base
+// configuration holds (the base is the default kernel's, a reduction).
+TEST(MatrixSweep, GivenParametersReachEachFamilysKernels) {
+  SweepSpec s;
+  s.kernels = {"tr-tile", "mm-tiled"};
+  s.axis = SweepAxis::Tile;
+  s.parameters = {{"rows", 500}, {"cols", 300}, {"inner", 70}, {"tile", 0}};
+  std::string err;
+  const std::vector<RunConfig> runs = planSweep(s, DeviceInfo{}, nullptr, &err);
+  ASSERT_EQ(runs.size(), 3u + 4u) << err;  // each kernel's tiles
+  for (const RunConfig& c : runs) {
+    EXPECT_EQ(rl::test::param(c, "rows"), 500u) << c.kernel;
+    EXPECT_EQ(rl::test::param(c, "cols"), 300u) << c.kernel;
+    EXPECT_EQ(c.n, 500u * 300u) << c.kernel;
+  }
+  EXPECT_EQ(rl::test::param(runs.back(), "inner"), 70u);
+  EXPECT_EQ(rl::test::param(runs.back(), "tile"), 29u);  // the swept tile, set after the given ones
 }
 
 // A session with matrix records keeps their sides and tile, and its rates.
@@ -351,10 +375,10 @@ TEST(MatrixSession, RoundTripKeepsTheMatrix) {
   std::string err;
   const std::vector<Measurement> back = measurementsFromJson(sessionJson(s, {m, r}), &err);
   ASSERT_EQ(back.size(), 2u) << err;
-  EXPECT_EQ(back[0].config.rows, 300u);
-  EXPECT_EQ(back[0].config.cols, 200u);
-  EXPECT_EQ(back[0].config.inner, 77u);
-  EXPECT_EQ(back[0].config.tile, 29);
+  EXPECT_EQ(rl::test::param(back[0].config, "rows"), 300u);
+  EXPECT_EQ(rl::test::param(back[0].config, "cols"), 200u);
+  EXPECT_EQ(rl::test::param(back[0].config, "inner"), 77u);
+  EXPECT_EQ(rl::test::param(back[0].config, "tile"), 29u);
   EXPECT_EQ(back[0].config.block, 29 * 29);
   EXPECT_DOUBLE_EQ(back[0].gflops, 12.5);
   EXPECT_DOUBLE_EQ(back[0].pctPeakFlops, 1.25);

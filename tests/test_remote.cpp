@@ -78,6 +78,7 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   s.base = c;
   s.kernels = {"k3", "cub"};
   s.nMax = uint64_t(1) << 26;
+  s.parameters = {{"rows", 500}, {"tile", 16}};  // the command line's, for every kernel's family
   std::string err;
   const TraceData t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), 9, &err);
   ASSERT_TRUE(t.valid()) << err;
@@ -112,18 +113,19 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   RunConfig m;
   m.kernel = "mm-tiled";
   m.type = ElemType::Float64;
-  m.rows = 1000, m.cols = 777, m.inner = 333, m.tile = 29;
+  rl::test::setParam(m, "rows", 1000), rl::test::setParam(m, "cols", 777);
+  rl::test::setParam(m, "inner", 333), rl::test::setParam(m, "tile", 29);
   m.pdl = false;
   m.timing = TimingMode::Graph;
-  applyMatrixShape(m);
+  normalizeConfig(m);
   RunConfig m2;
   ASSERT_EQ(remote::runConfigFromJson(remote::runConfigJson(m), &m2), "");
   EXPECT_FALSE(m2.pdl);
   EXPECT_EQ(m2.timing, TimingMode::Graph);
-  EXPECT_EQ(m2.rows, 1000u);
-  EXPECT_EQ(m2.cols, 777u);
-  EXPECT_EQ(m2.inner, 333u);
-  EXPECT_EQ(m2.tile, 29);
+  EXPECT_EQ(rl::test::param(m2, "rows"), 1000u);
+  EXPECT_EQ(rl::test::param(m2, "cols"), 777u);
+  EXPECT_EQ(rl::test::param(m2, "inner"), 333u);
+  EXPECT_EQ(rl::test::param(m2, "tile"), 29u);
   nlohmann::json old = remote::runConfigJson(c);  // a peer of an older ReduceLab: defaults
   for (const char* k : {"timing", "pdl", "rows", "cols", "inner", "tile"}) old.erase(k);
   RunConfig o;
@@ -138,6 +140,7 @@ TEST(RemoteProtocol, FramesSurviveAnySplitAndDecodeToWhatWasSent) {
   EXPECT_EQ(s2.axis, SweepAxis::N);
   EXPECT_EQ(s2.kernels, s.kernels);
   EXPECT_EQ(s2.nMax, s.nMax);
+  EXPECT_EQ(s2.parameters, s.parameters);
 
   remote::TraceReply tr;
   ASSERT_EQ(remote::decodeTrace(frames[3], &tr), "");

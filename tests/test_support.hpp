@@ -2,9 +2,22 @@
 // Helpers shared by the test suites: running the reducelab binary, reading PNGs.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "reducelab/family.hpp"
+
 namespace rl::test {
+
+// A family parameter of c's kernel by key ("rows", "tile"): set (ignored where its family has
+// none; the kernel set first), and read (0 where it has none).
+inline void setParam(RunConfig& c, std::string_view key, uint64_t value) {
+  if (const FamilyParameter* p = ownParameter(c, key)) p->set(c, value);
+}
+inline uint64_t param(const RunConfig& c, std::string_view key) {
+  const FamilyParameter* p = ownParameter(c, key);
+  return p ? p->get(c) : 0;
+}
 
 struct CommandResult {
   int exitCode = -1;  // -1: did not exit normally (signal, crash)

@@ -9,6 +9,7 @@
 #include "reducelab/reference.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
@@ -296,10 +297,10 @@ TEST(TraceModel, EveryKernelsTraceReadsBackThroughTheFileAndPipeReaders) {
     c.n = 100003;
     if (k.family != Family::Reduction) {
       c.type = ElemType::Float32;
-      c.rows = 100;
-      c.cols = 77;
-      c.inner = 33;
-      applyMatrixShape(c);
+      rl::test::setParam(c, "rows", 100);
+      rl::test::setParam(c, "cols", 77);
+      rl::test::setParam(c, "inner", 33);
+      normalizeConfig(c);
     }
     ASSERT_EQ(validate(c, &d), "") << k.key;
     std::string err;

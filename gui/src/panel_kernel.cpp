@@ -14,6 +14,12 @@ namespace rl::gui {
 void selectKernel(Model& model, const KernelInfo& k) {
   RunConfig& c = model.config;
   const KernelInfo* before = findKernel(c.kernel);
+  // Back to a family picked before: the parameters it had then (a matrix's sides after a reduction).
+  if (before && &familyOf(*before) != &familyOf(k)) {
+    model.parkedParams[std::string(familyOf(*before).name())] = c.params;
+    if (auto it = model.parkedParams.find(std::string(familyOf(k).name())); it != model.parkedParams.end())
+      c.params = it->second;
+  }
   c.kernel = std::string(k.key);
   familyOf(k).adopt(k, c, before);  // e.g. a matrix's own parameters; back from one, a block a reduction takes
   if (model.config.block < k.minBlock) {

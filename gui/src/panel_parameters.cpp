@@ -11,7 +11,7 @@
 namespace rl::gui {
 
 void selectKernel(Model& model, const KernelInfo& k);
-void drawMatrixParameters(RunConfig& c, const KernelInfo& k);
+void drawFamilyParameters(RunConfig& c, const KernelInfo& k);
 void drawReductionParameters(RunConfig& c, const KernelInfo* k);
 void drawCommonParameters(RunConfig& c);
 void drawRunButtons(Model& model, UiActions& actions, float s);
@@ -48,41 +48,52 @@ void drawParametersPanel(Model& model, UiActions& actions) {
     }
     ImGui::EndCombo();
   }
-  if (k && isMatrixFamily(*k)) {
-    drawMatrixParameters(c, *k);
-  } else {
+  if (k) drawFamilyParameters(c, *k);  // its own, from its list (none for the reductions)
+  if (!k || familyOf(*k).hasOperation()) {
     drawReductionParameters(c, k);
+  } else {  // a transpose or a product: float types, its block set by its own parameters
+    enumCombo("element type", &c.type, {ElemType::Float32, ElemType::Float64}, nullptr);
+    normalizeConfig(c);
   }
   drawCommonParameters(c);
   ImGui::PopItemWidth();
   drawRunButtons(model, actions, s);
 }
 
-// The matrix families' own parameters: the sides, K, the tile (it sets the block), the type.
-void drawMatrixParameters(RunConfig& c, const KernelInfo& k) {
-  const bool matmul = k.family == Family::Matmul;
-  auto side = [&](const char* label, uint64_t* v, const char* help) {
-    int x = int(*v);
-    if (ImGui::InputInt(label, &x, 1, 64)) *v = uint64_t(std::clamp<int64_t>(x, 1, int64_t(kMaxMatrixSide)));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
-  };
-  side("rows", &c.rows, matmul ? "Rows of C and of A" : "Rows of the input matrix (columns of the output)");
-  side("cols", &c.cols, matmul ? "Columns of C and of B" : "Columns of the input matrix (rows of the output)");
-  if (matmul) side("inner (K)", &c.inner, "A is rows x K, B is K x cols: the length of each dot product");
-  for (const char* preset : {"1024", "1000", "4096"}) {
-    if (preset != std::string("1024")) ImGui::SameLine();
-    if (ImGui::SmallButton(preset)) c.rows = c.cols = c.inner = std::stoull(preset);
+// A family's own parameters, from its list: the sides (with presets that set them all), then the
+// tile as a menu of the kernel's tiles (it sets the block).
+void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
+  const std::vector<FamilyParameter>& params = familyOf(k).parameters();
+  if (params.empty()) return;
+  bool sides = false;
+  for (const FamilyParameter& p : params) {
+    if (p.role == ParameterRole::Tile) continue;
+    sides = true;
+    int x = int(p.get(c));
+    if (ImGui::InputInt(p.label.c_str(), &x, 1, 64)) p.set(c, uint64_t(std::clamp<int64_t>(x, int64_t(p.min), int64_t(p.max))));
+    if (!p.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
   }
-  const int tile = effectiveTile(k, c);
-  if (ImGui::BeginCombo("tile", (std::to_string(tile) + " x " + std::to_string(tile)).c_str())) {
-    for (int t : k.tiles)
-      if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(), t == tile)) c.tile = t;
-    ImGui::EndCombo();
+  if (sides)
+    for (const char* preset : {"1024", "1000", "4096"}) {
+      if (preset != std::string("1024")) ImGui::SameLine();
+      if (ImGui::SmallButton(preset))
+        for (const FamilyParameter& p : params)
+          if (p.role != ParameterRole::Tile) p.set(c, std::stoull(preset));
+    }
+  for (const FamilyParameter& p : params) {
+    if (p.role != ParameterRole::Tile) continue;
+    const int tile = int(p.used(k, c));
+    if (ImGui::BeginCombo(p.label.c_str(), (std::to_string(tile) + " x " + std::to_string(tile)).c_str())) {
+      for (int t : k.tiles)
+        if (ImGui::Selectable((std::to_string(t) + " x " + std::to_string(t)).c_str(), t == tile)) p.set(c, uint64_t(t));
+      ImGui::EndCombo();
+    }
+    if (!p.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
+    normalizeConfig(c);  // the block and N follow from the tile and the sides
+    const int used = int(p.used(k, c));
+    ImGui::TextDisabled("%d x %d threads per block", matrixBlockX(k, used), matrixBlockY(k, used));
   }
-  applyMatrixShape(c);  // the block and N follow from the tile and the sides
-  ImGui::TextDisabled("%d x %d threads per block", matrixBlockX(k, effectiveTile(k, c)), matrixBlockY(k, effectiveTile(k, c)));
-  enumCombo("element type", &c.type, {ElemType::Float32, ElemType::Float64}, nullptr);
-  applyMatrixShape(c);
+  normalizeConfig(c);
 }
 
 void drawReductionParameters(RunConfig& c, const KernelInfo* k) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "reducelab/catalogue.hpp"
 
@@ -383,9 +384,22 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
   }
   f.spec.title = std::string(allMatmul ? "GFLOP/s" : "Bandwidth") + " against " +
                  (axis == "tile" ? "the tile" : "the matrix side");
-  if (const Measurement* m = firstOk(rows))
-    f.spec.subtitle = std::string(name(m->config.type)) +
-                      (axis == "tile" ? ", " + std::to_string(m->config.rows) + " x " + std::to_string(m->config.cols) : "");
+  // A family parameter's value as the run used it: the first of this role (the tile; a side, all
+  // equal on the size axis).
+  auto parameter = [](const Measurement& m, ParameterRole role) -> std::optional<uint64_t> {
+    const KernelInfo* k = findKernel(m.config.kernel);
+    if (k)
+      for (const FamilyParameter& p : familyOf(*k).parameters())
+        if (p.role == role) return p.used(*k, m.config);
+    return std::nullopt;
+  };
+  if (const Measurement* m = firstOk(rows)) {
+    std::string sides;  // the output's: "1024 x 1024"
+    if (const KernelInfo* k = findKernel(m->config.kernel))
+      for (const FamilyParameter& p : familyOf(*k).parameters())
+        if (p.role == ParameterRole::OutputSide) sides += (sides.empty() ? "" : " x ") + std::to_string(p.used(*k, m->config));
+    f.spec.subtitle = std::string(name(m->config.type)) + (axis == "tile" ? ", " + sides : "");
+  }
   f.spec.x.label = axis == "tile" ? "tile side" : "matrix side (rows = cols = K)";
   f.spec.x.scale = axis == "tile" ? AxisScale::Linear : AxisScale::Log2;
   f.spec.x.tickFormat = "%.0f";
@@ -395,8 +409,7 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
     Series s = seriesFor(kernel, SeriesKind::Line);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
-      const KernelInfo* k = findKernel(m->config.kernel);
-      s.x.push_back(axis == "tile" ? double(k ? effectiveTile(*k, m->config) : m->config.tile) : double(m->config.rows));
+      s.x.push_back(double(parameter(*m, axis == "tile" ? ParameterRole::Tile : ParameterRole::OutputSide).value_or(0)));
       s.y.push_back(allMatmul ? m->gflops : m->bandwidthGBs);
       cfg.push_back(m->config);
     }

@@ -37,7 +37,8 @@ std::string kernelKeys() {
 std::vector<std::string> catalogueKeys(bool traceableOnly, Family family) {
   std::vector<std::string> keys;
   for (const KernelInfo& k : catalogue())
-    if ((k.traceable || !traceableOnly) && k.family == family) keys.emplace_back(k.key);
+    if ((k.traceable || !traceableOnly) && (family == Family::Unset ? familyOf(k).formsLadder() : k.family == family))
+      keys.emplace_back(k.key);
   return keys;
 }
 
@@ -91,8 +92,6 @@ uint64_t elemsPerIteration(const KernelInfo& k, ElemType in) {
 }
 
 std::string_view familyName(Family f) { return f == Family::Unset ? "?" : familyOf(f).name(); }
-
-bool isMatrixFamily(const KernelInfo& k) { return k.shape == GridShape::MatrixTiles; }
 
 bool hasTile(const KernelInfo& k, int tile) {
   for (int t : k.tiles)

@@ -29,17 +29,12 @@ bool programmaticDependentLaunchApplies(const RunConfig& c) {
          resolvedFinal(c) == FinalStage::Gpu;
 }
 
-int effectiveTile(const KernelInfo& k, const RunConfig& c) {
-  if (k.tiles.empty()) return 0;  // no tiles: not a tiled kernel
-  return c.tile > 0 ? c.tile : k.tiles.front();
-}
-
 std::string runShape(const RunConfig& c) {
   const KernelInfo* k = findKernel(c.kernel);
   return k ? familyOf(*k).shape(*k, c) : "N=" + formatCount(c.n) + " b" + std::to_string(c.block);
 }
 
-void applyMatrixShape(RunConfig& c) {
+void normalizeConfig(RunConfig& c) {
   if (const KernelInfo* k = findKernel(c.kernel)) familyOf(*k).normalize(*k, c);
 }
 

@@ -1,5 +1,6 @@
 #include "reducelab/lesson.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/embedded_text.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/views.hpp"
 
 namespace rl {
@@ -39,6 +41,8 @@ std::vector<std::pair<std::string, std::string>> keyValues(const std::string& s,
     }
     out.push_back({item.substr(0, eq), item.substr(eq + 1)});
   }
+  // The kernel first: the parameters beside it are its family's.
+  std::stable_partition(out.begin(), out.end(), [](const auto& kv) { return kv.first == "kernel"; });
   return out;
 }
 
@@ -79,17 +83,14 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
     if (auto v = parseDataPattern(value)) c.data = *v; else return bad("uniform, int-range, ones, ill-conditioned");
   } else if (key == "n") {
     if (auto v = parseCount(value, &err)) c.n = *v; else return err;
-  } else if (key == "rows" || key == "cols" || key == "inner" || key == "tile") {
+  } else if (const FamilyParameter* p = anyParameterByKey(key)) {  // a family's own (rows, tile)
     try {
       size_t used = 0;
       const long long v = std::stoll(value, &used);
-      if (used != value.size() || v < (key == "tile" ? 0 : 1) || v > int64_t(kMaxMatrixSide)) throw 0;
-      if (key == "rows") c.rows = uint64_t(v);
-      else if (key == "cols") c.cols = uint64_t(v);
-      else if (key == "inner") c.inner = uint64_t(v);
-      else c.tile = int(v);
+      if (used != value.size() || v < 0 || uint64_t(v) < p->min || uint64_t(v) > p->max) throw 0;
+      if (const FamilyParameter* own = ownParameter(c, key)) own->set(c, uint64_t(v));  // another family's: not this kernel's
     } catch (...) {
-      return bad(key == "tile" ? "a tile of the kernel's list, 0: its default" : "1.." + std::to_string(kMaxMatrixSide));
+      return bad(p->allowed);
     }
   } else if (key == "reps" || key == "warmup" || key == "seed" || key == "traced-block") {
     try {
@@ -120,11 +121,12 @@ std::string applySetting(RunConfig& c, const std::string& key, const std::string
       return bad("lo,hi");
     }
   } else {
-    return "unknown setting '" + key +
-           "' (kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, timing, pdl, "
-           "traced-block, rows, cols, inner, tile)";
+    std::string known = "kernel, block, type, op, accumulate, n, final, data, seed, range, reps, warmup, warm-l2, timing, pdl, "
+                        "traced-block";
+    for (const FamilyParameter& p : allFamilyParameters()) known += ", " + p.key;
+    return "unknown setting '" + key + "' (" + known + ")";
   }
-  applyMatrixShape(c);  // matrix kernels: block and N follow from the tile and the sides
+  normalizeConfig(c);  // matrix kernels: block and N follow from the tile and the sides
   return {};
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "reducelab/family.hpp"
 #include "reducelab/formats/session_json.hpp"
 
 namespace rl::remote {
@@ -186,7 +187,7 @@ FrameReader::Status FrameReader::next(Frame* frame, std::string* error) {
 // ---- pieces ----
 
 json runConfigJson(const RunConfig& c) {
-  return {{"kernel", c.kernel},
+  json j = {{"kernel", c.kernel},
           {"op", std::string(name(c.op))},
           {"type", std::string(name(c.type))},
           {"accumulate", std::string(name(c.accumulate))},
@@ -202,11 +203,11 @@ json runConfigJson(const RunConfig& c) {
           {"range_hi", c.rangeHi},
           {"traced_block", c.tracedBlock},
           {"timing", std::string(name(c.timing))},
-          {"pdl", c.pdl},
-          {"rows", c.rows},
-          {"cols", c.cols},
-          {"inner", c.inner},
-          {"tile", c.tile}};
+          {"pdl", c.pdl}};
+  // The kernel's family's own parameters (a peer reads absent ones as their defaults).
+  if (const KernelFamily* f = familyOf(c))
+    for (const FamilyParameter& p : f->parameters()) j[p.key] = p.get(c);
+  return j;
 }
 
 std::string runConfigFromJson(const json& j, RunConfig* out) {
@@ -230,10 +231,10 @@ std::string runConfigFromJson(const json& j, RunConfig* out) {
   std::string timing = "blocked";
   if (j.contains("timing")) timing = f.text("timing", 32);
   if (j.contains("pdl")) c.pdl = f.boolean("pdl");
-  if (j.contains("rows")) c.rows = f.unsignedInteger("rows", 32768);
-  if (j.contains("cols")) c.cols = f.unsignedInteger("cols", 32768);
-  if (j.contains("inner")) c.inner = f.unsignedInteger("inner", 32768);
-  if (j.contains("tile")) c.tile = int(f.integer("tile", 0, 1024));
+  // Any family's parameters are checked (an older peer sends all of them); the kernel's are kept.
+  ParameterValues own;
+  for (const FamilyParameter& p : allFamilyParameters())
+    if (j.contains(p.key)) own[p.key] = f.unsignedInteger(p.key.c_str(), p.max);
   if (!f.error.empty()) return "configuration: " + f.error;
   const auto tm = parseTimingMode(timing);
   if (!tm) return "configuration: timing '" + timing + "' is not one of: blocked, events, graph";
@@ -245,6 +246,8 @@ std::string runConfigFromJson(const json& j, RunConfig* out) {
   const auto d = parseDataPattern(data);
   if (!o || !t || !a || !fs || !d) return "configuration: an operation, type, accumulator, final stage or data pattern is unknown";
   c.op = *o, c.type = *t, c.accumulate = *a, c.final = *fs, c.data = *d;
+  for (const auto& [key, value] : own)  // as sent: block and N are the peer's, not normalized here
+    if (const FamilyParameter* p = ownParameter(c, key)) p->set(c, value);
   if (std::string e = validate(c, nullptr); !e.empty()) return "configuration: " + e;
   *out = c;
   return {};
@@ -350,8 +353,10 @@ json runRequest(const RunConfig& c, const std::string& label, RunKind kind) {
 }
 
 json sweepRequest(const SweepSpec& s) {
-  return {{"type", "sweep"}, {"axis", std::string(name(s.axis))}, {"base", runConfigJson(s.base)},
-          {"kernels", s.kernels}, {"n_min", s.nMin}, {"n_max", s.nMax}};
+  json j = {{"type", "sweep"}, {"axis", std::string(name(s.axis))}, {"base", runConfigJson(s.base)},
+            {"kernels", s.kernels}, {"n_min", s.nMin}, {"n_max", s.nMax}};
+  if (!s.parameters.empty()) j["parameters"] = s.parameters;  // the families' own, by key (--rows)
+  return j;
 }
 
 json traceRequest(uint64_t id, const RunConfig& c) { return {{"type", "trace"}, {"id", id}, {"config", runConfigJson(c)}}; }
@@ -450,6 +455,13 @@ std::string decodeSweepRequest(const Frame& f, SweepSpec* out) {
     s.kernels.push_back(k.get<std::string>());
   }
   if (s.nMin < 1 || (s.nMax != 0 && s.nMax < s.nMin)) return "sweep: the N range is empty";
+  if (const auto p = f.body.find("parameters"); p != f.body.end()) {
+    if (!p->is_object()) return "sweep: the parameters are not an object";
+    Fields values{*p, {}};
+    for (const FamilyParameter& fp : allFamilyParameters())
+      if (p->contains(fp.key)) s.parameters[fp.key] = values.unsignedInteger(fp.key.c_str(), fp.max);
+    if (!values.error.empty()) return "sweep: parameters: " + values.error;
+  }
   *out = s;
   return {};
 }

@@ -1,6 +1,7 @@
 #include "reducelab/run_tables.hpp"
 
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 
 namespace rl {
 
@@ -64,11 +65,14 @@ Table matrixTable(const std::vector<Measurement>& rows) {
   for (const Measurement& m : rows) {
     const RunConfig& c = m.config;
     const KernelInfo* k = findKernel(c.kernel);
-    const bool mm = k && k->family == Family::Matmul;
+    const KernelFamily* f = k ? &familyOf(*k) : nullptr;
+    const bool flops = f && f->measuresFlops();
+    std::string tile = "-";
+    if (f)
+      for (const FamilyParameter& p : f->parameters())
+        if (p.role == ParameterRole::Tile) tile = std::to_string(p.used(*k, c));
     std::vector<std::string> r = {c.kernel, k ? std::string(k->name) : m.kernelName, std::string(name(c.type)),
-                                  std::to_string(c.rows) + " x " + std::to_string(c.cols) +
-                                      (mm ? " (K " + std::to_string(c.inner) + ")" : ""),
-                                  std::to_string(k ? effectiveTile(*k, c) : c.tile)};
+                                  f ? f->extent(*k, c) : "-", tile};
     if (!m.ok) {
       r.push_back("not run: " + m.error);
       while (r.size() < t.headers.size()) r.push_back("");
@@ -82,8 +86,8 @@ Table matrixTable(const std::vector<Measurement>& rows) {
     r.push_back(fixed(m.kernel.max, 4));
     r.push_back(fixed(m.bandwidthGBs, 1));
     r.push_back(m.pctCopy > 0 ? fixed(m.pctCopy, 1) : "-");
-    r.push_back(mm ? fixed(m.gflops, 1) : "-");
-    r.push_back(mm && m.pctPeakFlops > 0 ? fixed(m.pctPeakFlops, 1) : "-");
+    r.push_back(flops ? fixed(m.gflops, 1) : "-");
+    r.push_back(flops && m.pctPeakFlops > 0 ? fixed(m.pctPeakFlops, 1) : "-");
     r.push_back(!m.haveReference ? "-" : m.check.pass ? "PASS" : "FAIL");
     r.push_back(m.haveReference ? sci(m.check.absError) : "-");
     r.push_back(fixed(100.0 * m.resources.occupancy, 0));
@@ -94,8 +98,8 @@ Table matrixTable(const std::vector<Measurement>& rows) {
 }
 
 bool isMatrixRun(const Measurement& m) {
-  const KernelInfo* k = findKernel(m.config.kernel);
-  return k && isMatrixFamily(*k);
+  const KernelFamily* f = familyOf(m.config);
+  return f && !f->scalarResult();  // a whole output written: its own columns
 }
 
 RunTables runTables(const std::vector<Measurement>& rows, const Peaks& peaks) {

@@ -45,8 +45,9 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
   auto addFor = [&](const std::string& kernel, auto&& set) {  // s.base, for this kernel, changed by set
     RunConfig c = s.base;
     c.kernel = kernel;
+    applyParameters(c, s.parameters);  // the kernel's family's params: s.base's family's may be another's
     set(c);
-    applyMatrixShape(c);  // matrix kernels: block and N from the tile and the sides
+    normalizeConfig(c);  // matrix kernels: block and N from the tile and the sides
     add(c);
   };
   // Whether a kernel's family sweeps this axis; if not, the refusal is noted once.
@@ -107,7 +108,8 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
     case SweepAxis::Tile:
       refuseUnswept(kernels);
       for (const std::string& k : kernels)
-        for (int t : findKernel(k)->tiles) addFor(k, [&](RunConfig& c) { c.tile = t; });
+        for (int t : findKernel(k)->tiles)
+          addFor(k, [&](RunConfig& c) { setParametersOfRole(c, ParameterRole::Tile, uint64_t(t)); });
       break;
     case SweepAxis::Size: {
       if (s.sizeMin < 1 || s.sizeMin > s.sizeMax || s.sizeMax > kMaxMatrixSide) {
@@ -120,7 +122,11 @@ std::vector<RunConfig> planSweep(const SweepSpec& s, const DeviceInfo& device,
       for (uint64_t side = s.sizeMin; side <= s.sizeMax; side *= 2)
         for (uint64_t v : {side, side + 7})
           for (const std::string& k : kernels)
-            if (sweeps(k)) addFor(k, [&](RunConfig& c) { c.rows = c.cols = c.inner = v; });
+            if (sweeps(k))
+              addFor(k, [&](RunConfig& c) {  // square matrices: every side, K too
+                setParametersOfRole(c, ParameterRole::OutputSide, v);
+                setParametersOfRole(c, ParameterRole::InnerSide, v);
+              });
       break;
     }
     case SweepAxis::Type:

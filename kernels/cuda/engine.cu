@@ -440,7 +440,8 @@ std::string CudaEngine::prepareInput(const RunConfig& c) {
 
 std::string CudaEngine::prepareMatrixScratch(const RunConfig& c) {
   cudaError_t e;
-  if ((e = matrixOut_.reserve(size_t(c.rows * c.cols) * elemBytes(c.type))) != cudaSuccess ||
+  const KernelInfo& k = *findKernel(c.kernel);
+  if ((e = matrixOut_.reserve(size_t(familyOf(k).outputElements(k, c)) * elemBytes(c.type))) != cudaSuccess ||
       (e = result_.reserve(32)) != cudaSuccess)
     return "cannot allocate the output matrix: " + cudaText(e);
   if (!c.warmL2 && !flush_.get()) {
@@ -452,7 +453,8 @@ std::string CudaEngine::prepareMatrixScratch(const RunConfig& c) {
 }
 
 std::string CudaEngine::checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel) {
-  std::vector<unsigned char> out(size_t(c.rows * c.cols) * elemBytes(c.type));
+  const KernelInfo& k = *findKernel(c.kernel);
+  std::vector<unsigned char> out(size_t(familyOf(k).outputElements(k, c)) * elemBytes(c.type));
   cudaError_t e = cudaMemcpyAsync(out.data(), matrixOut_.get(), out.size(), cudaMemcpyDeviceToHost, stream_);
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
   if (e != cudaSuccess) return "reading the output matrix failed: " + cudaText(e);
@@ -514,9 +516,7 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     a.block = g.block;
     a.grid = unsigned(g.grid());
     a.smemBytes = g.smemBytes;
-    a.rows = int(c.rows);
-    a.cols = int(c.cols);
-    a.inner = int(c.inner);
+    a.params = c.params;
     a.trace = trace;
     a.tracedBlock = unsigned(c.tracedBlock);
     if (cudaError_t err = e->launch(a); err != cudaSuccess) return "launch failed: " + cudaText(err);
@@ -1020,7 +1020,8 @@ std::vector<double> CudaEngine::readInput(const RunConfig& c, uint64_t first, ui
 
 std::vector<double> CudaEngine::readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) {
   std::vector<double> out;
-  const uint64_t total = c.rows * c.cols;
+  const KernelInfo* k = findKernel(c.kernel);
+  const uint64_t total = k ? familyOf(*k).outputElements(*k, c) : 0;
   const size_t eb = elemBytes(c.type);
   if (first >= total || matrixOut_.bytes() < total * eb) return out;
   count = std::min(count, total - first);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family_params.hpp"
 #include "reducelab/trace_format.hpp"
 #include "reducelab/types.hpp"
 
@@ -24,10 +25,10 @@ struct LaunchArgs {
   unsigned tracedBlock = 0;
   void* partials = nullptr;  // k12: gridDim.x partials
   unsigned* counter = nullptr;  // k12: the ticket counter (0 between launches)
-  // The matrix families: 2-D grid and block, the matrix sides (in: the input; matmul: A, with
-  // B right after it in the same buffer).
+  // The matrix families: 2-D grid and block; the run's own parameters, which its family's launcher
+  // reads (the sides: in is the input; matmul's A, with B right after it in the same buffer).
   unsigned gridX = 0, gridY = 0, blockX = 0, blockY = 0;
-  int rows = 0, cols = 0, inner = 0;
+  FamilyParams params;
   int loadsInFlight = 1;  // k13: the policy's depth and cache hint
   int cacheHint = 0;
   // Launched with programmatic dependent launch (a later pass of a GPU final): it may start while

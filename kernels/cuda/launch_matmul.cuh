@@ -11,15 +11,17 @@ template <KernelId Id, int Tile, class T, class Tr>
 void addMatmul(Registry& r) {
   constexpr bool tiled = kernelInfoOf<Id>().tileLayout != TileLayout::None;
   LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
+    const MatmulParams& p = paramsAs<MatmulParams>(a.params);
+    const int rows = int(p.rows), cols = int(p.cols), inner = int(p.inner);
     const T* A = static_cast<const T*>(a.in);
-    const T* B = A + size_t(a.rows) * a.inner;
+    const T* B = A + size_t(rows) * inner;
     const dim3 grid(a.gridX, a.gridY), block(a.blockX, a.blockY);
     if constexpr (tiled)
-      matmulTiled<Tile, T, Tr><<<grid, block, a.smemBytes, a.stream>>>(A, B, static_cast<T*>(a.out), a.rows, a.cols,
-                                                                        a.inner, makeTracer<Tr>(a));
+      matmulTiled<Tile, T, Tr><<<grid, block, a.smemBytes, a.stream>>>(A, B, static_cast<T*>(a.out), rows, cols, inner,
+                                                                        makeTracer<Tr>(a));
     else
-      matmulNaive<Tile, T, Tr><<<grid, block, a.smemBytes, a.stream>>>(A, B, static_cast<T*>(a.out), a.rows, a.cols,
-                                                                        a.inner, makeTracer<Tr>(a));
+      matmulNaive<Tile, T, Tr><<<grid, block, a.smemBytes, a.stream>>>(A, B, static_cast<T*>(a.out), rows, cols, inner,
+                                                                        makeTracer<Tr>(a));
     return cudaGetLastError();
   };
   const void* func = tiled ? reinterpret_cast<const void*>(&matmulTiled<Tile, T, Tr>)

@@ -22,15 +22,17 @@ void addTranspose(Registry& r) {
   const void* func;
   if constexpr (L == TileLayout::None) {
     fn = [](const LaunchArgs& a) -> cudaError_t {
+      const TransposeParams& p = paramsAs<TransposeParams>(a.params);
       transposeNaive<Tile, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
-          static_cast<const T*>(a.in), static_cast<T*>(a.out), a.rows, a.cols, makeTracer<Tr>(a));
+          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), makeTracer<Tr>(a));
       return cudaGetLastError();
     };
     func = reinterpret_cast<const void*>(&transposeNaive<Tile, T, Tr>);
   } else {
     fn = [](const LaunchArgs& a) -> cudaError_t {
+      const TransposeParams& p = paramsAs<TransposeParams>(a.params);
       transposeTiled<Tile, L, O, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
-          static_cast<const T*>(a.in), static_cast<T*>(a.out), a.rows, a.cols, makeTracer<Tr>(a));
+          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), makeTracer<Tr>(a));
       return cudaGetLastError();
     };
     func = reinterpret_cast<const void*>(&transposeTiled<Tile, L, O, T, Tr>);

@@ -1,4 +1,5 @@
 // The registry of kernel families: one line per family (docs/adding-a-family.md).
+#include <algorithm>
 #include <stdexcept>
 
 #include "reducelab/family.hpp"
@@ -31,6 +32,66 @@ const KernelFamily* familyByListName(std::string_view text) {
   for (const KernelFamily* family : families())
     if (family->listName() == text) return family;
   return nullptr;
+}
+
+const std::vector<FamilyParameter>& KernelFamily::parameters() const {
+  static const std::vector<FamilyParameter> none;
+  return none;
+}
+
+std::string KernelFamily::extent(const KernelInfo& k, const RunConfig& c) const { return shape(k, c); }
+
+const std::vector<FamilyParameter>& allFamilyParameters() {
+  static const std::vector<FamilyParameter> all = [] {
+    std::vector<FamilyParameter> out;
+    auto has = [&](const std::string& key) {
+      return std::find_if(out.begin(), out.end(), [&](const FamilyParameter& p) { return p.key == key; });
+    };
+    for (const KernelFamily* family : families()) {
+      auto after = out.begin();  // where this family's next new key goes: after its previous one
+      for (const FamilyParameter& p : family->parameters()) {
+        if (auto it = has(p.key); it != out.end()) {
+          after = it + 1;
+          continue;
+        }
+        after = out.insert(after, p) + 1;
+      }
+    }
+    return out;
+  }();
+  return all;
+}
+
+const FamilyParameter* anyParameterByKey(std::string_view key) {
+  for (const FamilyParameter& p : allFamilyParameters())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+const FamilyParameter* anyParameterByAxis(std::string_view axis) {
+  for (const FamilyParameter& p : allFamilyParameters())
+    if (p.axis == axis) return &p;
+  return nullptr;
+}
+
+const FamilyParameter* ownParameter(const RunConfig& c, std::string_view key) {
+  if (const KernelFamily* f = familyOf(c))
+    for (const FamilyParameter& p : f->parameters())
+      if (p.key == key) return &p;
+  return nullptr;
+}
+
+void applyParameters(RunConfig& c, const ParameterValues& values) {
+  if (const KernelFamily* f = familyOf(c))
+    for (const FamilyParameter& p : f->parameters())
+      if (auto it = values.find(p.key); it != values.end()) p.set(c, it->second);
+  normalizeConfig(c);
+}
+
+void setParametersOfRole(RunConfig& c, ParameterRole role, uint64_t value) {
+  if (const KernelFamily* f = familyOf(c))
+    for (const FamilyParameter& p : f->parameters())
+      if (p.role == role) p.set(c, value);
 }
 
 }  // namespace rl

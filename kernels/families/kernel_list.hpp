@@ -10,6 +10,20 @@
 #include "reduction/reduction_kernels.hpp"
 #include "transpose/transpose_kernels.hpp"
 
+namespace rl {
+// Whether a descriptor is complete: the fields every kernel has, and its family's own.
+constexpr bool descriptorComplete(const KernelInfo& k) {
+  if (!commonDescriptorComplete(k)) return false;
+  switch (k.family) {
+    case Family::Reduction: return reductionDescriptorComplete(k);
+    case Family::Transpose: return transposeDescriptorComplete(k);
+    case Family::Matmul: return matmulDescriptorComplete(k);
+    case Family::Unset: break;
+  }
+  return false;
+}
+}  // namespace rl
+
 namespace rl::desc {
 
 // Each descriptor complete and of its own id; a descriptor missing for an id of kernel_ids.hpp

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 
 namespace rl::nvbench {
 
@@ -58,21 +59,14 @@ std::vector<std::pair<std::string, std::string>> axisPoint(const Measurement& m)
           {"L2", c.warmL2 ? "warm" : "cold"},
           {"Timing", std::string(name(c.timing))},
           {"PDL", onOff(c.pdl)}};
-  // The matrix families' own parameters (a reduction's record has none of these axes).
-  if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
-    point.push_back({"Rows", std::to_string(c.rows)});
-    point.push_back({"Cols", std::to_string(c.cols)});
-    if (k->family == Family::Matmul) point.push_back({"Inner", std::to_string(c.inner)});
-    point.push_back({"Tile", std::to_string(effectiveTile(*k, c))});
-  }
+  // The family's own parameters, as the run uses them (a reduction's record has none).
+  if (const KernelInfo* k = findKernel(c.kernel))
+    for (const FamilyParameter& p : familyOf(*k).parameters()) point.push_back({p.axis, std::to_string(p.used(*k, c))});
   return point;
 }
 
 const char* axisType(const std::string& axis) {
-  return axis == "Elements" || axis == "Block" || axis == "Seed" || axis == "Rows" || axis == "Cols" ||
-                 axis == "Inner" || axis == "Tile"
-             ? "int64"
-             : "string";
+  return axis == "Elements" || axis == "Block" || axis == "Seed" || anyParameterByAxis(axis) ? "int64" : "string";
 }
 
 std::vector<AxisColumn> axisColumns(const std::vector<Measurement>& rows) {

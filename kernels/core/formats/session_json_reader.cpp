@@ -7,6 +7,7 @@
 
 #include "nvbench_layout.hpp"
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/formats/session_json.hpp"
 
 namespace rl {
@@ -76,6 +77,7 @@ Measurement measurementFromState(const nlohmann::json& st) {
   auto bad = [](const std::string& axis, const std::string& v, const std::string& why) {
     return std::invalid_argument(axis + " '" + v + "' " + why);
   };
+  ParameterValues ownValues;
   for (const auto& a : st.at("axis_values")) {
     const std::string n = a.at("name");
     const auto& value = a.at("value");  // text, or an integer (nvbench's int64 axes)
@@ -103,14 +105,11 @@ Measurement measurementFromState(const nlohmann::json& st) {
     } else if (n == "L2") {
       if (v != "warm" && v != "cold") throw bad(n, v, "is not warm or cold");
       m.config.warmL2 = v == "warm";
-    } else if (n == "Rows" || n == "Cols" || n == "Inner") {
+    } else if (const FamilyParameter* p = anyParameterByAxis(n)) {  // a family's own: once the kernel is known
       const auto x = wholeNumber<uint64_t>(v);
-      if (!x || *x < 1 || *x > kMaxMatrixSide) throw bad(n, v, "is not a matrix side (1.." + std::to_string(kMaxMatrixSide) + ")");
-      (n == "Rows" ? m.config.rows : n == "Cols" ? m.config.cols : m.config.inner) = *x;
-    } else if (n == "Tile") {
-      const auto x = wholeNumber<int>(v);
-      if (!x || *x < 1 || *x > 32) throw bad(n, v, "is not a tile size (1..32)");
-      m.config.tile = *x;
+      if (!x || *x < p->min || *x > p->max)
+        throw bad(n, v, "is not " + p->what + " (" + std::to_string(p->min) + ".." + std::to_string(p->max) + ")");
+      ownValues[p->key] = *x;
     } else if (n == "Timing") {  // absent in files written before the timing modes: blocked
       if (auto t = parseTimingMode(v)) m.config.timing = *t; else throw bad(n, v, "is not a timing mode");
     } else if (n == "PDL") {  // absent in files written before the switch: on
@@ -121,6 +120,9 @@ Measurement measurementFromState(const nlohmann::json& st) {
       m.config.accumulate = *acc == m.config.type ? Accumulate::Same : Accumulate::Wide;
     }
   }
+  // Set as the record gives them: its Elements and Block axes are the run's own (not normalized).
+  for (const auto& [key, value] : ownValues)
+    if (const FamilyParameter* p = ownParameter(m.config, key)) p->set(m.config, value);
   const auto skipped = st.find("is_skipped");
   if (skipped != st.end() && !skipped->is_boolean()) throw std::invalid_argument("is_skipped is not true or false");
   m.ok = !(skipped != st.end() && skipped->get<bool>());
@@ -251,7 +253,8 @@ Measurement measurementFromState(const nlohmann::json& st) {
     if (auto* v = findSummary(st, "reducelab/flops/peak_gflops")) m.peakGflops = finiteNonNegative(*v, "the peak GFLOP/s");
     if (auto* v = findSummary(st, "reducelab/flops/peak_fraction")) m.pctPeakFlops = finiteNonNegative(*v, "the peak fraction") * 100;
     m.geometry.final = m.config.final;
-    if (const KernelInfo* k = findKernel(m.config.kernel); k && isMatrixFamily(*k)) {  // the 2-D launch
+    // A grid that follows from the family's parameters alone (the 2-D launch of a matrix): planned again.
+    if (const KernelInfo* k = findKernel(m.config.kernel); k && !familyOf(*k).gridFromResidency()) {
       const Geometry g = planGeometry(*k, m.config, 1);
       m.geometry.gridX = g.gridX, m.geometry.gridY = g.gridY, m.geometry.blockX = g.blockX, m.geometry.blockY = g.blockY;
       m.geometry.tile = g.tile;

@@ -4,6 +4,7 @@
 
 #include "nvbench_layout.hpp"
 #include "reducelab/catalogue.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/table.hpp"
 #include "reducelab/version.hpp"
 
@@ -136,10 +137,11 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
       sum.push_back(ownSummary("reducelab/time/launch_floor", "Empty-launch floor (same timing)", "duration", "float64",
                                m.launchFloorMs * 1e-3));
     sum.push_back(ownSummary("reducelab/bw/measured_read_fraction", "% of measured read peak", "percentage", "float64", m.pctMeasuredRead / 100));
-    if (const KernelInfo* k = findKernel(c.kernel); k && isMatrixFamily(*k)) {
+    // A run writing a whole output reads and writes: its bytes and the measured copy it is held to.
+    if (const KernelFamily* f = familyOf(c); f && !f->scalarResult()) {
       sum.push_back(ownSummary("reducelab/matrix/bytes_moved", "Bytes moved (least)", "bytes", "float64", m.bytesRead));
       sum.push_back(ownSummary("reducelab/bw/measured_copy_fraction", "% of measured copy", "percentage", "float64", m.pctCopy / 100));
-      if (k->family == Family::Matmul) {
+      if (f->measuresFlops()) {
         sum.push_back(ownSummary("reducelab/flops/gflops", "GFLOP/s", "", "float64", m.gflops));
         sum.push_back(ownSummary("reducelab/flops/peak_gflops", "Peak GFLOP/s", "", "float64", m.peakGflops));
         sum.push_back(ownSummary("reducelab/flops/peak_fraction", "% of peak FLOP/s", "percentage", "float64", m.pctPeakFlops / 100));

@@ -1,7 +1,12 @@
 // The matrix-multiply family's kernels (seed 003): one source, matmul.cuh. Each descriptor starts
 // from the family's defaults and sets only what differs (docs/adding-a-kernel.md).
 #pragma once
-#include "reducelab/catalogue.hpp"
+#include "matrix/matrix_kernels.hpp"
+
+namespace rl {
+// A matrix product's descriptor: a matrix kernel of square blocks (one thread per element of C's tile).
+constexpr bool matmulDescriptorComplete(const KernelInfo& k) { return matrixDescriptorComplete(k) && k.threadRows == 0; }
+}  // namespace rl
 
 namespace rl::desc {
 

@@ -8,6 +8,7 @@
 
 #include "reducelab/datagen.hpp"
 #include "reducelab/reference.hpp"
+#include "matrix/matrix_family.hpp"
 #include "reducelab/type_dispatch.hpp"
 
 namespace rl {
@@ -31,17 +32,18 @@ MatrixCheck checkTyped(const RunConfig& c, const void* output, const std::functi
   const KernelInfo& k = *findKernel(c.kernel);
   const DataSpec spec = dataSpecOf(c);
   const T* out = static_cast<const T*>(output);
-  for (uint64_t i = 0; i < c.rows * c.cols; ++i) r.checksum += double(out[i]);
+  const MatrixShape m = matrixShape(c);
+  for (uint64_t i = 0; i < m.rows * m.cols; ++i) r.checksum += double(out[i]);
   if (k.family == Family::Transpose) {
     uint64_t wrong = 0;
-    for (uint64_t y = 0; y < c.rows; ++y) {
+    for (uint64_t y = 0; y < m.rows; ++y) {
       if (cancel && (y & 255) == 0 && cancel()) {
         r.cancelled = true;
         return r;
       }
-      for (uint64_t x = 0; x < c.cols; ++x) {
-        const T expect = generateElement<T>(spec, y * c.cols + x);
-        const T got = out[x * c.rows + y];
+      for (uint64_t x = 0; x < m.cols; ++x) {
+        const T expect = generateElement<T>(spec, y * m.cols + x);
+        const T got = out[x * m.rows + y];
         if (std::memcmp(&expect, &got, sizeof(T)) != 0) {
           if (wrong == 0) r.check.absError = std::fabs(double(got) - double(expect));
           ++wrong;
@@ -51,23 +53,23 @@ MatrixCheck checkTyped(const RunConfig& c, const void* output, const std::functi
     r.check.pass = wrong == 0;
     r.check.tolerance = 0;
     r.check.note = wrong == 0 ? "every element in place (exact)"
-                              : std::to_string(wrong) + " of " + std::to_string(c.rows * c.cols) +
+                              : std::to_string(wrong) + " of " + std::to_string(m.rows * m.cols) +
                                     " elements out of place";
     return r;
   }
   const double eps = std::numeric_limits<T>::epsilon();
   double worstRatio = 0;
-  for (uint64_t row : sampleIndices(c.rows, 32)) {
+  for (uint64_t row : sampleIndices(m.rows, 32)) {
     if (cancel && cancel()) {
       r.cancelled = true;
       return r;
     }
-    for (uint64_t col : sampleIndices(c.cols, 32)) {
+    for (uint64_t col : sampleIndices(m.cols, 32)) {
       long double absSum = 0;
       const long double exact = matmulReference(c, row, col, &absSum);
-      const double got = double(out[row * c.cols + col]);
+      const double got = double(out[row * m.cols + col]);
       const double err = double(std::fabs((long double)got - exact));
-      const double tol = double(c.inner) * eps * double(absSum) + std::numeric_limits<T>::denorm_min();
+      const double tol = double(m.inner) * eps * double(absSum) + std::numeric_limits<T>::denorm_min();
       const double ratio = err / tol;
       if (!(ratio <= worstRatio) || std::isnan(got)) {
         worstRatio = std::isnan(got) ? std::numeric_limits<double>::infinity() : ratio;
@@ -88,10 +90,11 @@ long double matmulReference(const RunConfig& c, uint64_t row, uint64_t col, long
   const DataSpec spec = dataSpecOf(c);
   return withElemType(c.type, [&]<class T>(TypeTag<T>) {
     long double sum = 0, abs = 0;
-    const uint64_t bStart = c.rows * c.inner;  // B follows A in the generated input
-    for (uint64_t e = 0; e < c.inner; ++e) {
-      const long double p = (long double)generateElement<T>(spec, row * c.inner + e) *
-                            (long double)generateElement<T>(spec, bStart + e * c.cols + col);
+    const MatrixShape m = matrixShape(c);
+    const uint64_t bStart = m.rows * m.inner;  // B follows A in the generated input
+    for (uint64_t e = 0; e < m.inner; ++e) {
+      const long double p = (long double)generateElement<T>(spec, row * m.inner + e) *
+                            (long double)generateElement<T>(spec, bStart + e * m.cols + col);
       sum += p;
       abs += std::fabs(p);
     }

@@ -1,6 +1,7 @@
 // The matrix families' CPU model (transpose, matmul): the traced block's tile steps replayed on
 // the host, writing the records the traced twins write.
 #include "matrix/matrix_model.hpp"
+#include "matrix/matrix_family.hpp"
 
 #include "model_builder.hpp"
 #include "reducelab/datagen.hpp"
@@ -16,7 +17,7 @@ template <class T>
 class MatrixModel {
  public:
   MatrixModel(const RunConfig& c, const KernelInfo& k, const Geometry& g)
-      : c_(c), k_(k), g_(g), spec_(dataSpecOf(c)), T_(g.tile), B_(g.block),
+      : c_(c), m_(matrixShape(c)), k_(k), g_(g), spec_(dataSpecOf(c)), T_(g.tile), B_(g.block),
         tb_(g.block, c.tracedBlock, sizeof(T), sizeof(T), g.grid(), inputElements(c), 0) {
     // The tile this block takes: the launch order, or the diagonal renumbering.
     bx_ = unsigned(c.tracedBlock % g.gridX);
@@ -29,7 +30,7 @@ class MatrixModel {
   }
 
   TraceData run() {
-    const uint64_t R = c_.rows, C = c_.cols, K = c_.inner;
+    const uint64_t R = m_.rows, C = m_.cols, K = m_.inner;
     int64_t inputFirst, second = 0, output;
     if (k_.family == Family::Transpose) {
       inputFirst = int64_t(uint64_t(by_) * T_ * C + uint64_t(bx_) * T_);
@@ -91,7 +92,7 @@ class MatrixModel {
   }
 
   void transposeDirect() {
-    const uint64_t R = c_.rows, C = c_.cols;
+    const uint64_t R = m_.rows, C = m_.cols;
     for (unsigned i = 0; i < unsigned(T_); i += g_.blockY) {
       tb_.step(kStepCopyRow, int32_t(i), gLoad<T>(), gStore<T>());
       auto inIndex = [&](unsigned t) -> int64_t {
@@ -108,7 +109,7 @@ class MatrixModel {
     }
   }
   void transposeLoadTile() {
-    const uint64_t R = c_.rows, C = c_.cols;
+    const uint64_t R = m_.rows, C = m_.cols;
     for (unsigned i = 0; i < unsigned(T_); i += g_.blockY) {
       tb_.step(kStepTileLoad, int32_t(i), gLoad<T>(), sStore<T>());
       auto inIndex = [&](unsigned t) -> int64_t {
@@ -126,7 +127,7 @@ class MatrixModel {
     }
   }
   void transposeStoreTile() {
-    const uint64_t R = c_.rows, C = c_.cols;
+    const uint64_t R = m_.rows, C = m_.cols;
     for (unsigned i = 0; i < unsigned(T_); i += g_.blockY) {
       tb_.step(kStepTileStore, int32_t(i), sLoad<T>(), gStore<T>());
       for (unsigned t = 0; t < B_; ++t) {
@@ -145,10 +146,10 @@ class MatrixModel {
   bool naive() const { return k_.tileLayout == TileLayout::None; }
   uint64_t rowOf(unsigned t) const { return naive() ? naiveRow(t) : tiledRow(t); }
   uint64_t colOf(unsigned t) const { return naive() ? naiveCol(t) : tiledCol(t); }
-  uint64_t bIndex(uint64_t e, uint64_t col) const { return c_.rows * c_.inner + e * c_.cols + col; }
+  uint64_t bIndex(uint64_t e, uint64_t col) const { return m_.rows * m_.inner + e * m_.cols + col; }
 
   void matmulNaiveDot() {
-    const uint64_t R = c_.rows, C = c_.cols, K = c_.inner;
+    const uint64_t R = m_.rows, C = m_.cols, K = m_.inner;
     tb_.step(kStepDot, int32_t(K), gLoadFrom<T>(kRegionInput), gLoadFrom<T>(kRegionSecond));
     sums_.assign(B_, T(0));
     for (unsigned t = 0; t < B_; ++t) {
@@ -175,7 +176,7 @@ class MatrixModel {
   }
   // The first K-tile: As and Bs (zeros outside A and B), recorded; later K-tiles are not.
   void matmulTileLoad() {
-    const uint64_t R = c_.rows, C = c_.cols, K = c_.inner;
+    const uint64_t R = m_.rows, C = m_.cols, K = m_.inner;
     const int kTiles = int((K + uint64_t(T_) - 1) / uint64_t(T_));
     tb_.step(kStepTileLoad, kTiles, gLoadFrom<T>(kRegionInput), gLoadFrom<T>(kRegionSecond), sStore<T>(), sStore<T>());
     auto aIndex = [&](unsigned t) -> int64_t {
@@ -215,7 +216,7 @@ class MatrixModel {
   }
   // The store step: the full dot product (every K-tile), as the kernel holds it at the end.
   void matmulStore() {
-    const uint64_t R = c_.rows, C = c_.cols, K = c_.inner;
+    const uint64_t R = m_.rows, C = m_.cols, K = m_.inner;
     tb_.step(kStepOutput, 0, gStore<T>());
     for (unsigned t = 0; t < B_; ++t) {
       const uint64_t row = rowOf(t), col = colOf(t);
@@ -238,6 +239,7 @@ class MatrixModel {
   }
 
   const RunConfig& c_;
+  const MatrixShape m_;  // the sides and tile
   const KernelInfo& k_;
   Geometry g_;
   DataSpec spec_;

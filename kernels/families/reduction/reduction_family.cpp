@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "reducelab/family.hpp"
+#include "reduction/reduction_kernels.hpp"
 #include "reduction/reduction_model.hpp"
 
 namespace rl {
@@ -52,9 +53,44 @@ class ReductionFamily final : public KernelFamily {
     return {};
   }
 
-  void adopt(const KernelInfo&, RunConfig& c, const KernelInfo* previous) const override {
+  void normalize(const KernelInfo&, RunConfig& c) const override {
+    if (!std::holds_alternative<ReductionParams>(c.params)) c.params = ReductionParams{};  // N, block, op: common
+  }
+
+  void adopt(const KernelInfo& k, RunConfig& c, const KernelInfo* previous) const override {
     // From a matrix kernel: its tile set the block (a tile of 29 runs 841 threads).
-    if (previous && previous->family != Family::Reduction) c.block = 256;
+    if (previous && &familyOf(*previous) != this) c.block = 256;
+    normalize(k, c);
+  }
+
+  bool descriptorComplete(const KernelInfo& k) const override {
+    return commonDescriptorComplete(k) && reductionDescriptorComplete(k);
+  }
+
+  std::vector<RunConfig> resourceVariants(const KernelInfo& k) const override {
+    // Every type, accumulator and operation; a block-templated kernel at each block, the others at 256.
+    struct Pair {
+      ElemType in;
+      Accumulate acc;
+    };
+    const Pair pairs[] = {{ElemType::Int32, Accumulate::Same},   {ElemType::Int32, Accumulate::Wide},
+                          {ElemType::Int64, Accumulate::Same},   {ElemType::Float32, Accumulate::Same},
+                          {ElemType::Float32, Accumulate::Wide}, {ElemType::Float64, Accumulate::Same}};
+    std::vector<RunConfig> out;
+    if (k.shape == GridShape::Library) return out;  // CUB's registers are not ours to model
+    RunConfig c;
+    c.kernel = std::string(k.key);
+    for (const Pair& p : pairs)
+      for (Op op : {Op::Sum, Op::Min, Op::Max})
+        for (int block = 32; block <= 1024; block *= 2) {
+          if (!k.blockTemplated && block != 256) continue;
+          c.type = p.in;
+          c.accumulate = p.acc;
+          c.op = op;
+          c.block = std::max(block, k.minBlock);
+          out.push_back(c);
+        }
+    return out;
   }
 
   std::string shape(const KernelInfo&, const RunConfig& c) const override {

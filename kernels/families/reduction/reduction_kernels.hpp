@@ -5,6 +5,19 @@
 #pragma once
 #include "reducelab/catalogue.hpp"
 
+namespace rl {
+// A reduction's descriptor: a 1-D grid, no tiles; CUB (the library) has no traced twin and
+// manages its own shared memory.
+constexpr bool reductionDescriptorComplete(const KernelInfo& k) {
+  const bool library = k.shape == GridShape::Library;
+  return k.threadRows == 0 && k.tileLayout == TileLayout::None && k.tiles.empty() && k.harris >= 0 &&
+         k.minBlock >= 32 && k.minBlock <= 1024 && k.shape != GridShape::Unset && k.shape != GridShape::MatrixTiles &&
+         k.sharedRule != SharedRule::Unset && (library ? k.loadsPerIteration == 0 : k.loadsPerIteration >= 1) &&
+         (k.bytesPerLoad == 0 || k.bytesPerLoad == 16) && k.traceable == !library &&
+         (library ? k.sharedRule == SharedRule::None : k.sharedRule != SharedRule::None);
+}
+}  // namespace rl
+
 namespace rl::desc {
 
 // A reduction kernel of ours unless its descriptor says otherwise: one element per thread into

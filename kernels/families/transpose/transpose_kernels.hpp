@@ -2,7 +2,12 @@
 // layout and block order. Each descriptor starts from the family's defaults and sets only what
 // differs (docs/adding-a-kernel.md).
 #pragma once
-#include "reducelab/catalogue.hpp"
+#include "matrix/matrix_kernels.hpp"
+
+namespace rl {
+// A transpose's descriptor: a matrix kernel whose blocks have rows of threads of their own.
+constexpr bool transposeDescriptorComplete(const KernelInfo& k) { return matrixDescriptorComplete(k) && k.threadRows > 0; }
+}  // namespace rl
 
 namespace rl::desc {
 

@@ -16,9 +16,9 @@
 namespace rl {
 
 
-// What a kernel computes. A family has its own parameters in RunConfig (rows, cols, inner, tile
-// for the matrix families) and its own measure (bandwidth for reduction and transpose, FLOP/s
-// for matmul). Unset: a descriptor that forgot it.
+// What a kernel computes: its family (family.hpp), with parameters of its own (family_params.hpp)
+// and its own measure (bandwidth for reduction and transpose, FLOP/s for matmul). Unset: a
+// descriptor that forgot it.
 enum class Family { Unset, Reduction, Transpose, Matmul };
 std::string_view familyName(Family f);
 
@@ -150,30 +150,13 @@ struct KernelInfo {
   Schedule schedule;          // empty only when not traceable
 };
 
-// Whether every field of a descriptor is set and consistent (checked at compile time for each
-// descriptor by kernel_list.hpp; a failure names nothing, so the test Catalogue.EveryDescriptor
-// IsComplete repeats the checks one by one with messages).
-constexpr bool descriptorComplete(const KernelInfo& k) {
-  const bool library = k.shape == GridShape::Library;
-  const bool matrix = k.family == Family::Transpose || k.family == Family::Matmul;
-  if (k.family == Family::Unset || k.threadRows < 0 || k.minCc < 0) return false;
-  if (matrix != (k.shape == GridShape::MatrixTiles) || matrix == k.tiles.empty()) return false;
-  if (matrix) {
-    const bool shared = k.tileLayout != TileLayout::None;
-    return !k.key.empty() && !k.name.empty() && !k.title.empty() && !k.sourceFile.empty() &&
-           k.loadsPerIteration >= 1 && k.bytesPerLoad == 0 && !k.finals.empty() && k.traceable &&
-           !k.schedule.empty() && (k.family == Family::Matmul) == (k.threadRows == 0) &&
-           (shared ? k.sharedRule != SharedRule::NoneOwn && k.sharedRule != SharedRule::None &&
-                         k.sharedRule != SharedRule::Unset
-                   : k.sharedRule == SharedRule::NoneOwn);
-  }
-  return k.threadRows == 0 && k.tileLayout == TileLayout::None && !k.key.empty() && !k.name.empty() && !k.title.empty() && k.harris >= 0 &&
-         !k.sourceFile.empty() && k.minBlock >= 32 && k.minBlock <= 1024 &&
-         k.shape != GridShape::Unset && k.sharedRule != SharedRule::Unset &&
-         (library ? k.loadsPerIteration == 0 : k.loadsPerIteration >= 1) &&
-         (k.bytesPerLoad == 0 || k.bytesPerLoad == 16) && !k.finals.empty() &&
-         k.traceable == !library && (k.traceable ? !k.schedule.empty() : k.schedule.empty()) &&
-         (library ? k.sharedRule == SharedRule::None : k.sharedRule != SharedRule::None);
+// Whether the fields every descriptor has are set and consistent; its family checks the rest
+// (KernelFamily::descriptorComplete; at compile time, kernel_list.hpp's descriptorComplete for
+// each descriptor; a failure names nothing, so Catalogue.EveryDescriptorIsComplete repeats the
+// checks one by one with messages).
+constexpr bool commonDescriptorComplete(const KernelInfo& k) {
+  return k.family != Family::Unset && k.threadRows >= 0 && k.minCc >= 0 && !k.key.empty() && !k.name.empty() &&
+         !k.title.empty() && !k.sourceFile.empty() && !k.finals.empty() && k.traceable != k.schedule.empty();
 }
 
 const std::vector<KernelInfo>& catalogue();
@@ -184,8 +167,9 @@ const KernelInfo& kernelInfo(KernelId id);
 std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::string* error);
 // The keys, comma separated (for messages).
 std::string kernelKeys();
-// The keys of every kernel of a family, or of its traceable ones (test parameter lists).
-std::vector<std::string> catalogueKeys(bool traceableOnly = false, Family family = Family::Reduction);
+// The keys of every kernel of a family, or of its traceable ones (test parameter lists); Unset:
+// the kernels of the ladder (KernelFamily::formsLadder).
+std::vector<std::string> catalogueKeys(bool traceableOnly = false, Family family = Family::Unset);
 
 // The kernel's source file text, and its notes (assets/kernels/<key>.md).
 std::string_view kernelSource(const KernelInfo& k);
@@ -214,6 +198,5 @@ bool hasTile(const KernelInfo& k, int tile);
 // The threads of one block of a matrix kernel: tile x threadRows (transpose), tile x tile (matmul).
 int matrixBlockX(const KernelInfo& k, int tile);
 int matrixBlockY(const KernelInfo& k, int tile);
-bool isMatrixFamily(const KernelInfo& k);
 
 }  // namespace rl

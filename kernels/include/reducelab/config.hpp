@@ -7,6 +7,7 @@
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/device_info.hpp"
+#include "reducelab/family_params.hpp"
 #include "reducelab/policy.hpp"
 #include "reducelab/types.hpp"
 
@@ -31,13 +32,10 @@ struct RunConfig {
   uint64_t seed = 1;
   int64_t rangeLo = -1000, rangeHi = 1000;  // int-range data
   uint64_t tracedBlock = 0;
-  // ---- the matrix families' own parameters (ignored by reductions) ----
-  // Transpose: the input is rows x cols, the output cols x rows. Matmul: C (rows x cols) =
-  // A (rows x inner) x B (inner x cols). `tile`: the tile's side; it sets the block
-  // (matrixBlockX x matrixBlockY threads), so `block` and `n` follow from these
-  // (applyMatrixShape).
-  uint64_t rows = 1024, cols = 1024, inner = 1024;
-  int tile = 0;  // 0: the kernel's default tile
+  // The kernel's family's own parameters (family_params.hpp; a matrix's sides and tile), read
+  // and written through the family's parameter list (KernelFamily::parameters). Fields above
+  // that follow from them (a matrix's block and N) are set by normalizeConfig.
+  FamilyParams params;
 
   ElemType accType() const { return accumulatorType(type, accumulate); }
 };
@@ -67,10 +65,9 @@ struct Geometry {
   uint64_t grid() const { return passGrids.empty() ? 0 : passGrids.front(); }
 };
 
-// The matrix families: the tile a run uses (c.tile, or the kernel's default), and `block` and
-// `n` set from the tile and the matrix (n: output elements). Reductions are left alone.
-int effectiveTile(const KernelInfo& k, const RunConfig& c);
-void applyMatrixShape(RunConfig& c);
+// After the kernel or a parameter changed: `params` made the kernel's family's, and the fields
+// that follow from them set (a matrix's block and N from its tile and sides). KernelFamily::normalize.
+void normalizeConfig(RunConfig& c);
 // What a run works on, in words for labels and logs: "N=2^24 b512" for reductions,
 // "1024 x 1024 t32" for a transpose, "1024 x 1024 (K 1024) t16" for a matmul.
 std::string runShape(const RunConfig& c);

@@ -8,6 +8,7 @@
 // and rates, and one registration line in kernels/families/families.cpp. docs/adding-a-family.md
 // lists the pieces.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,35 @@ namespace rl {
 struct TraceData;
 struct Measurement;
 struct Peaks;
+namespace trace {
+struct TraceHeader;
+}
+
+// What a family's parameter is to the rest of ReduceLab beyond its value.
+enum class ParameterRole {
+  OutputSide,  // a side of the output (rows, cols): the size sweep sets it, a tile sweep's label shows it
+  InnerSide,   // a side that is not the output's (matmul's K): the size sweep sets it too
+  Tile,        // one of the kernel's tiles, 0 its default: the tile sweep and the tile menu set it
+};
+
+// One of a family's own parameters, as every reader and writer names and checks it: the command
+// line, the Parameters panel, lessons, settings, session records, the remote protocol. Sides are
+// counts (an unsigned option; validate() says what is wrong with one), a tile a small int.
+struct FamilyParameter {
+  std::string key;      // "rows": --rows, a lesson's rows=, settings and the remote protocol
+  std::string axis;     // "Rows": its axis in session records (nvbench's layout)
+  std::string label;    // "inner (K)": the Parameters panel
+  std::string tooltip;  // the Parameters panel's
+  std::string help;     // --rows's (a key several families share: the first family's text)
+  std::string what;     // "a matrix side": in a reader's error message
+  std::string allowed;  // "1..32768": in a lesson's error message
+  ParameterRole role = ParameterRole::OutputSide;
+  // Its default, and what a lesson, a session record or the remote protocol may hold.
+  uint64_t defaultValue = 0, min = 0, max = 0;
+  uint64_t (*get)(const RunConfig&) = nullptr;  // as set (a tile of 0: the kernel's default)
+  void (*set)(RunConfig&, uint64_t) = nullptr;  // makes c hold the family's parameters first
+  uint64_t (*used)(const KernelInfo&, const RunConfig&) = nullptr;  // what the run uses (the tile 0 stands for)
+};
 
 class KernelFamily {
  public:
@@ -37,23 +67,33 @@ class KernelFamily {
   virtual std::string_view heading() const = 0;
 
   // ---- a run's parameters ----
+  // Its own parameters, in the order records and tables list them (none for the reductions,
+  // whose N, block and operation every record has).
+  virtual const std::vector<FamilyParameter>& parameters() const;
   // "" or the sentence that says what is wrong with this run of kernel k (device: may be null).
   virtual std::string validate(const KernelInfo& k, const RunConfig& c, const DeviceInfo* device) const = 0;
-  // The fields that follow from the family's own parameters (the matrices' block and N follow
-  // from the tile and the sides). Called after any parameter changes.
-  virtual void normalize(const KernelInfo& k, RunConfig& c) const { (void)k, (void)c; }
+  // Makes c.params this family's (another family's are dropped, or their shared values carried)
+  // and sets the fields that follow from them (the matrices' block and N follow from the tile and
+  // the sides). Called after the kernel or any parameter changes (normalizeConfig).
+  virtual void normalize(const KernelInfo& k, RunConfig& c) const = 0;
   // The GUI picked kernel k after `previous`: settle parameters the previous family left that this
   // one cannot take (a matrix tile's block of 841 threads, an operation a transpose has not).
   virtual void adopt(const KernelInfo& k, RunConfig& c, const KernelInfo* previous) const { (void)k, (void)c, (void)previous; }
   // What the run works on, for labels and logs: "N=2^24 b512", "1024 x 1024 (K 1024) t16".
   virtual std::string shape(const KernelInfo& k, const RunConfig& c) const = 0;
-  // The family's own parameters of a run as (name, value) pairs, in the order tables and records
-  // list them (Rows, Cols, Inner, Tile for the matrices; none for the reductions, whose N, block and
-  // operation every record has).
-  virtual std::vector<std::pair<std::string, std::string>> ownParameters(const KernelInfo& k, const RunConfig& c) const {
-    (void)k, (void)c;
+  // The same without the launch, for the matrix table's "size" column: "1000 x 777 (K 95)".
+  virtual std::string extent(const KernelInfo& k, const RunConfig& c) const;
+  // The line of bench's header that says what is measured ("Transpose of a 1024 x 1024 float32
+  // matrix, ..."), and trace's first line; "" where the common ones (N, block, operation) say it.
+  virtual std::string benchLine(const KernelInfo& k, const RunConfig& c) const { (void)k, (void)c; return {}; }
+  virtual std::string traceLine(const KernelInfo& k, const RunConfig& c, const trace::TraceHeader& h,
+                                const std::string& source) const {
+    (void)k, (void)c, (void)h, (void)source;
     return {};
   }
+  // Whether a kernel's descriptor has the fields the family needs, consistent (its part of
+  // kernel_list.hpp's compile-time descriptorComplete, for the tests' messages).
+  virtual bool descriptorComplete(const KernelInfo& k) const = 0;
 
   // Whether its runs have an operation (sum, min, max) and a final stage: a reduction's do, a
   // transpose or a product writes a whole output.
@@ -68,8 +108,10 @@ class KernelFamily {
   }
 
   // ---- what a run moves and computes ----
-  // Input elements the device generates (matmul: A then B).
+  // Input elements the device generates (matmul: A then B), and output elements a run writes
+  // (a reduction: its one value; a matrix: rows x cols).
   virtual uint64_t inputElements(const KernelInfo& k, const RunConfig& c) const = 0;
+  virtual uint64_t outputElements(const KernelInfo& k, const RunConfig& c) const { (void)k, (void)c; return 1; }
   // The least bytes any kernel must move, and the floating-point operations it does.
   virtual double bytesMoved(const KernelInfo& k, const RunConfig& c) const = 0;
   virtual double flopsDone(const KernelInfo& k, const RunConfig& c) const { (void)k, (void)c; return 0; }
@@ -103,6 +145,9 @@ class KernelFamily {
   // The trace the traced twin of kernel k writes for block c.tracedBlock on a first-pass grid of
   // `grid` blocks (ccMajor: which instructions the device has).
   virtual TraceData model(const KernelInfo& k, const RunConfig& c, uint64_t grid, int ccMajor, std::string* error) const = 0;
+  // The configurations of kernel k whose registers the CPU model needs (`info --kernel-resources`
+  // records one per compiled variant: a block-templated kernel's blocks, a matrix kernel's tiles).
+  virtual std::vector<RunConfig> resourceVariants(const KernelInfo& k) const = 0;
 };
 
 // Every family, in the catalogue's order of groups.
@@ -113,5 +158,21 @@ const KernelFamily& familyOf(Family f);
 const KernelFamily* familyOf(const RunConfig& c);
 // The family whose listName() is `text` ("all", "transpose", "matmul"), or nullptr.
 const KernelFamily* familyByListName(std::string_view text);
+
+// ---- the families' parameters, for code that handles them all ----
+// Every family's parameters, each key once: a family's in its order, a key a later family adds
+// placed after the key it follows there (--help lists rows, cols, inner, tile).
+const std::vector<FamilyParameter>& allFamilyParameters();
+// A parameter any family has, by key ("rows") or by record axis ("Rows"); nullptr if none.
+const FamilyParameter* anyParameterByKey(std::string_view key);
+const FamilyParameter* anyParameterByAxis(std::string_view axis);
+// The parameter `key` of c's family, or nullptr (unknown kernel, or not its family's).
+const FamilyParameter* ownParameter(const RunConfig& c, std::string_view key);
+// Values by key, for any family (the command line's --rows, a settings file): applying them
+// sets those c's family has, and normalizes c.
+using ParameterValues = std::map<std::string, uint64_t, std::less<>>;
+void applyParameters(RunConfig& c, const ParameterValues& values);
+// Sets every parameter of c's family that has this role (the size sweep's sides, a tile).
+void setParametersOfRole(RunConfig& c, ParameterRole role, uint64_t value);
 
 }  // namespace rl

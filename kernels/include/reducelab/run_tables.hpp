@@ -23,7 +23,8 @@ struct RunTables {
   Table reductions, matrix;
 };
 RunTables runTables(const std::vector<Measurement>& rows, const Peaks& peaks);
-// True for runs of the transpose and matmul families.
+// True for runs whose family writes a whole output (KernelFamily::scalarResult false): the
+// transpose and matmul families.
 bool isMatrixRun(const Measurement& m);
 // The same table a row at a time (views that append rows and cache the formatted text).
 struct BenchColumns {

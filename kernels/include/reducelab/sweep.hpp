@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct SweepSpec {
   uint64_t nMin = uint64_t(1) << 10;
   uint64_t nMax = 0;                          // 0: the largest power of two that fits the device
   uint64_t sizeMin = 256, sizeMax = 4096;     // matrix sides of the size axis
+  // Family parameters by key (the command line's --rows, --tile), set on each kernel's run
+  // before the swept value (KernelFamily::parameters; s.base holds one family's only).
+  std::map<std::string, uint64_t, std::less<>> parameters;
 };
 
 // The configurations of a sweep in run order, skipping combinations a kernel refuses (listed in

@@ -199,6 +199,9 @@ struct Model {
   std::map<std::string, Rect> layout;  // named panel rectangles of the last frame (--dump-layout)
 
   RunConfig config;                 // what the parameter panel shows (the next run / trace)
+  // The parameters each family had when the panel left it, by family name: picking one of its
+  // kernels again brings them back (selectKernel).
+  std::map<std::string, FamilyParams> parkedParams;
   std::string configError;          // validation of `config` ("" when it can run)
   CentreView view = CentreView::WarpActivity;
   TraceState trace;
