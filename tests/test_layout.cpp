@@ -43,7 +43,7 @@ struct LayoutCase {
 std::vector<LayoutCase> fullMatrix() {
   std::vector<LayoutCase> out;
   const char* views[] = {"warp", "bank", "tree", "coalescing", "all", "source", "plot-live", "plot-ladder",
-                         "plot-block", "plot-n", "plot-types", "occupancy", "lesson"};
+                         "plot-block", "plot-n", "plot-types", "occupancy", "lesson", "editor"};
   const int sizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}, {3840, 2160}};
   // Scale outermost: a scale change rebuilds the fonts.
   for (bool presentation : {false, true})
@@ -85,7 +85,8 @@ std::vector<LayoutCase> casesToRun() {
 const std::map<std::string, rl::gui::CentreView> kViews = {
     {"warp", rl::gui::CentreView::WarpActivity}, {"bank", rl::gui::CentreView::BankConflicts},
     {"tree", rl::gui::CentreView::ReductionTree}, {"coalescing", rl::gui::CentreView::Coalescing},
-    {"all", rl::gui::CentreView::All},           {"source", rl::gui::CentreView::Source}};
+    {"all", rl::gui::CentreView::All},           {"source", rl::gui::CentreView::Source},
+    {"editor", rl::gui::CentreView::Editor}};
 
 void setUp(rl::app::Application& app, const LayoutCase& c) {
   rl::gui::Model& m = app.model();
@@ -99,6 +100,7 @@ void setUp(rl::app::Application& app, const LayoutCase& c) {
   if (!lesson && m.lesson.active) app.requestCloseLesson();
   m.config.block = c.block;
   if (kViews.count(c.view)) m.view = kViews.at(c.view);
+  if (c.view == "editor" && m.editor.doc.empty()) app.requestEditCopy("k3");  // a kernel in the editor, not its empty page
   if (c.view.rfind("plot-", 0) == 0) m.focusPanel = c.view.substr(5);
   if (c.view == "occupancy") m.focusPanel = "occupancy";
   if (lesson) m.view = rl::gui::CentreView::BankConflicts;  // the lesson's key view: its first step's

@@ -147,8 +147,8 @@ std::vector<TextRun> collectTextRuns() {
 bool isKeyWindow(const std::string& window) {
   for (const char* key : {"Views/", "Bandwidth", "##lesson-bar", "seed-table"})
     if (window.find(key) != std::string::npos) {
-      // Inside the views, the source listing scrolls like a text editor.
-      return window.find("source") == std::string::npos;
+      // Inside the views, the source listing and the editor's text scroll like a text editor.
+      return window.find("source") == std::string::npos && window.find("editor-text") == std::string::npos;
     }
   return false;
 }
