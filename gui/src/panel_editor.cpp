@@ -173,8 +173,11 @@ void drawStatus(Model& model, UiActions& actions) {
   const Palette& pal = palette(model.ui.theme);
   std::string what = e.doc.displayName();
   if (e.doc.modified() && e.doc.hasFile()) what += " (modified)";
-  if (e.doc.hasFile()) what += "  -  watched: saving it in another editor recompiles here";
+  if (e.doc.hasFile()) what += ", watched";
   ImGui::TextWrapped("%s", what.c_str());
+  if (e.doc.hasFile() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\nSaved in another editor, it comes back here, is compiled and (after a Check) checked again.",
+                      e.doc.path().c_str());
   ImU32 colour = pal.dim;
   std::string build;
   switch (e.build) {
