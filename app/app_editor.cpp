@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -162,6 +163,25 @@ void Application::initEditor() {
   }
   std::string error;
   const std::string note = uc::restoreDocument(&e.doc, saved, opt_.kernelFile, &error);
+  // Unsaved text the autosave holds for another file (--kernel-file named this one): kept aside
+  // under its own name, never written over by this session's autosave.
+  if (saved && saved->modified && note.empty() && editor_->autosaveOn) {
+    std::string stamp = saved->writtenAt.empty() ? std::to_string(std::time(nullptr)) : saved->writtenAt;
+    for (char& c : stamp)
+      if (c == ' ' || c == ':') c = '-';
+    const std::string aside = (editor_->autosavePath.parent_path() / ("editor-autosave-" + stamp + ".json")).string();
+    std::error_code ec;
+    fs::rename(editor_->autosavePath, aside, ec);
+    if (ec) {
+      editor_->autosaveOn = false;
+      model_.addLog(gui::LogLevel::Warn, "The editor's autosave holds unsaved text of " +
+                                             (saved->file.empty() ? saved->suggestedName : saved->file) +
+                                             " and could not be kept aside (" + ec.message() + "): this session does not autosave");
+    } else {
+      model_.addLog(gui::LogLevel::Warn, "Unsaved text of " + (saved->file.empty() ? saved->suggestedName : saved->file) +
+                                             " from the last session is kept in " + aside);
+    }
+  }
   if (!error.empty()) {
     e.notice = error, e.noticeIsError = true;
     model_.addLog(gui::LogLevel::Error, "--kernel-file: " + error);
@@ -195,6 +215,8 @@ void Application::startEditorCheck() {
   if (!editor_->worker) {
     uc::WorkerOptions w;
     if (!opt_.checkWorker.empty()) w.executable = opt_.checkWorker, w.args = opt_.checkWorkerArgs;
+    EditorJobs* jobs = editor_.get();
+    w.cancelled = [jobs] { return jobs->cancel.load(); };  // Stop and the app's exit reach a run in flight
     editor_->worker = std::make_unique<uc::KernelWorker>(w);
   }
   e.checking = true;
@@ -229,16 +251,27 @@ void Application::startEditorCheck() {
       jobs->hazards = h;
     };
     hooks.cancelled = [jobs] { return jobs->cancel.load(); };
-    uc::CheckReport report = uc::runCheck(request, *jobs->worker, hooks);
+    uc::CheckReport report;
+    try {
+      report = uc::runCheck(request, *jobs->worker, hooks);
+    } catch (const std::exception& e) {  // never std::terminate from this thread: say it
+      report.status = uc::CheckStatus::Environment;
+      report.error = std::string("the check stopped: ") + e.what();
+    }
     std::lock_guard<std::mutex> lock(jobs->mutex);
     jobs->report = std::move(report);
   });
 }
 
+// Frames are drawn while this holds (the loop otherwise waits for input): a compile or check in
+// flight, a compile still to start after typing, an autosave still to write. Nothing else: an idle
+// editor must leave the CPU idle.
 bool Application::editorBusy() const {
   const gui::EditorState& e = model_.editor;
-  return e.checking || e.build == gui::EditorState::Build::Compiling ||
-         (editor_ && (editor_->versionSeen != e.doc.version() || editor_->autosavedVersion != e.doc.version()));
+  if (!editor_) return false;
+  const bool compileDue = !e.doc.empty() && e.builtVersion != e.doc.version() && editor_->compileQueuedFor != e.doc.version();
+  const bool autosaveDue = editor_->autosaveOn && editor_->autosavedVersion != e.doc.version();
+  return e.checking || e.build == gui::EditorState::Build::Compiling || compileDue || autosaveDue;
 }
 
 bool Application::watchKernelFile() {
@@ -278,7 +311,14 @@ void Application::updateEditor() {
   const double now = nowSeconds();
   // A compile that finished.
   if (editor_->compile.valid() && editor_->compile.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    BuildOutcome b = editor_->compile.get();
+    BuildOutcome b;
+    try {
+      b = editor_->compile.get();
+    } catch (const std::exception& ex) {
+      b.version = editor_->compileQueuedFor;
+      b.build = gui::EditorState::Build::Environment;
+      b.summary = std::string("The compile stopped: ") + ex.what();
+    }
     e.build = b.build;
     e.builtVersion = b.version;
     e.diagnostics = std::move(b.diagnostics);
@@ -306,7 +346,8 @@ void Application::updateEditor() {
       e.checkSummary = r.status == uc::CheckStatus::Ran ? r.summaryText() : r.error;
       if (r.status == uc::CheckStatus::CompileError) {
         e.checkSummary = "The kernel does not compile: see Messages";
-        e.diagnostics = r.diagnostics, e.builtVersion = e.checkedVersion, e.build = gui::EditorState::Build::Errors;
+        if (e.checkedVersion >= e.builtVersion)  // never over a newer build's messages
+          e.diagnostics = r.diagnostics, e.builtVersion = e.checkedVersion, e.build = gui::EditorState::Build::Errors;
       }
       if (r.status == uc::CheckStatus::Cancelled) e.checkSummary = "Check stopped";
       model_.addLog(e.checkExit == 0 ? gui::LogLevel::Info : gui::LogLevel::Warn, "Check of " + e.doc.displayName() + ": " + e.checkSummary);

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <thread>
 
+#include <imgui.h>
+
 #include "application.hpp"
 #include "gl_context.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
@@ -240,4 +242,61 @@ TEST(EditorGui, CheckWithoutAGpuSaysSoAndLeavesTheTextAlone) {
   EXPECT_TRUE(e.cases.empty());
   EXPECT_NE(e.doc.text().find("// unsaved"), std::string::npos);
   EXPECT_EQ(readFile(file), harris3());
+}
+
+// The file saved elsewhere, much longer, while the caret is in the editor (the field active): the
+// field takes the new text without writing past its buffers (ASan watches this in CI).
+TEST(EditorGui, AMuchLongerFileReloadedWhileTheFieldIsActive) {
+  TempDir dir;
+  const std::string file = dir.file("k.cu");
+  writeFile(file, "//\n");
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  e.caretLine = 1;  // as a click on a message: the field gets the keyboard
+  for (int i = 0; i < 5; ++i) h.app->drawFrame();
+  EXPECT_TRUE(ImGui::GetIO().WantTextInput);
+  std::string longer;
+  for (int i = 0; i < 3000; ++i) longer += "// line " + std::to_string(i) + " of a kernel that grew a lot\n";
+  writeFile(file, longer);
+  fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(5));
+  ASSERT_TRUE(h.until([&] { return e.doc.text() == longer; }, 5));
+  for (int i = 0; i < 5; ++i) h.app->drawFrame();
+  EXPECT_EQ(e.doc.text(), longer);
+  EXPECT_FALSE(e.doc.modified());
+}
+
+// --kernel-file names another file than the one whose unsaved text the autosave holds: that text
+// is kept aside under its own name, not written over by this session's autosave.
+TEST(EditorGui, AnAutosaveOfAnotherFileIsKeptAside) {
+  TempDir dir;
+  const std::string autosave = dir.file("state/editor-autosave.json");
+  {
+    rl::usercode::KernelDocument d;
+    d.startUnsaved("precious unsaved text", "k3.cu");
+    ASSERT_EQ(rl::usercode::writeAutosave(autosave, d), "");
+  }
+  const std::string file = dir.file("other.cu");
+  writeFile(file, "other");
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.editorAutosave = autosave;
+  {
+    EditorApp h(o);
+    if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+    EXPECT_EQ(h.editor().doc.text(), "other");
+    h.editor().doc.edit("other, edited", 5, 1.0);
+  }
+  int aside = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path / "state")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("editor-autosave-", 0) == 0) {
+      ++aside;
+      EXPECT_NE(readFile(entry.path().string()).find("precious unsaved text"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(aside, 1);
+  EXPECT_NE(readFile(autosave).find("other, edited"), std::string::npos);
 }

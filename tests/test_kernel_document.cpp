@@ -204,3 +204,54 @@ TEST(KernelDocument, AnUnsavedCopyIsRestoredAndADamagedAutosaveIsLeftAlone) {
   EXPECT_NE(why.find("cannot be read"), std::string::npos);
   EXPECT_TRUE(fs::exists(autosave));
 }
+
+TEST(KernelDocument, CrLfFilesAreEditedAsLfAndSavedAsCrLf) {
+  TempDir dir;
+  const std::string path = dir.file("dos.cu");
+  writeFile(path, "a\r\nb\r\n");
+  KernelDocument d;
+  ASSERT_EQ(d.open(path), "");
+  EXPECT_EQ(d.text(), "a\nb\n");
+  EXPECT_FALSE(d.modified());
+  d.edit("a\nb\nc\n", 6, 1);
+  ASSERT_EQ(d.save(), "");
+  EXPECT_EQ(readFile(path), "a\r\nb\r\nc\r\n");
+}
+
+TEST(KernelDocument, TextTheFieldWouldChangeIsReadOnlyWithTheReason) {
+  EXPECT_EQ(rl::usercode::whyNotEditable("plain ascii\n\ttabs and \xc3\xa9 (e acute)\n"), "");
+  const std::string latin1 = rl::usercode::whyNotEditable("ok\n// caf\xe9\n");
+  EXPECT_NE(latin1.find("line 2"), std::string::npos) << latin1;
+  EXPECT_NE(latin1.find("not UTF-8"), std::string::npos) << latin1;
+  EXPECT_NE(rl::usercode::whyNotEditable("// \xf0\x9f\x98\x80\n").find("beyond U+FFFF"), std::string::npos);
+  EXPECT_NE(rl::usercode::whyNotEditable("\xed\xa0\x80"), "");  // a surrogate
+  EXPECT_NE(rl::usercode::whyNotEditable("\xc0\xaf"), "");      // an overlong '/'
+  TempDir dir;
+  writeFile(dir.file("l1.cu"), "// caf\xe9\n");
+  KernelDocument d;
+  ASSERT_EQ(d.open(dir.file("l1.cu")), "");
+  EXPECT_FALSE(d.editable());
+  EXPECT_EQ(d.text(), "// caf\xe9\n");  // shown as it is, never rewritten
+}
+
+TEST(KernelDocument, AFileDeletedAndBackIsReloadedWhenTheEditorHadNoChanges) {
+  TempDir dir;
+  const std::string path = dir.file("k.cu");
+  writeFile(path, "one");
+  KernelDocument d;
+  ASSERT_EQ(d.open(path), "");
+  fs::remove(path);
+  EXPECT_EQ(d.checkDisk(), Change::Vanished);
+  writeFile(path, "two");  // an editor that saves by delete and write
+  EXPECT_EQ(d.checkDisk(), Change::Reloaded);
+  EXPECT_EQ(d.text(), "two");
+}
+
+TEST(KernelDocument, AnAutosaveWithANulByteIsRefused) {
+  TempDir dir;
+  const fs::path a = dir.path / "editor-autosave.json";
+  writeFile(a.string(), R"({"format": "reducelab-editor-autosave", "version": 1, "file": "", "modified": true, "text": "a\u0000b"})");
+  std::string why;
+  EXPECT_FALSE(rl::usercode::readAutosave(a, &why));
+  EXPECT_NE(why.find("NUL"), std::string::npos) << why;
+}

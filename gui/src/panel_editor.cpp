@@ -4,6 +4,7 @@
 // ImGui's multi-line field does the editing (caret, selection, clipboard); its own text is drawn
 // transparent and the coloured text drawn over it, at the same monospaced cells.
 #include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: the field takes a new text only when inactive
 
 #include <algorithm>
 #include <cmath>
@@ -28,9 +29,8 @@ struct EditorField {
   uint64_t shownVersion = ~uint64_t(0);
   int cursor = 0;             // the caret's byte offset, as the field last reported it
   int selectionStart = 0, selectionEnd = 0;
-  std::string replacement;    // the document changed under the active field (undo, reload)
-  bool replace = false;
-  int moveCaret = -1;         // >= 0: put the caret here
+  int moveCaret = -1;         // >= 0: put the caret here once the field is active
+  bool refocus = false;       // give the field the keyboard (once)
   bool active = false;        // the field had the keyboard last frame
   int scrolledFor = -1;       // the caret offset the view last scrolled to
   double caretMovedAt = 0;    // the caret blinks from here
@@ -47,11 +47,6 @@ int fieldCallback(ImGuiInputTextCallbackData* d) {
     f.buffer.resize(size_t(d->BufTextLen));
     d->Buf = f.buffer.data();
     return 0;
-  }
-  if (f.replace) {
-    d->DeleteChars(0, d->BufTextLen);
-    d->InsertChars(0, f.replacement.data(), f.replacement.data() + f.replacement.size());
-    f.replace = false;
   }
   if (f.moveCaret >= 0) {
     d->CursorPos = d->SelectionStart = d->SelectionEnd = std::clamp(f.moveCaret, 0, d->BufTextLen);
@@ -93,11 +88,27 @@ ImU32 colourOf(CodeKind k, const Palette& pal) {
   return pal.text;
 }
 
-void putCaretOn(EditorState& e, int offset) {
+void putCaretOn(int offset) {
   EditorField& f = field();
   f.moveCaret = offset;
+  f.refocus = true;
   f.scrolledFor = -1;
-  (void)e;
+}
+
+// The document's text into the field. An active field keeps its own copy of the text (and sizes
+// its buffers by it), so it is deactivated first and given the keyboard back in the next frame,
+// with the caret where it was: pushing a longer text through its callback overran those buffers.
+void showDocument(EditorState& e) {
+  EditorField& f = field();
+  if (f.shownVersion == e.doc.version()) return;
+  if (f.active) {
+    ImGui::ClearActiveID();
+    if (f.moveCaret < 0) f.moveCaret = f.cursor;
+    f.refocus = true;
+    f.active = false;
+  }
+  f.buffer = e.doc.text();
+  f.shownVersion = e.doc.version();
 }
 
 void undoOrRedo(EditorState& e, bool redo) {
@@ -192,6 +203,11 @@ void drawStatus(Model& model, UiActions& actions) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextWrapped("%s", build.c_str());
   ImGui::PopStyleColor();
+  if (!e.doc.editable()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, pal.conflict);
+    ImGui::TextWrapped("Read-only here: %s. Edit it in your own editor: the file is watched.", e.doc.notEditableWhy().c_str());
+    ImGui::PopStyleColor();
+  }
   if (!e.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, e.noticeIsError ? pal.conflict : pal.accent);
     ImGui::TextWrapped("%s", e.notice.c_str());
@@ -216,15 +232,11 @@ void drawText(Model& model, float height) {
   const Palette& pal = palette(model.ui.theme);
   ImGuiIO& io = ImGui::GetIO();
   // The document changed outside the field (opened, reloaded, undone): the field shows it.
-  if (f.shownVersion != e.doc.version()) {
-    f.buffer = e.doc.text();
-    if (f.active) f.replacement = f.buffer, f.replace = true;
-    f.shownVersion = e.doc.version();
-  }
-  if (e.caretOffset >= 0) putCaretOn(e, e.caretOffset), e.caretOffset = -1;
+  showDocument(e);
+  if (e.caretOffset >= 0) putCaretOn(e.caretOffset), e.caretOffset = -1;
   const std::vector<int> starts = lineStarts(f.buffer);
   if (e.caretLine > 0) {
-    putCaretOn(e, starts[size_t(std::min<int>(e.caretLine, int(starts.size())) - 1)]);
+    putCaretOn(starts[size_t(std::min<int>(e.caretLine, int(starts.size())) - 1)]);
     e.caretLine = 0;
   }
 
@@ -256,27 +268,36 @@ void drawText(Model& model, float height) {
   if (f.active && io.KeyCtrl) {
     if (ImGui::IsKeyPressed(keys::Z, true)) undoOrRedo(e, io.KeyShift);
     else if (ImGui::IsKeyPressed(keys::Y, true)) undoOrRedo(e, true);
-    if (f.shownVersion != e.doc.version()) {
-      f.buffer = e.doc.text();
-      f.replacement = f.buffer, f.replace = true;
-      f.shownVersion = e.doc.version();
-    }
-    if (e.caretOffset >= 0) putCaretOn(e, e.caretOffset), e.caretOffset = -1;
+    if (e.caretOffset >= 0) f.moveCaret = e.caretOffset, e.caretOffset = -1;
+    showDocument(e);
   }
-  if (f.moveCaret >= 0 && !f.active) ImGui::SetKeyboardFocusHere();
+  if (f.refocus && !f.active) ImGui::SetKeyboardFocusHere();
+  f.refocus = false;
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));  // the coloured text is drawn over it
   ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
-  const ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_NoUndoRedo |
-                                    ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackAlways;
+  // No horizontal scroll of its own: the field is as wide as the text and this child scrolls, so
+  // the coloured text and the field's cells stay in step. Read-only for a text ImGui would change
+  // by editing it (invalid UTF-8, characters beyond U+FFFF: kernel_document.hpp).
+  ImGuiInputTextFlags flags = ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_NoUndoRedo |
+                              ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackAlways |
+                              ImGuiInputTextFlags_NoHorizontalScroll;
+  if (!e.doc.editable()) flags |= ImGuiInputTextFlags_ReadOnly;
   const int cursorBefore = f.cursor;
   const bool changed = ImGui::InputTextMultiline("##kernel-text", f.buffer.data(), f.buffer.capacity() + 1, fieldSize,
                                                  flags, fieldCallback, &f);
   ImGui::PopStyleColor(2);
+  const bool wasActive = f.active;
   f.active = ImGui::IsItemActive();
   const ImVec2 textMin(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);
   if (changed) {
     f.buffer.resize(std::char_traits<char>::length(f.buffer.c_str()));
-    e.doc.edit(f.buffer, f.cursor, ImGui::GetTime());
+    // Esc puts back the text the field had when it was activated: never what the user means in
+    // an editor (every edit since the click). The document's text stays.
+    if (wasActive && !f.active && ImGui::IsKeyPressed(keys::Escape, false)) {
+      f.buffer = e.doc.text();
+    } else {
+      e.doc.edit(f.buffer, f.cursor, ImGui::GetTime());
+    }
     f.shownVersion = e.doc.version();
   }
   if (f.cursor != cursorBefore || changed) f.caretMovedAt = ImGui::GetTime();
@@ -294,6 +315,8 @@ void drawText(Model& model, float height) {
   const int lastLine = std::min(lines - 1, int((scrollY + visibleH) / lineH) + 1);
   const std::vector<int> refreshed = lineStarts(f.buffer);  // the field may have changed the text this frame
   const int shownLines = int(refreshed.size());
+  const int colLo = std::max(0, int((ImGui::GetScrollX() - gutterW) / cellW) - 1);
+  const int colHi = colLo + int(ImGui::GetWindowWidth() / cellW) + 2;
   for (int l = firstLine; l <= std::min(lastLine, shownLines - 1); ++l) {
     const float y = textMin.y + l * lineH;
     const auto diag = byLine.find(l + 1);
@@ -306,21 +329,36 @@ void drawText(Model& model, float height) {
     const int begin = refreshed[size_t(l)];
     const int end = l + 1 < shownLines ? refreshed[size_t(l + 1)] - 1 : int(f.buffer.size());
     const std::string_view line = std::string_view(f.buffer).substr(size_t(begin), size_t(end - begin));
+    // Pieces of one colour without tabs, each at its own column, only those in view (a line of
+    // a megabyte costs one pass over its bytes, not one per run).
+    int col = 0;
     for (const CodeRun& r : colourRuns(line)) {
-      // Runs with tabs are drawn piece by piece so every piece starts at its own column.
       size_t p = r.begin;
-      while (p < r.end) {
-        const size_t tab = line.find('\t', p);
-        const size_t pieceEnd = std::min(r.end, tab == std::string_view::npos ? r.end : tab);
-        if (pieceEnd > p) {
-          const float x = textMin.x + columnOf(line, p) * cellW;
-          dl->AddText(ImVec2(x, y), colourOf(r.kind, pal), line.data() + p, line.data() + pieceEnd);
+      while (p < r.end && col <= colHi) {
+        const int pieceCol = col;
+        size_t q = p;
+        while (q < r.end && line[q] != '\t') col += ((unsigned char)line[q++] & 0xC0) != 0x80;
+        if (q > p && col > colLo) {
+          size_t a = p;
+          int ac = pieceCol;
+          auto next = [&](size_t i) {
+            ++i;
+            while (i < q && ((unsigned char)line[i] & 0xC0) == 0x80) ++i;
+            return i;
+          };
+          while (a < q && ac < colLo) a = next(a), ++ac;
+          size_t b = a;
+          for (int bc = ac; b < q && bc <= colHi; ++bc) b = next(b);
+          if (b > a) dl->AddText(ImVec2(textMin.x + ac * cellW, y), colourOf(r.kind, pal), line.data() + a, line.data() + b);
         }
-        p = pieceEnd + (pieceEnd < r.end ? 1 : 0);
+        if (q < r.end) col += kTabColumns, ++q;  // the tab
+        p = q;
       }
+      if (col > colHi) break;
     }
-    if (diag != byLine.end()) {  // a wavy line under the line's text
-      const float x0 = textMin.x, x1 = textMin.x + std::max(4, columnOf(line, line.size())) * cellW;
+    if (diag != byLine.end()) {  // a wavy line under the line's text (what is in view of it)
+      const float x0 = textMin.x + colLo * cellW;
+      const float x1 = textMin.x + std::min(colHi, std::max(4, columnOf(line, line.size()))) * cellW;
       const ImU32 c = diag->second->severity == usercode::Severity::Error ? pal.conflict : pal.broadcast;
       for (float x = x0; x < x1; x += cellW)
         dl->AddLine(ImVec2(x, y + lineH), ImVec2(std::min(x + cellW * 0.5f, x1), y + lineH - 2), c),

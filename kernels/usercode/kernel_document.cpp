@@ -19,8 +19,29 @@ FileStamp stampOf(const std::string& path) {
   FileStamp s;
   s.exists = true;
   s.modifiedNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  s.changedNs = int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
   s.bytes = uint64_t(st.st_size);
+  s.inode = uint64_t(st.st_ino);
+  s.device = uint64_t(st.st_dev);
   return s;
+}
+
+std::string whyNotEditable(const std::string& text) {
+  size_t line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = (unsigned char)text[i];
+    if (c == '\n') ++line;
+    int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 4) return "line " + std::to_string(line) + " holds a character beyond U+FFFF (an emoji?), which the editor cannot keep";
+    bool ok = len > 0 && i + size_t(len) <= text.size();
+    for (int k = 1; ok && k < len; ++k) ok = ((unsigned char)text[i + size_t(k)] & 0xC0) == 0x80;
+    if (ok && len == 2) ok = c >= 0xC2;                                               // no overlong forms
+    if (ok && len == 3) ok = !(c == 0xE0 && (unsigned char)text[i + 1] < 0xA0) &&   // overlong
+                             !(c == 0xED && (unsigned char)text[i + 1] >= 0xA0);   // surrogates
+    if (!ok) return "line " + std::to_string(line) + " is not UTF-8 text (a Latin-1 comment?), which the editor would change";
+    i += size_t(len);
+  }
+  return {};
 }
 
 namespace {
@@ -36,15 +57,52 @@ std::string readKernelText(const std::string& path, std::string* text) {
 
 std::string fileName(const std::string& path) { return fs::path(path).filename().string(); }
 
+// CR LF line ends as LF (ImGui's field gives a CR no width: the caret went off by one); *crlf says
+// whether the file had them, so Save writes them back.
+std::string withoutCr(std::string text, bool* crlf) {
+  *crlf = text.find("\r\n") != std::string::npos;
+  if (!*crlf) return text;
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i)
+    if (!(text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) out += text[i];
+  return out;
+}
+
+constexpr size_t kUndoBytes = size_t(64) << 20;  // the history's texts together, at most
+
 }  // namespace
 
+std::string KernelDocument::onDisk(const std::string& text) const {
+  if (!crlf_) return text;
+  std::string out;
+  out.reserve(text.size() + text.size() / 20);
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+void KernelDocument::pushUndo(std::vector<Snapshot>& stack, Snapshot s) {
+  stack.push_back(std::move(s));
+  size_t bytes = 0;
+  for (const Snapshot& x : stack) bytes += x.text.size();
+  while (stack.size() > 1 && (stack.size() > 500 || bytes > kUndoBytes)) {
+    bytes -= stack.front().text.size();
+    stack.erase(stack.begin());
+  }
+}
+
 std::string KernelDocument::open(const std::string& path) {
+  const FileStamp before = stampOf(path);  // before reading: a change while reading is seen later
   std::string t;
   if (std::string e = readKernelText(path, &t); !e.empty()) return e;
   path_ = path;
   suggestedName_ = fileName(path);
+  t = withoutCr(std::move(t), &crlf_);
   saved_ = t;
-  stamp_ = stampOf(path);
+  stamp_ = before;
   conflictStamp_ = {};
   undo_.clear(), redo_.clear();
   replaceText(std::move(t));
@@ -82,6 +140,8 @@ std::string KernelDocument::displayName() const {
 
 void KernelDocument::replaceText(std::string text) {
   text_ = std::move(text);
+  notEditableWhy_ = whyNotEditable(text_);
+  editable_ = notEditableWhy_.empty();
   ++version_;
 }
 
@@ -94,10 +154,7 @@ void KernelDocument::edit(std::string text, int cursor, double nowSeconds) {
   const int64_t grew = int64_t(text.size()) - int64_t(text_.size());
   const bool typing = (grew == 1 || grew == -1) && std::abs(cursor - lastCursor_) <= 1 &&
                       nowSeconds - lastEditAt_ < kMergeSeconds && !undo_.empty();
-  if (!typing) {
-    undo_.push_back({text_, lastCursor_});
-    if (undo_.size() > 500) undo_.erase(undo_.begin());
-  }
+  if (!typing) pushUndo(undo_, {text_, lastCursor_});
   redo_.clear();
   lastEditAt_ = nowSeconds;
   lastCursor_ = cursor;
@@ -106,7 +163,7 @@ void KernelDocument::edit(std::string text, int cursor, double nowSeconds) {
 
 bool KernelDocument::undo(int* cursor) {
   if (undo_.empty()) return false;
-  redo_.push_back({text_, lastCursor_});
+  pushUndo(redo_, {text_, lastCursor_});
   Snapshot s = std::move(undo_.back());
   undo_.pop_back();
   lastCursor_ = s.cursor;
@@ -118,7 +175,7 @@ bool KernelDocument::undo(int* cursor) {
 
 bool KernelDocument::redo(int* cursor) {
   if (redo_.empty()) return false;
-  undo_.push_back({text_, lastCursor_});
+  pushUndo(undo_, {text_, lastCursor_});
   Snapshot s = std::move(redo_.back());
   redo_.pop_back();
   lastCursor_ = s.cursor;
@@ -131,7 +188,7 @@ bool KernelDocument::redo(int* cursor) {
 std::string KernelDocument::save(const std::string& path) {
   const std::string target = path.empty() ? path_ : path;
   if (target.empty()) return "this kernel has no file yet: choose where to save it";
-  if (std::string e = writeTextAtomic(target, text_); !e.empty()) return e;
+  if (std::string e = writeTextAtomic(target, onDisk(text_)); !e.empty()) return e;
   path_ = target;
   suggestedName_ = fileName(target);
   saved_ = text_;
@@ -146,16 +203,18 @@ KernelDocument::DiskChange KernelDocument::checkDisk(std::string* why) {
   if (now == stamp_) return DiskChange::None;
   if (!now.exists) {
     if (!stamp_.exists) return DiskChange::None;  // reported already
-    stamp_ = now;
-    saved_.clear();  // Save writes it back
+    stamp_ = now;  // saved_ stays: the file coming back unchanged, or changed while the editor was not, is no conflict
     return DiskChange::Vanished;
   }
   std::string t;
+  bool crlf = false;
   if (std::string e = readKernelText(path_, &t); !e.empty()) {
     stamp_ = now;  // reported once; the next change is looked at again
     if (why) *why = e;
     return DiskChange::Unreadable;
   }
+  t = withoutCr(std::move(t), &crlf);
+  crlf_ = crlf;
   if (t == saved_ || t == text_) {  // touched, not changed, or now holding the editor's own text
     stamp_ = now;
     saved_ = std::move(t);
@@ -164,7 +223,7 @@ KernelDocument::DiskChange KernelDocument::checkDisk(std::string* why) {
   if (!modified()) {
     stamp_ = now;
     saved_ = t;
-    undo_.push_back({text_, lastCursor_});  // the reload is one undo step
+    pushUndo(undo_, {text_, lastCursor_});  // the reload is one undo step
     redo_.clear();
     lastEditAt_ = -1e9;
     replaceText(std::move(t));
@@ -176,13 +235,15 @@ KernelDocument::DiskChange KernelDocument::checkDisk(std::string* why) {
 }
 
 std::string KernelDocument::reloadFromDisk() {
+  const FileStamp before = stampOf(path_);
   std::string t;
   if (std::string e = readKernelText(path_, &t); !e.empty()) return e;
-  undo_.push_back({text_, lastCursor_});  // the editor's own text stays one undo away
+  t = withoutCr(std::move(t), &crlf_);
+  pushUndo(undo_, {text_, lastCursor_});  // the editor's own text stays one undo away
   redo_.clear();
   lastEditAt_ = -1e9;
   saved_ = t;
-  stamp_ = stampOf(path_);
+  stamp_ = before;
   conflictStamp_ = {};
   replaceText(std::move(t));
   return {};
@@ -190,9 +251,11 @@ std::string KernelDocument::reloadFromDisk() {
 
 void KernelDocument::keepMine() {
   // What is on disk now is what a Save would replace: the editor stays modified against it.
+  const FileStamp before = stampOf(path_);
   std::string t;
-  if (readKernelText(path_, &t).empty()) saved_ = t;
-  stamp_ = stampOf(path_);
+  bool crlf = false;
+  if (readKernelText(path_, &t).empty()) saved_ = withoutCr(std::move(t), &crlf);
+  stamp_ = before;
   conflictStamp_ = {};
 }
 
@@ -221,6 +284,13 @@ std::string utcNow() {
 
 constexpr const char* kAutosaveFormat = "reducelab-editor-autosave";
 
+// The path made absolute without throwing (the working folder may be gone by the time the app exits).
+std::string absolutePath(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::absolute(path, ec);
+  return ec ? path : p.string();
+}
+
 }  // namespace
 
 std::string writeAutosave(const fs::path& path, const KernelDocument& doc) {
@@ -229,12 +299,13 @@ std::string writeAutosave(const fs::path& path, const KernelDocument& doc) {
   if (ec) return "cannot create " + path.parent_path().string() + ": " + ec.message();
   nlohmann::json j = {{"format", kAutosaveFormat},
                       {"version", 1},
-                      {"file", doc.path().empty() ? std::string() : fs::absolute(doc.path()).string()},
+                      {"file", doc.path().empty() ? std::string() : absolutePath(doc.path())},
                       {"suggested_name", doc.suggestedName()},
                       {"modified", doc.modified()},
                       {"written_at", utcNow()},
                       {"text", doc.text()}};
-  // Invalid UTF-8 in the text must not lose it: replace nothing, escape what JSON cannot hold.
+  // The editor holds only text it can keep byte for byte (whyNotEditable), which JSON holds as is;
+  // `replace` only keeps a damaged byte from making the whole autosave unwritable.
   return writeTextAtomic(path.string(), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
@@ -256,6 +327,7 @@ std::optional<Autosave> readAutosave(const fs::path& path, std::string* why) {
     a.text = j.at("text").get<std::string>();
     a.modified = j.at("modified").get<bool>();
     a.writtenAt = j.value("written_at", "");
+    if (a.text.find('\0') != std::string::npos) throw std::runtime_error("its text holds a NUL byte");
     return a;
   } catch (const std::exception& e) {
     if (why) *why = "the editor's autosave " + path.string() + " cannot be read (" + e.what() + "); it is left as it is";

@@ -89,6 +89,11 @@ import -window root "$OUT/editor-restored.png"
 xdotool key ctrl+s
 sleep 1
 check "the next start restores the unsaved typing (Ctrl+S writes it)" 'head -1 "$KERNEL" | grep -q "unsaved-then-killed"'
+# Idle with a kernel in the editor: no frames drawn, so (almost) no CPU over 5 s.
+sleep 3
+T0=$(awk '{print $14 + $15}' "/proc/$APP/stat"); sleep 5; T1=$(awk '{print $14 + $15}' "/proc/$APP/stat")
+IDLE=$(awk -v a="$T0" -v b="$T1" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", 100 * (b - a) / hz / 5}')
+check "idle with the editor open: $IDLE % CPU over 5 s (< 10 %)" 'awk -v v="$IDLE" "BEGIN {exit !(v < 10)}"'
 check "nothing but the kernel file was written in its folder" '[ "$(ls -A "$OUT/work" | sort | tr "\n" " ")" = "mine.cu " ]'
 kill "$APP"; wait "$APP" 2>/dev/null; APP=
 exit $fail

@@ -14,14 +14,20 @@ namespace rl::usercode {
 // What identifies a version of a file on disk without reading it.
 struct FileStamp {
   bool exists = false;
-  int64_t modifiedNs = 0;
-  uint64_t bytes = 0;
+  int64_t modifiedNs = 0, changedNs = 0;  // mtime, ctime
+  uint64_t bytes = 0, inode = 0, device = 0;
   bool operator==(const FileStamp&) const = default;
 };
 FileStamp stampOf(const std::string& path);
 
 // The largest kernel file the editor opens (a .cu file of a few hundred lines is ~20 KiB).
-constexpr uint64_t kMaxKernelFileBytes = uint64_t(4) << 20;
+constexpr uint64_t kMaxKernelFileBytes = uint64_t(1) << 20;
+
+// "" when the editor can edit `text` without changing bytes the user did not touch; else why not.
+// ImGui's field keeps 16-bit characters: invalid UTF-8 and characters beyond U+FFFF would come back
+// as U+FFFD on the first keystroke. Such a text is shown read-only (edit it in another editor:
+// the file is watched).
+std::string whyNotEditable(const std::string& text);
 
 class KernelDocument {
  public:
@@ -41,13 +47,15 @@ class KernelDocument {
   // "k3.cu", "k3.cu (not saved yet)"; "" when the editor is empty and bound to no file.
   std::string displayName() const;
   bool empty() const { return path_.empty() && text_.empty() && suggestedName_.empty(); }
+  bool editable() const { return editable_; }
+  const std::string& notEditableWhy() const { return notEditableWhy_; }
   // Bumps whenever the text changes, from any source (typing, undo, reload, open).
   uint64_t version() const { return version_; }
 
   // The editor's text after the user changed it; `cursor` is the byte offset of the caret after
   // the change. Changes less than `kMergeSeconds` apart, made by typing, are one undo step.
   void edit(std::string text, int cursor, double nowSeconds);
-  static constexpr double kMergeSeconds = 1.0;
+  static constexpr double kMergeSeconds = 2.0;  // generous: a slow frame (llvmpipe on a loaded machine) must not split a word
   bool canUndo() const { return !undo_.empty(); }
   bool canRedo() const { return !redo_.empty(); }
   // Back to the text before the last undo step; *cursor where its caret was. False: nothing to undo.
@@ -77,11 +85,16 @@ class KernelDocument {
     int cursor = 0;
   };
   void replaceText(std::string text);
+  void pushUndo(std::vector<Snapshot>& stack, Snapshot s);
+  std::string onDisk(const std::string& text) const;  // the editor's text with the file's line endings
 
   std::string path_, text_, saved_, suggestedName_;
   FileStamp stamp_;                    // of the file as last read or written
   FileStamp conflictStamp_;            // the change on disk already reported as a conflict
   std::vector<Snapshot> undo_, redo_;  // text before each step, caret where it was
+  bool crlf_ = false;                  // the file's lines end in CR LF: the editor holds LF, Save writes CR LF
+  bool editable_ = true;
+  std::string notEditableWhy_;
   double lastEditAt_ = -1e9;
   int lastCursor_ = 0;
   uint64_t version_ = 0;
