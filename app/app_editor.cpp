@@ -437,13 +437,20 @@ void Application::requestEditCopy(const std::string& key) {
     return;
   }
   e.doc.startUnsaved(source, starter->fileName);
-  e.notice = "A copy of " + starter->key + ": Save (Ctrl+S) asks where to keep it", e.noticeIsError = false;
+  showNewDocument("A copy of " + starter->key + ": Save (Ctrl+S) asks where to keep it");
+}
+
+void Application::showNewDocument(const std::string& notice) {
+  gui::EditorState& e = model_.editor;
+  e.notice = notice, e.noticeIsError = false;
   e.conflict = false;
-  e.diagnostics.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
+  e.diagnostics.clear(), e.resources.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
+  e.checkExit = -1;
   e.build = gui::EditorState::Build::None;
   editor_->checkAgainOnChange = false;
   model_.view = ViewId::Editor;
   startEditorCompile();
+  saveEditorAutosave();
 }
 
 void Application::openKernelFile(const std::string& path) {
@@ -457,14 +464,7 @@ void Application::openKernelFile(const std::string& path) {
     model_.addLog(gui::LogLevel::Error, e.notice);
     return;
   }
-  e.notice = "Opened " + path + " (watched: saving it in another editor recompiles here)", e.noticeIsError = false;
-  e.conflict = false;
-  e.diagnostics.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
-  e.build = gui::EditorState::Build::None;
-  editor_->checkAgainOnChange = false;
-  model_.view = ViewId::Editor;
-  startEditorCompile();
-  saveEditorAutosave();
+  showNewDocument("Opened " + path + " (watched: saving it in another editor recompiles here)");
 }
 
 }  // namespace rl::app

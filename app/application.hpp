@@ -141,6 +141,7 @@ class Application final : public gui::UiActions {
   void saveEditorAutosave();
   void saveKernel(const std::string& path);
   void openKernelFile(const std::string& path);
+  void showNewDocument(const std::string& notice);  // a copy or another file in the editor: its results cleared
   // app_exports.cpp: exports.
   void processExports();
   void saveRequestedScreenshot();
