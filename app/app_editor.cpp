@@ -130,6 +130,7 @@ struct Application::EditorJobs {
   std::atomic<bool> cancel{false};
   std::unique_ptr<uc::KernelWorker> worker;
   bool checkAgainOnChange = false; // the last thing asked was a check: a change on disk reruns it
+  bool checkAgainWhenDone = false; // the file changed during a check: that one is stopped, a new one follows
   // The file on disk and the autosave.
   double nextWatch = 0;
   uint64_t autosavedVersion = 0;
@@ -289,6 +290,11 @@ bool Application::watchKernelFile() {
       e.conflict = false;
       startEditorCompile();
       if (editor_->checkAgainOnChange && !e.checking) startEditorCheck();
+      else if (editor_->checkAgainOnChange) {  // the running check is of the old text: stop it, check the new one
+        editor_->checkAgainWhenDone = true;
+        editor_->cancel = true;
+        if (editor_->worker) editor_->worker->cancel();
+      }
       break;
     case uc::KernelDocument::DiskChange::Conflict:
       e.conflict = true;
@@ -354,6 +360,10 @@ void Application::updateEditor() {
       editor_->report.reset();
     }
   }
+  if (!e.checking && editor_->checkAgainWhenDone) {
+    editor_->checkAgainWhenDone = false;
+    startEditorCheck();
+  }
   watchKernelFile();
   // The autosave, a moment after each change (and at exit: saveEditorAutosave).
   if (editor_->autosaveOn && editor_->autosavedVersion != e.doc.version()) {
@@ -403,6 +413,7 @@ void Application::requestEditor(gui::EditorRequest r) {
       break;
     case gui::EditorRequest::Check: startEditorCheck(); break;
     case gui::EditorRequest::CancelCheck:
+      editor_->checkAgainWhenDone = false;
       editor_->cancel = true;
       if (editor_->worker) editor_->worker->cancel();
       break;

@@ -300,3 +300,36 @@ TEST(EditorGui, AnAutosaveOfAnotherFileIsKeptAside) {
   EXPECT_EQ(aside, 1);
   EXPECT_NE(readFile(autosave).find("other, edited"), std::string::npos);
 }
+
+// Saved elsewhere while a check runs: that check (of the old text) is stopped and the new text is
+// checked; the cases shown are the new text's.
+TEST(EditorGui, AFileChangedDuringACheckIsCheckedAgain) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  std::string text = harris3();
+  for (const char* key : {"// @reducelab ops:", "// @reducelab types:"}) {
+    const size_t a = text.find(key);
+    ASSERT_NE(a, std::string::npos) << key;
+    text.erase(a, text.find('\n', a) + 1 - a);
+  }
+  text = "// @reducelab blocks: 128, 256\n// @reducelab types: int32\n" + text;
+  writeFile(file, text);
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = USERCODE_FAKE_WORKER;
+  o.checkWorkerArgs = {"ok"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  h.app->requestEditor(gui::EditorRequest::Check);
+  ASSERT_TRUE(e.checking);
+  writeFile(file, text + "// changed while the check ran\n");
+  fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(5));
+  ASSERT_TRUE(h.until([&] { return e.doc.text().find("changed while") != std::string::npos; }, 10));
+  ASSERT_TRUE(h.until([&] { return !e.checking && e.checkedVersion == e.doc.version() && e.checkExit >= 0; }, 120))
+      << e.checkSummary;
+  EXPECT_EQ(int(e.cases.size()), e.casesTotal);
+  EXPECT_EQ(e.checkExit, 3);  // the stand-in's answers: ones pass, the rest fail
+}
