@@ -333,3 +333,26 @@ TEST(EditorGui, AFileChangedDuringACheckIsCheckedAgain) {
   EXPECT_EQ(int(e.cases.size()), e.casesTotal);
   EXPECT_EQ(e.checkExit, 3);  // the stand-in's answers: ones pass, the rest fail
 }
+
+// The Source view offers "Edit a copy" of a kernel with a starter (and says why k9 has none).
+TEST(EditorGui, TheSourceViewOffersACopyOfTheKernel) {
+  rl::app::GuiOptions o;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  auto shown = [&](const std::string& kernel) {
+    h.app->model().config.kernel = kernel;
+    h.app->model().view = rl::ViewId::Source;
+    h.app->setRecordText(true);
+    std::string all;
+    for (int i = 0; i < 3; ++i) h.app->drawFrame();
+    for (const auto& run : h.app->textRuns()) all += run.text + "\n";
+    return all;
+  };
+  const std::string k3 = shown("k3");
+  // (The text runs read back from the glyphs may split "k3.cu" at the dot: the file's stem is matched.)
+  EXPECT_NE(k3.find("Edit a copy (k3"), std::string::npos) << k3.substr(0, 3000);
+  EXPECT_NE(shown("k5").find("Edit a copy (k5s"), std::string::npos);  // the __syncwarp form
+  const std::string k9 = shown("k9");
+  EXPECT_NE(k9.find("Edit a copy"), std::string::npos);
+  EXPECT_EQ(k9.find("Edit a copy ("), std::string::npos);  // no starter: the button is there, disabled
+}

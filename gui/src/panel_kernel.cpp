@@ -91,9 +91,9 @@ void drawPolicy(const Model& model, const KernelInfo& k, const Palette& pal) {
 
 }  // namespace
 
-void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
+void drawKernelSource(Model& model, UiActions& actions, const KernelInfo& k, const std::string& highlight);
 
-void drawKernelPanel(Model& model, UiActions&) {
+void drawKernelPanel(Model& model, UiActions& actions) {
   const KernelInfo* current = findKernel(model.config.kernel);
   const Palette& pal = palette(model.ui.theme);
   if (!ImGui::BeginTabBar("kernel-tabs")) return;
@@ -138,7 +138,7 @@ void drawKernelPanel(Model& model, UiActions&) {
     ImGui::EndTabItem();
   }
   if (current && ImGui::BeginTabItem("Source")) {
-    drawKernelSource(model, *current, "");
+    drawKernelSource(model, actions, *current, "");
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();

@@ -10,6 +10,7 @@
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "code_colours.hpp"
+#include "reducelab/usercode/starters.hpp"
 #include "trace_views.hpp"
 
 namespace rl::gui {
@@ -118,7 +119,26 @@ std::vector<std::pair<char, std::string>> diffLines(const std::vector<std::strin
 
 }  // namespace
 
-void drawKernelSource(Model& model, const KernelInfo& k, const std::string&) {
+// "Edit a copy": the kernel's starter (plain CUDA for the contract) into the editor. Kernels without
+// one say why (k9, k13, k14); the matrix families and CUB have no button.
+void editCopyButton(Model& model, UiActions& actions, const KernelInfo& k) {
+  const usercode::Starter* starter = usercode::findStarter(k.key);
+  const std::string_view why = usercode::whyNoStarter(k.key);
+  if (!starter && why.empty()) return;
+  const bool unsaved = model.editor.doc.modified();
+  const std::string label = starter ? "Edit a copy (" + starter->fileName + ")" : std::string("Edit a copy");
+  sameLineIfFits(buttonWidth(label.c_str()));
+  if (!starter || unsaved) ImGui::BeginDisabled();
+  if (ImGui::Button(label.c_str())) actions.requestEditCopy(starter->key);
+  if (!starter || unsaved) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", !starter ? std::string(why).c_str()
+                            : unsaved ? "Your kernel has changes that are not saved: save them (Ctrl+S) first"
+                                      : "This kernel written as plain CUDA for the contract, in the editor: change it, "
+                                        "compile it, check it (docs/your-kernel.md)");
+}
+
+void drawKernelSource(Model& model, UiActions& actions, const KernelInfo& k, const std::string&) {
   const Palette& pal = palette(model.ui.theme);
   static std::string shownKernel;
   static int fileIndex = 0;
@@ -160,6 +180,7 @@ void drawKernelSource(Model& model, const KernelInfo& k, const std::string&) {
   if (!previous) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Compare with the previous kernel of the catalogue: + added, - removed");
+  editCopyButton(model, actions, k);
   if (files.size() > 1 && !(compare && previous)) {
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##file", files[size_t(fileIndex)].c_str())) {

@@ -10,7 +10,7 @@
 
 namespace rl::gui {
 
-void drawKernelSource(Model& model, const KernelInfo& k, const std::string& highlight);
+void drawKernelSource(Model& model, UiActions& actions, const KernelInfo& k, const std::string& highlight);
 void drawKernelEditor(Model& model, UiActions& actions);  // panel_editor.cpp
 
 void drawTraceControls(Model& model) {
@@ -90,7 +90,7 @@ void drawCentreViews(Model& model, UiActions& actions) {
     case CentreView::ReductionTree: drawReductionTree(model); break;
     case CentreView::Coalescing: drawCoalescing(model); break;
     case CentreView::Source:
-      if (const KernelInfo* k = findKernel(model.config.kernel)) drawKernelSource(model, *k, "");
+      if (const KernelInfo* k = findKernel(model.config.kernel)) drawKernelSource(model, actions, *k, "");
       break;
     case CentreView::Editor: break;  // drawn above
     case CentreView::All: {  // the four views at once, 2 x 2
