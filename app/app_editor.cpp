@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "application.hpp"
+#include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
@@ -437,7 +438,7 @@ void Application::requestEditor(gui::EditorRequest r) {
 
 void Application::requestEditCopy(const std::string& key) {
   gui::EditorState& e = model_.editor;
-  if (e.doc.modified()) {  // the toolbar refuses it too: nothing unsaved is replaced
+  if (e.doc.unsavedWork()) {  // the toolbar refuses it too: nothing unsaved is replaced
     model_.addLog(gui::LogLevel::Warn, "Your kernel has changes that are not saved: save them first");
     return;
   }
@@ -464,9 +465,26 @@ void Application::showNewDocument(const std::string& notice) {
   saveEditorAutosave();
 }
 
+// A lesson step's exercise into the editor, as an unsaved copy, unless the editor holds changes of
+// its own (never replaced: the step says so instead) or this very exercise already.
+void Application::loadExercise(const std::string& name) {
+  gui::EditorState& e = model_.editor;
+  model_.view = ViewId::Editor;
+  const std::string file = exerciseFileName(name);
+  if (!e.doc.hasFile() && e.doc.suggestedName() == file && !e.doc.empty()) return;  // already there (Back, Next)
+  if (e.doc.unsavedWork()) {
+    e.notice = "This step's exercise (" + file + ") was not put in the editor: your kernel has changes that are not "
+               "saved. Save them (Ctrl+S), then open the step again.";
+    e.noticeIsError = true;
+    return;
+  }
+  e.doc.startUnsaved(exerciseSource(name), file);
+  showNewDocument("The exercise " + file + ": Check it, fix it, Check again. Save (Ctrl+S) keeps your version.");
+}
+
 void Application::openKernelFile(const std::string& path) {
   gui::EditorState& e = model_.editor;
-  if (e.doc.modified()) {
+  if (e.doc.unsavedWork()) {
     model_.addLog(gui::LogLevel::Warn, "Your kernel has changes that are not saved: save them before opening another file");
     return;
   }

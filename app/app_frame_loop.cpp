@@ -23,10 +23,14 @@ namespace rl::app {
 
 void Application::waitForIdle() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+  // (The editor's compile too: a lesson's exercise is shown compiled, with its messages.)
+  auto compiling = [&] { return model_.editor.build == gui::EditorState::Build::Compiling; };
   do {
     renderFrame();
-    if (controller_->busy() || !controller_->traceSettled()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while ((controller_->busy() || model_.sweep.running || model_.replay.replaying() || !controller_->traceSettled()) &&
+    if (controller_->busy() || !controller_->traceSettled() || compiling())
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while ((controller_->busy() || model_.sweep.running || model_.replay.replaying() || !controller_->traceSettled() ||
+            compiling()) &&
            std::chrono::steady_clock::now() < deadline);
 }
 

@@ -48,6 +48,7 @@ void Application::enterLessonStep(int step) {
   model_.trace.pendingSlot = st.slot;  // with the step's trace, as the step and the warp
   model_.trace.playing = false;
   if (!st.panel.empty()) model_.focusPanel = st.panel;
+  if (!st.exercise.empty()) loadExercise(st.exercise);
   // Measure what the step asks for, once (going back does not measure again).
   for (int r = l.firstRowOfStep[size_t(step)], i = 0; i < int(st.runs.size()); ++r, ++i) {
     gui::LessonRow& row = l.rows[size_t(r)];

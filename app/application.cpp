@@ -94,6 +94,7 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     }
   }
   controller_ = std::make_unique<Controller>(model_, std::move(remote));
+  initEditor();  // after the view is chosen (--kernel-file shows the editor), before a lesson (its exercises)
   controller_->update();  // asks for the first trace
   controller_->waitForTrace(30.0);  // start-up only: the frame loop never waits
   if (model_.trace.valid) {
@@ -138,7 +139,6 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     for (Measurement& m : syntheticResults(size_t(opt_.devFillResults))) model_.results.append(std::move(m));
     model_.focusPanel = "results";
   }
-  initEditor();  // after the view is chosen: --kernel-file shows the editor
   if (opt_.themeGiven) settings_.presentationTheme = opt_.theme;
   if (opt_.presentation) requestTogglePresentation();
 }

@@ -141,7 +141,8 @@ class Application final : public gui::UiActions {
   void saveEditorAutosave();
   void saveKernel(const std::string& path);
   void openKernelFile(const std::string& path);
-  void showNewDocument(const std::string& notice);  // a copy or another file in the editor: its results cleared
+  void showNewDocument(const std::string& notice);
+  void loadExercise(const std::string& name);  // a lesson step's `exercise`  // a copy or another file in the editor: its results cleared
   // app_exports.cpp: exports.
   void processExports();
   void saveRequestedScreenshot();

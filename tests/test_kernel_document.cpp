@@ -255,3 +255,15 @@ TEST(KernelDocument, AnAutosaveWithANulByteIsRefused) {
   EXPECT_FALSE(rl::usercode::readAutosave(a, &why));
   EXPECT_NE(why.find("NUL"), std::string::npos) << why;
 }
+
+TEST(KernelDocument, ACopyAsItCameIsNoWorkToLoseAnEditedOneIs) {
+  KernelDocument d;
+  d.startUnsaved("copy of k3", "k3.cu");
+  EXPECT_TRUE(d.modified());       // not saved anywhere
+  EXPECT_FALSE(d.unsavedWork());   // but another copy may replace it
+  d.edit("copy of k3, changed", 5, 1.0);
+  EXPECT_TRUE(d.unsavedWork());
+  int cursor;
+  d.undo(&cursor);
+  EXPECT_FALSE(d.unsavedWork());
+}

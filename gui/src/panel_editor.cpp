@@ -121,7 +121,7 @@ void undoOrRedo(EditorState& e, bool redo) {
 // The toolbar: a copy of a catalogue kernel, save, compile, check, undo and redo.
 void drawToolbar(Model& model, UiActions& actions) {
   EditorState& e = model.editor;
-  const bool mayReplace = !e.doc.modified();
+  const bool mayReplace = !e.doc.unsavedWork();
   const char* replaceWhy = "Your kernel has changes that are not saved: save them (Ctrl+S) first";
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize("Edit a copy of k10 ...").x + 30 * uiScale()));
   if (!mayReplace) ImGui::BeginDisabled();

@@ -125,7 +125,7 @@ void editCopyButton(Model& model, UiActions& actions, const KernelInfo& k) {
   const usercode::Starter* starter = usercode::findStarter(k.key);
   const std::string_view why = usercode::whyNoStarter(k.key);
   if (!starter && why.empty()) return;
-  const bool unsaved = model.editor.doc.modified();
+  const bool unsaved = model.editor.doc.unsavedWork();
   const std::string label = starter ? "Edit a copy (" + starter->fileName + ")" : std::string("Edit a copy");
   sameLineIfFits(buttonWidth(label.c_str()));
   if (!starter || unsaved) ImGui::BeginDisabled();

@@ -143,10 +143,10 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     if (ImGui::MenuItem("Open recording or session...", "Ctrl+O")) actions.requestFileChoice(FileChoice::OpenRecording);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .reducelab recording (reducelab record) or a session JSON; or drop it onto the window");
     if (ImGui::MenuItem("Save session as...")) actions.requestFileChoice(FileChoice::SaveSession);
-    if (ImGui::MenuItem("Open your kernel (.cu)...", nullptr, false, !model.editor.doc.modified()))
+    if (ImGui::MenuItem("Open your kernel (.cu)...", nullptr, false, !model.editor.doc.unsavedWork()))
       actions.requestFileChoice(FileChoice::OpenKernel);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", model.editor.doc.modified() ? "Your kernel has changes that are not saved: save them (Ctrl+S) first"
+      ImGui::SetTooltip("%s", model.editor.doc.unsavedWork() ? "Your kernel has changes that are not saved: save them (Ctrl+S) first"
                                                           : "Your own kernel in the editor (docs/your-kernel.md); "
                                                             "or start with --kernel-file FILE.cu");
     if (model.fileDialogOpen) ImGui::EndDisabled();

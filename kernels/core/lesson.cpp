@@ -1,4 +1,5 @@
 #include "reducelab/lesson.hpp"
+#include "reducelab/usercode/starters.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,8 @@ namespace rl {
 
 extern const EmbeddedText kLessonFiles[];
 extern const int kLessonFiles_count;
+extern const EmbeddedText kExerciseFiles[];  // assets/lessons/exercises/*.cu
+extern const int kExerciseFiles_count;
 extern const EmbeddedText kSeedGpuFiles[];
 extern const int kSeedGpuFiles_count;
 
@@ -373,6 +376,19 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     } else if (word == "caption" && isColon) {
       if (auto e = needStep(); !e.empty()) return fail(e);
       step->caption += (step->caption.empty() ? "" : " ") + rest;
+    } else if (word == "goal" && isColon) {
+      if (auto e = needStep(); !e.empty()) return fail(e);
+      if (rest.empty()) return fail("'goal:' needs a text");
+      step->goal += (step->goal.empty() ? "" : " ") + rest;
+    } else if (word == "exercise") {
+      if (auto e = needStep(); !e.empty()) return fail(e);
+      if (!step->exercise.empty()) return fail("a step has one 'exercise'");
+      if (exerciseSource(rest).empty()) {
+        std::string known;
+        for (const std::string& n : exerciseNames()) known += (known.empty() ? "" : ", ") + n;
+        return fail("exercise '" + rest + "' is none of: " + known);
+      }
+      step->exercise = rest;
     } else if (word == "set") {
       if (auto e = needStep(); !e.empty()) return fail(e);
       std::string bad;
@@ -493,7 +509,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     } else {
       return fail("unknown directive '" + word +
                   "' (title:, description:, reference-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
-                  "reference:, seed:, sweep, view, panel, pitfall)");
+                  "reference:, seed:, sweep, view, panel, pitfall, exercise, goal:)");
     }
   }
   if (lesson.steps.empty()) {
@@ -511,7 +527,32 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (r.seedMethod->warmL2 >= 0) like.warmL2 = r.seedMethod->warmL2 == 1;
       if (like.reps != r.config.reps || like.warmL2 != r.config.warmL2) r.seedMethodConfig = like;
     }
+  // The goal is read out with the caption (the lesson bar and the exports show the caption).
+  for (LessonStep& st : lesson.steps)
+    if (!st.goal.empty()) st.caption += std::string(st.caption.empty() ? "" : " ") + "Goal: " + st.goal;
   return lesson;
+}
+
+std::vector<std::string> exerciseNames() {
+  std::vector<std::string> out;
+  for (int i = 0; i < kExerciseFiles_count; ++i) out.push_back(std::filesystem::path(kExerciseFiles[i].name).stem().string());
+  std::sort(out.begin(), out.end());
+  for (const usercode::Starter& s : usercode::starters()) out.push_back(s.key);
+  return out;
+}
+
+std::string exerciseSource(std::string_view name) {
+  if (name.empty()) return {};
+  const std::string_view shipped = findEmbedded(kExerciseFiles, kExerciseFiles_count, std::string(name) + ".cu");
+  if (!shipped.empty()) return std::string(shipped);
+  const usercode::Starter* s = usercode::findStarter(name);
+  return s && s->key == name ? usercode::starterSource(s->key) : std::string();
+}
+
+std::string exerciseFileName(std::string_view name) {
+  if (exerciseSource(name).empty()) return {};
+  const usercode::Starter* s = usercode::findStarter(name);
+  return s && s->key == name ? s->fileName : std::string(name) + ".cu";
 }
 
 std::vector<std::string> shippedLessons() {

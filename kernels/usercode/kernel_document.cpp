@@ -112,6 +112,7 @@ std::string KernelDocument::open(const std::string& path) {
 void KernelDocument::startUnsaved(std::string text, std::string suggestedName) {
   path_.clear();
   saved_.clear();
+  pristine_ = text;
   stamp_ = {}, conflictStamp_ = {};
   suggestedName_ = std::move(suggestedName);
   undo_.clear(), redo_.clear();
@@ -130,6 +131,7 @@ void KernelDocument::restore(const std::string& path, std::string text) {
   std::string name = path.empty() ? suggestedName_ : fileName(path);
   startUnsaved(std::move(text), name.empty() ? "kernel.cu" : name);
   path_ = path;
+  pristine_.clear();  // restored text is the user's work
 }
 
 std::string KernelDocument::displayName() const {

@@ -84,7 +84,19 @@ struct LessonStep {
   std::string panel;           // live, ladder, block, n, types, results, occupancy, lesson ("" = unchanged)
   // Seed 002's pitfalls this step runs (`pitfall NAME ...`), shown in the lesson tab.
   std::vector<PitfallRequest> pitfalls;
+  // `exercise NAME`: a kernel put in the editor for the student to fix or improve (an exercise of
+  // assets/lessons/exercises/, or a catalogue kernel's starter); `goal:` says what counts as done
+  // (also appended to the caption, so the bar and the exports show it).
+  std::string exercise;
+  std::string goal;
 };
+
+// The exercises a lesson's `exercise` line may name: the shipped ones (assets/lessons/exercises/
+// NAME.cu), then the starters' keys (k1, k2, ...).
+std::vector<std::string> exerciseNames();
+// The exercise's source and the file name the editor offers for it; "" for an unknown name.
+std::string exerciseSource(std::string_view name);
+std::string exerciseFileName(std::string_view name);
 
 struct Lesson {
   std::string name;            // file stem

@@ -44,6 +44,9 @@ class KernelDocument {
   const std::string& suggestedName() const { return suggestedName_; }
   bool hasFile() const { return !path_.empty(); }
   bool modified() const { return text_ != saved_; }
+  // Work a replacement would lose: changes to the file, or a copy edited since it was put here (a
+  // copy as it came, never saved, is no work of the user's: another copy may replace it).
+  bool unsavedWork() const { return path_.empty() ? text_ != pristine_ : modified(); }
   // "k3.cu", "k3.cu (not saved yet)"; "" when the editor is empty and bound to no file.
   std::string displayName() const;
   bool empty() const { return path_.empty() && text_.empty() && suggestedName_.empty(); }
@@ -89,6 +92,7 @@ class KernelDocument {
   std::string onDisk(const std::string& text) const;  // the editor's text with the file's line endings
 
   std::string path_, text_, saved_, suggestedName_;
+  std::string pristine_;               // a copy's text as it was put here (startUnsaved)
   FileStamp stamp_;                    // of the file as last read or written
   FileStamp conflictStamp_;            // the change on disk already reported as a conflict
   std::vector<Snapshot> undo_, redo_;  // text before each step, caret where it was
