@@ -30,6 +30,17 @@ void writeFile(const std::string& path, const std::string& text) { std::ofstream
 
 std::string harris3() { return readFile(rl::test::sourceDir() + "/tests/data/usercode/harris3.cu"); }
 
+// Harris 3 claiming int32 sum only, at these block sizes: a short battery.
+std::string harris3Int32Sum(const std::string& blocks) {
+  std::string text = harris3();
+  for (const char* key : {"// @reducelab ops:", "// @reducelab types:"}) {
+    const size_t a = text.find(key);
+    if (a == std::string::npos) return "harris3.cu has no '" + std::string(key) + "' line";
+    text.erase(a, text.find('\n', a) + 1 - a);
+  }
+  return "// @reducelab blocks: " + blocks + "\n// @reducelab types: int32\n" + text;
+}
+
 struct EditorApp {
   std::unique_ptr<rl::app::GlContext> ctx;
   std::unique_ptr<rl::app::Application> app;
@@ -135,14 +146,7 @@ TEST(EditorGui, CheckRunsTheBatteryInTheWorkerAndReportsEachCase) {
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
   const std::string file = dir.file("mine.cu");
-  // Harris 3 for one type, one operation and one block: a short battery.
-  std::string text = harris3();
-  for (const char* key : {"// @reducelab ops:", "// @reducelab types:"}) {
-    const size_t a = text.find(key);
-    ASSERT_NE(a, std::string::npos) << key;
-    text.erase(a, text.find('\n', a) + 1 - a);
-  }
-  writeFile(file, "// @reducelab blocks: 128\n// @reducelab types: int32\n" + text);
+  writeFile(file, harris3Int32Sum("128"));
   rl::app::GuiOptions o;
   o.kernelFile = file;
   o.checkWorker = USERCODE_FAKE_WORKER;  // answers every run with N: the sum of N ones passes, the rest fails
@@ -308,13 +312,7 @@ TEST(EditorGui, AFileChangedDuringACheckIsCheckedAgain) {
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
   const std::string file = dir.file("mine.cu");
-  std::string text = harris3();
-  for (const char* key : {"// @reducelab ops:", "// @reducelab types:"}) {
-    const size_t a = text.find(key);
-    ASSERT_NE(a, std::string::npos) << key;
-    text.erase(a, text.find('\n', a) + 1 - a);
-  }
-  text = "// @reducelab blocks: 128, 256\n// @reducelab types: int32\n" + text;
+  const std::string text = harris3Int32Sum("128, 256");
   writeFile(file, text);
   rl::app::GuiOptions o;
   o.kernelFile = file;
