@@ -35,6 +35,10 @@ struct EditorField {
   bool active = false;        // the field had the keyboard last frame
   int scrolledFor = -1;       // the caret offset the view last scrolled to
   double caretMovedAt = 0;    // the caret blinks from here
+  // The text's lines and widest line, worked out once per change of the buffer, not every frame.
+  uint64_t textGeneration = 1, layoutGeneration = 0;
+  std::vector<int> lineStarts;
+  int widestColumns = 0;
 };
 
 EditorField& field() {
@@ -78,6 +82,20 @@ int columnOf(std::string_view line, size_t offset) {
   return col;
 }
 
+// The field's lines and its widest line in columns, for the text now in its buffer.
+void updateLayout(EditorField& f) {
+  if (f.layoutGeneration == f.textGeneration) return;
+  f.lineStarts = lineStarts(f.buffer);
+  f.widestColumns = 0;
+  const int lines = int(f.lineStarts.size());
+  for (int l = 0; l < lines; ++l) {
+    const int begin = f.lineStarts[size_t(l)];
+    const int end = l + 1 < lines ? f.lineStarts[size_t(l + 1)] - 1 : int(f.buffer.size());
+    f.widestColumns = std::max(f.widestColumns, columnOf(std::string_view(f.buffer).substr(size_t(begin)), size_t(end - begin)));
+  }
+  f.layoutGeneration = f.textGeneration;
+}
+
 ImU32 colourOf(CodeKind k, const Palette& pal) {
   switch (k) {
     case CodeKind::Keyword: return pal.accent;
@@ -110,6 +128,7 @@ void showDocument(EditorState& e) {
   }
   f.buffer = e.doc.text();
   f.shownVersion = e.doc.version();
+  ++f.textGeneration;
 }
 
 void undoOrRedo(EditorState& e, bool redo) {
@@ -238,7 +257,8 @@ void drawText(Model& model, float height) {
   // The document changed outside the field (opened, reloaded, undone): the field shows it.
   showDocument(e);
   if (e.caretOffset >= 0) putCaretOn(e.caretOffset), e.caretOffset = -1;
-  const std::vector<int> starts = lineStarts(f.buffer);
+  updateLayout(f);
+  const std::vector<int>& starts = f.lineStarts;
   if (e.caretLine > 0) {
     putCaretOn(starts[size_t(std::min<int>(e.caretLine, int(starts.size())) - 1)]);
     e.caretLine = 0;
@@ -250,11 +270,7 @@ void drawText(Model& model, float height) {
   const float cellW = ImGui::GetFont()->GetCharAdvance('M') * ImGui::GetFontSize() / ImGui::GetFont()->FontSize;
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const int lines = int(starts.size());
-  int widest = 0;
-  for (int l = 0; l < lines; ++l) {
-    const int end = l + 1 < lines ? starts[size_t(l + 1)] - 1 : int(f.buffer.size());
-    widest = std::max(widest, columnOf(std::string_view(f.buffer).substr(size_t(starts[size_t(l)])), size_t(end - starts[size_t(l)])));
-  }
+  const int widest = f.widestColumns;
   char digits[16];
   std::snprintf(digits, sizeof digits, "%d", std::max(lines, 99));
   const float gutterW = ImGui::CalcTextSize(digits).x + cellW * 2;
@@ -295,6 +311,7 @@ void drawText(Model& model, float height) {
   const ImVec2 textMin(ImGui::GetItemRectMin().x + pad.x, ImGui::GetItemRectMin().y + pad.y);
   if (changed) {
     f.buffer.resize(std::char_traits<char>::length(f.buffer.c_str()));
+    ++f.textGeneration;
     // Esc puts back the text the field had when it was activated: never what the user means in
     // an editor (every edit since the click). The document's text stays.
     if (wasActive && !f.active && ImGui::IsKeyPressed(keys::Escape, false)) {
@@ -317,7 +334,8 @@ void drawText(Model& model, float height) {
   const float visibleH = ImGui::GetWindowHeight();
   const int firstLine = std::max(0, int((scrollY - pad.y) / lineH) - 1);
   const int lastLine = std::min(lines - 1, int((scrollY + visibleH) / lineH) + 1);
-  const std::vector<int> refreshed = lineStarts(f.buffer);  // the field may have changed the text this frame
+  updateLayout(f);  // the field may have changed the text this frame
+  const std::vector<int>& refreshed = f.lineStarts;
   const int shownLines = int(refreshed.size());
   const int colLo = std::max(0, int((ImGui::GetScrollX() - gutterW) / cellW) - 1);
   const int colHi = colLo + int(ImGui::GetWindowWidth() / cellW) + 2;
