@@ -79,7 +79,7 @@ bool have(const char* tool) {
 
 TEST(BuildConfig, VersionNamesTheGitCommit) {
   int st = 0;
-  const std::string out = capture(std::string(REDUCELAB_BINARY) + " --version", &st);
+  const std::string out = capture(rl::test::builtFile(REDUCELAB_BINARY) + " --version", &st);
   ASSERT_EQ(st, 0) << out;
   EXPECT_EQ(out.rfind("reducelab ", 0), 0u) << out;
   const std::string src = rl::test::sourceDir();

@@ -149,7 +149,7 @@ TEST(EditorGui, CheckRunsTheBatteryInTheWorkerAndReportsEachCase) {
   writeFile(file, harris3Int32Sum("128"));
   rl::app::GuiOptions o;
   o.kernelFile = file;
-  o.checkWorker = USERCODE_FAKE_WORKER;  // answers every run with N: the sum of N ones passes, the rest fails
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // answers every run with N: the sum of N ones passes, the rest fails
   o.checkWorkerArgs = {"ok"};
   EditorApp h(o);
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
@@ -233,7 +233,7 @@ TEST(EditorGui, CheckWithoutAGpuSaysSoAndLeavesTheTextAlone) {
   writeFile(file, harris3());
   rl::app::GuiOptions o;
   o.kernelFile = file;
-  o.checkWorker = REDUCELAB_BINARY;
+  o.checkWorker = rl::test::builtFile(REDUCELAB_BINARY);
   EditorApp h(o);
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   if (h.app->model().device.available) GTEST_SKIP() << "a GPU answers here: tests/test_gpu_usercode.cpp checks on it";
@@ -316,7 +316,7 @@ TEST(EditorGui, AFileChangedDuringACheckIsCheckedAgain) {
   writeFile(file, text);
   rl::app::GuiOptions o;
   o.kernelFile = file;
-  o.checkWorker = USERCODE_FAKE_WORKER;
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
   o.checkWorkerArgs = {"ok"};
   EditorApp h(o);
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;

@@ -22,15 +22,8 @@ using nlohmann::json;
 
 namespace {
 
-std::string sourceDir() {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");  // the GPU machine runs a copied tree
-  return env && *env ? env : REDUCELAB_SOURCE_DIR;
-}
-std::string dataFile(const std::string& name) { return sourceDir() + "/tests/data/usercode/" + name; }
-std::string binary() {
-  const char* env = std::getenv("REDUCELAB_BINARY");
-  return env && *env ? env : REDUCELAB_BINARY;
-}
+std::string dataFile(const std::string& name) { return rl::test::sourceDir() + "/tests/data/usercode/" + name; }
+std::string binary() { return rl::test::builtFile(REDUCELAB_BINARY); }
 
 struct Check {
   int exitCode = -1;

@@ -348,8 +348,7 @@ TEST(Hardening, ReferenceStopsAtTheNextChunkWhenCancelled) {
 // Ctrl+C on the CLI: the work stops, nothing is written, exit code 130.
 TEST(Hardening, SigintStopsBenchWithExit130AndNoFile) {
   const std::string out = freshDir("sigint") + "/x.json";
-  const char* override = std::getenv("REDUCELAB_BINARY");
-  const std::string binary = override && *override ? override : REDUCELAB_BINARY;
+  const std::string binary = rl::test::builtFile(REDUCELAB_BINARY);
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {

@@ -11,6 +11,7 @@
 
 #include "reducelab/instrumented_trace.hpp"
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 using namespace rl::instrumented;
@@ -431,7 +432,7 @@ TEST(InstrumentedTrace, ThroughTheTicketPhaseDropsTheFinishAndTheTicketBroadcast
 // patched launches of k12-k14 on the H100 (docs/instrumented-traces.md). Read from the PTX the build
 // makes of kernels/instrumented/patches.cu (ptxas adds no branch to straight-line PTX).
 TEST(InstrumentedPatches, HaveNoBranchNoAtomicNoBarrier) {
-  const std::string path = REDUCELAB_INSTRUMENT_PATCHES_PTX;
+  const std::string path = rl::test::builtFile(REDUCELAB_INSTRUMENT_PATCHES_PTX);
   if (path.empty()) GTEST_SKIP() << "built without the Compute Sanitizer SDK: no patch functions";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;

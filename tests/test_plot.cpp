@@ -469,8 +469,7 @@ TEST_F(PlotWidget, NanAndNegativeValuesOnLogAxesDoNotCrash) {
 // categories. Each of these was wrong before (issue: figures that fit a page).
 namespace {
 std::vector<rl::Measurement> savedSweep(const std::string& axis) {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  const std::string src = env && *env ? env : REDUCELAB_SOURCE_DIR;
+  const std::string src = rl::test::sourceDir();
   std::string error;
   auto rows = rl::measurementsFromJson(
       nlohmann::json::parse(rl::test::readFile(src + "/docs/data/h200-sweep-" + axis + ".json")), &error);

@@ -25,10 +25,7 @@ using rl::test::runReducelab;
 
 namespace {
 
-std::string sourceDir() {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  return env && *env ? env : REDUCELAB_SOURCE_DIR;
-}
+using rl::test::sourceDir;
 
 // The recording the project ships (made on the H200 with `reducelab record --lesson upc`; until
 // then one made here with the CPU model). The GUI test opens whatever file sits here.

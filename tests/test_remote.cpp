@@ -322,13 +322,11 @@ std::string shellQuote(const std::string& s) {
 
 // The real server, with the GPU hidden (the CPU suite's paths are those of a machine without one).
 const std::string kServe = [] {
-  const char* env = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
-  return "env REDUCELAB_HIDE_GPU=1 " + std::string(env && *env ? env : REDUCELAB_BINARY) + " serve --stdio";
+  return "env REDUCELAB_HIDE_GPU=1 " + rl::test::builtFile(REDUCELAB_BINARY) + " serve --stdio";
 }();
 // The made-up server beside the tests ($REDUCELAB_REMOTE_TEST_SERVER where the build was copied).
 const std::string kTestServer = [] {
-  const char* env = std::getenv("REDUCELAB_REMOTE_TEST_SERVER");
-  return std::string(env && *env ? env : REMOTE_TEST_SERVER);
+  return rl::test::builtFile(REMOTE_TEST_SERVER);
 }();
 
 // The process has ended and been reaped (a zombie would still answer kill(pid, 0)).
@@ -518,7 +516,7 @@ TEST(RemoteEndToEnd, QuittingDuringASweepEndsTheServerPromptly) {
 TEST(RemoteEndToEnd, CtrlCCancelsTheRemoteSweepAndWritesNothing) {
   const std::string out = test::tempPath("remote-ctrlc"), pid = test::tempPath("ctrlc.pid");
   // 50 ms per repetition, 20 per run, 6 runs: six seconds uncancelled.
-  const std::string cmd = std::string(REDUCELAB_BINARY) + " sweep --kernel k3 --axis block --out " + out +
+  const std::string cmd = rl::test::builtFile(REDUCELAB_BINARY) + " sweep --kernel k3 --axis block --out " + out +
                           " --remote-command " + shellQuote(kTestServer + " --rep-ms 50 --pid-file " + pid);
   const auto t0 = Clock::now();
   const std::string result =

@@ -38,7 +38,6 @@ std::string tempPath(const std::string& name) {
 }
 
 CommandResult runReducelab(const std::string& args, const std::string& envPrefix) {
-  const char* override = std::getenv("REDUCELAB_BINARY");  // the GPU machine runs a copied build
   // Under ASan, a headless child's exit-time leak check once crashed in LeakSanitizer's own tracer
   // ("Tracer caught signal 11", llvmpipe's threads still winding down): the child's exit code was
   // the tool's, not ReduceLab's. Headless children skip the leak check; the same GUI code is
@@ -47,7 +46,7 @@ CommandResult runReducelab(const std::string& args, const std::string& envPrefix
   const char* asan = std::getenv("ASAN_OPTIONS");
   if (asan && *asan && args.find("--headless") != std::string::npos)
     env = "ASAN_OPTIONS='" + std::string(asan) + ":detect_leaks=0' " + env;
-  return runProgram(override && *override ? override : REDUCELAB_BINARY, args, env);
+  return runProgram(builtFile(REDUCELAB_BINARY), args, env);
 }
 
 CommandResult runProgram(const std::string& program, const std::string& args, const std::string& envPrefix) {
@@ -125,6 +124,12 @@ std::string pdfFonts(const std::string& path) { return commandOutput("pdffonts '
 std::string sourceDir() {
   const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
   return env && *env ? env : REDUCELAB_SOURCE_DIR;
+}
+
+std::string builtFile(const std::string& pathAtBuild) {
+  const char* copied = std::getenv("REDUCELAB_TEST_BUILT");
+  if (!copied || !*copied) return pathAtBuild;
+  return (std::filesystem::path(copied) / std::filesystem::path(pathAtBuild).filename()).string();
 }
 
 }  // namespace rl::test

@@ -53,6 +53,10 @@ int countLines(const std::string& text);
 // The source tree: $REDUCELAB_SOURCE_DIR (the GPU machine runs a copy of it elsewhere), else the
 // one the tests were built from.
 std::string sourceDir();
+// A file the build made (the app, a test helper, a PTX file), named by the path the build gave it:
+// that path, or, where the build was copied to another machine ($REDUCELAB_TEST_BUILT, set by
+// scripts/gpu-run.sh), the file of the same name there. The one way tests find built files.
+std::string builtFile(const std::string& pathAtBuild);
 
 }  // namespace rl::test
 

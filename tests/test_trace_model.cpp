@@ -321,8 +321,7 @@ TEST(TraceModel, EveryKernelsTraceReadsBackThroughTheFileAndPipeReaders) {
 // measured alone under Nsight Compute (scripts/bank_probe.py). The model must give the
 // hardware's wavefront count for every one.
 TEST(TraceModel, BankModelGivesTheH200sWavefrontsForEveryProbedPattern) {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");
-  std::ifstream in(std::string(env && *env ? env : REDUCELAB_SOURCE_DIR) + "/tests/data/bank-probe-h200.txt");
+  std::ifstream in(rl::test::sourceDir() + "/tests/data/bank-probe-h200.txt");
   ASSERT_TRUE(in) << "missing tests/data/bank-probe-h200.txt";
   TraceData t;
   t.header.magic = trace::kMagic;

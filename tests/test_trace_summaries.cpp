@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "reducelab/trace.hpp"
+#include "test_support.hpp"
 
 using namespace rl;
 
 TEST(TraceSummaries, CpuModelMatchesTheH200Recording) {
-  const char* env = std::getenv("REDUCELAB_SOURCE_DIR");  // the GPU machine runs a copied build
-  std::ifstream in(std::string(env && *env ? env : REDUCELAB_SOURCE_DIR) + "/tests/data/gpu_trace_summaries.json");
+  std::ifstream in(rl::test::sourceDir() + "/tests/data/gpu_trace_summaries.json");
   ASSERT_TRUE(in) << "missing tests/data/gpu_trace_summaries.json";
   const nlohmann::json all = nlohmann::json::parse(in);
   ASSERT_GE(all.size(), 20u);

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 #include <cmath>
+#include <filesystem>
+#include <regex>
+#include <sstream>
 
 #include "independent_reference.hpp"
 #include "reducelab/config.hpp"
@@ -131,8 +134,7 @@ TEST(IndependentReference, TheFloatBoundRejectsAWrongSumAndAcceptsRoundingOnly) 
 // A GPU test run that finds no GPU reports "skipped"; told one is expected it fails and says why.
 // CUDA_VISIBLE_DEVICES= hides every device, so this holds on a GPU machine too.
 TEST(GpuExpectation, ARunThatFindsNoGpuFailsWhereOneIsExpected) {
-  const char* override = std::getenv("REDUCELAB_GPU_TESTS");
-  const std::string binary = override && *override ? override : REDUCELAB_GPU_TESTS;
+  const std::string binary = rl::test::builtFile(REDUCELAB_GPU_TESTS);
   const std::string filter = "--gtest_filter=DeviceData.*:Measurement.*";
   const test::CommandResult skipped = test::runProgram(binary, filter, "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX CUDA_VISIBLE_DEVICES= REDUCELAB_EXPECT_GPU=");
   EXPECT_EQ(skipped.exitCode, 0) << skipped.out << skipped.err;
@@ -186,4 +188,33 @@ TEST(Versions, EveryOutputCarriesTheProjectsVersion) {
   const nlohmann::json session = nlohmann::json::parse(test::readFile(report + "/session.json"), nullptr, false);
   ASSERT_TRUE(session.contains("meta")) << session.dump().substr(0, 300);
   EXPECT_EQ(session["meta"]["version"]["reducelab"]["string"], expected);
+}
+
+// Where the build was copied to another machine (the GPU machine), a test that named a built file by
+// its build path would run nothing, or an old copy, and fail or pass for the wrong reason. Tests
+// name built files only through test::builtFile, and the source tree only through test::sourceDir.
+TEST(TestPaths, BuiltFilesAndTheSourceTreeAreFoundOneWay) {
+  const std::regex built(R"(\b(REDUCELAB_BINARY|REMOTE_TEST_SERVER|USERCODE_FAKE_WORKER|REDUCELAB_GPU_TESTS|REDUCELAB_INSTRUMENT_PATCHES_PTX)\b)");
+  const std::regex source(R"(\bREDUCELAB_SOURCE_DIR\b)");
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() + "/tests")) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || !(name.ends_with(".cpp") || name.ends_with(".hpp"))) continue;
+    if (name == "test_support.cpp") continue;  // the one place that reads them
+    ++files;
+    std::istringstream in(test::readFile(entry.path().string()));
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      const size_t text = line.find_first_not_of(' ');
+      if (text == std::string::npos || line.compare(text, 2, "//") == 0 || line.starts_with("#if") ||
+          line.find("std::regex ") != std::string::npos)
+        continue;  // comments, #ifdef NAME, and this test's own patterns
+      for (auto m = std::sregex_iterator(line.begin(), line.end(), built); m != std::sregex_iterator(); ++m) {
+        const std::string before = line.substr(0, size_t(m->position()));
+        EXPECT_TRUE(before.ends_with("builtFile(")) << name << ":" << number << ": " << line;
+      }
+      EXPECT_FALSE(std::regex_search(line, source)) << name << ":" << number << ": " << line;
+    }
+  }
+  EXPECT_GT(files, 40);
 }

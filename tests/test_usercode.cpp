@@ -25,7 +25,7 @@ using rl::Op;
 
 namespace {
 
-const std::string kData = std::string(REDUCELAB_SOURCE_DIR) + "/tests/data/usercode/";
+const std::string kData = rl::test::sourceDir() + "/tests/data/usercode/";
 
 std::string source(const std::string& name) { return rl::test::readFile(kData + name); }
 
@@ -884,7 +884,7 @@ int32_t valueOf(const uc::RunOutcome& o) {
 TEST(UserWorker, WatchdogStopsAHangAndTheNextRunRestartsTheWorker) {
   const std::string marker = rl::test::freshTempDir("uc-worker") + "/first";
   uc::WorkerOptions w;
-  w.executable = USERCODE_FAKE_WORKER;
+  w.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
   w.args = {"hang-once", marker};
   w.timeoutSeconds = 0.5;
   uc::KernelWorker worker(w);
@@ -906,7 +906,7 @@ TEST(UserWorker, WatchdogStopsAHangAndTheNextRunRestartsTheWorker) {
 TEST(UserWorker, AWorkerThatDiesIsNamedAndReplaced) {
   const std::string marker = rl::test::freshTempDir("uc-worker") + "/first";
   uc::WorkerOptions w;
-  w.executable = USERCODE_FAKE_WORKER;
+  w.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
   w.args = {"crash-once", marker};
   uc::KernelWorker worker(w);
   const uc::RunOutcome died = worker.run(onesRun(5), {0x7f});
@@ -921,7 +921,7 @@ TEST(UserWorker, AWorkerThatDiesIsNamedAndReplaced) {
 
 TEST(UserWorker, AWorkerThatNeverSaysHelloIsStopped) {
   uc::WorkerOptions w;
-  w.executable = USERCODE_FAKE_WORKER;
+  w.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
   w.args = {"silent"};
   w.startSeconds = 0.3;
   uc::KernelWorker worker(w);
@@ -937,7 +937,7 @@ TEST(UserWorker, AWorkerThatNeverSaysHelloIsStopped) {
 TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {
   if (rl::queryDevice(0).available) GTEST_SKIP() << "this machine has a GPU";
   uc::WorkerOptions w;
-  w.executable = REDUCELAB_BINARY;
+  w.executable = rl::test::builtFile(REDUCELAB_BINARY);
   uc::KernelWorker worker(w);
   const rl::DeviceInfo d = worker.device();
   EXPECT_FALSE(d.available);
