@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "application.hpp"
+#include "cmd_usercode.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
@@ -128,6 +129,7 @@ struct Application::EditorJobs {
   int total = 0;
   std::optional<uc::CheckReport> report;
   std::optional<uc::HazardCheck> hazards;
+  std::optional<uc::TimingCheck> timing;
   std::atomic<bool> cancel{false};
   std::unique_ptr<uc::KernelWorker> worker;
   bool checkAgainOnChange = false; // the last thing asked was a check: a change on disk reruns it
@@ -225,7 +227,7 @@ void Application::startEditorCheck() {
   e.checkedVersion = e.doc.version();
   e.cases.clear();
   e.casesDone = 0, e.casesTotal = 0;
-  e.checkSummary.clear(), e.hazards.clear();
+  e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
   e.checkExit = -1;
   e.showChecks = true;
   editor_->cancel = false;
@@ -236,7 +238,8 @@ void Application::startEditorCheck() {
   request.battery.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) | 1;  // fresh data
   request.sm = model_.device.available ? editorArchitecture() : 0;
   EditorJobs* jobs = editor_.get();
-  jobs->check = std::thread([jobs, request] {
+  Backend* backend = &controller_->backend();  // CUB and our kernels beside it, on the GUI's own GPU service
+  jobs->check = std::thread([jobs, request, backend] {
     uc::CheckHooks hooks;
     hooks.onCompiled = [jobs, &request](const uc::CheckReport& r) {  // the cases to come
       std::string ignored;
@@ -251,6 +254,13 @@ void Application::startEditorCheck() {
     hooks.onHazards = [jobs](const uc::HazardCheck& h) {
       std::lock_guard<std::mutex> lock(jobs->mutex);
       jobs->hazards = h;
+    };
+    hooks.onTiming = [jobs](const uc::TimingCheck& t) {
+      std::lock_guard<std::mutex> lock(jobs->mutex);
+      jobs->timing = t;
+    };
+    hooks.measureOthers = [backend, jobs](const RunConfig& base) {
+      return measureCompanions(*backend, base, [jobs] { return jobs->cancel.load(); });
     };
     hooks.cancelled = [jobs] { return jobs->cancel.load(); };
     uc::CheckReport report;
@@ -346,6 +356,7 @@ void Application::updateEditor() {
     editor_->newCases.clear();
     e.casesDone = int(e.cases.size());
     if (editor_->hazards) e.hazards = editor_->hazards->text(), editor_->hazards.reset();
+    if (editor_->timing) e.timing = std::move(editor_->timing), editor_->timing.reset();
     if (editor_->report) {
       const uc::CheckReport& r = *editor_->report;
       e.checking = false;
@@ -456,7 +467,7 @@ void Application::showNewDocument(const std::string& notice) {
   gui::EditorState& e = model_.editor;
   e.notice = notice, e.noticeIsError = false;
   e.conflict = false;
-  e.diagnostics.clear(), e.resources.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear();
+  e.diagnostics.clear(), e.resources.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
   e.checkExit = -1;
   e.build = gui::EditorState::Build::None;
   editor_->checkAgainOnChange = false;

@@ -12,12 +12,52 @@
 
 #include "cmd_usercode.hpp"
 #include "interrupt.hpp"
+#include "reducelab/backend.hpp"
+#include "reducelab/catalogue.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace rl::app {
 
 namespace uc = rl::usercode;
+
+std::vector<uc::TimedRow> measureCompanions(Backend& backend, const RunConfig& base, const std::function<bool()>& cancelled) {
+  std::vector<uc::TimedRow> rows;
+  for (const std::string& key : uc::timingCompanions()) {
+    const KernelInfo* k = findKernel(key);
+    uc::TimedRow r;
+    r.key = key;
+    r.label = key == "cub" ? "CUB DeviceReduce" : k ? key + " " + std::string(k->name) : key;
+    rows.push_back(r);
+  }
+  const Reference ref = computeReference(base);  // one exact reference: each row is checked too
+  const std::string no = backend.onEngine([&](Engine& engine) {
+    for (uc::TimedRow& r : rows) {
+      if (cancelled()) {
+        r.error = "cancelled";
+        continue;
+      }
+      RunConfig c = base;
+      c.kernel = r.key;
+      MeasureOptions o;
+      o.cpuBaseline = false;
+      o.knownReference = &ref;
+      o.cancel = cancelled;
+      const Measurement m = engine.measure(c, o);
+      if (!m.ok) r.error = m.error.empty() ? "not measured" : m.error;
+      else if (m.haveReference && !m.check.pass) r.error = "its result was wrong";
+      else r.ms = m.kernel, r.gbs = m.bandwidthGBs;
+    }
+  });
+  if (!no.empty()) {  // one row says why none was measured
+    uc::TimedRow none;
+    none.key = "companions";
+    none.label = "CUB and our kernels";
+    none.error = no;
+    return {none};
+  }
+  return rows;
+}
 
 CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o) {
   CLI::App* c = cli.add_subcommand("check", "Check your own kernel against the exact CPU reference over a battery of sizes, "
@@ -34,6 +74,9 @@ CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o) {
       ->check(CLI::Range(0.5, 3600.0));
   c->add_option("--format", o.format, "text or json (for an autograder)")->capture_default_str();
   c->add_flag("--no-cache", o.noCache, "Compile even when the build is in the cache (and do not store it)");
+  c->add_option("--time-n", o.timeN, "N of the timing beside CUB and our fastest kernels (a kernel that passed every case)")
+      ->capture_default_str();
+  c->add_flag("--no-timing", o.noTiming, "Leave out the timing beside CUB");
   return c;
 }
 
@@ -105,6 +148,13 @@ int runCheckCommand(const CheckCommandOptions& o) {
   }
   q.battery.large = o.large;
   q.useCache = !o.noCache;
+  q.timing.run = !o.noTiming;
+  {
+    std::string why;
+    const auto n = parseCount(o.timeN, &why);
+    if (!n || *n == 0) return fail(2, "--time-n: " + (why.empty() ? "'" + o.timeN + "' is not a size" : why));
+    q.timing.n = *n;
+  }
 
   installInterruptHandler();
   uc::WorkerOptions w;
@@ -128,7 +178,16 @@ int runCheckCommand(const CheckCommandOptions& o) {
       std::printf("%s\n", h.text().c_str());
       std::fflush(stdout);
     };
+    hooks.onTiming = [](const uc::TimingCheck& t) {
+      std::printf("%s\n", t.text().c_str());
+      std::fflush(stdout);
+    };
   }
+  std::unique_ptr<Backend> backend;  // this machine's GPU service, started when the kernel is timed
+  hooks.measureOthers = [&backend](const RunConfig& base) {
+    if (!backend) backend = makeLocalGpuBackend(0);
+    return measureCompanions(*backend, base, [] { return interrupted(); });
+  };
   const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
   worker.stop();
 

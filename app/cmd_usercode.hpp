@@ -9,7 +9,9 @@
 #include <string>
 
 #include "commands.hpp"
+#include "reducelab/backend.hpp"
 #include "reducelab/trace.hpp"
+#include "reducelab/usercode/battery.hpp"
 
 namespace rl::app {
 
@@ -33,11 +35,19 @@ struct CheckCommandOptions {
   double timeout = 10;
   std::string format = "text";
   bool noCache = false;
+  std::string timeN = "2^24";  // N of the timing beside CUB
+  bool noTiming = false;
 };
 CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o);
 int runCheckCommand(const CheckCommandOptions& o);
 
 CLI::App* addCheckWorkerCommand(CLI::App& cli);
+
+// CUB and our fast kernels (usercode::timingCompanions) measured on `backend`'s engine with the
+// timing's type, operation, N and repetitions: the rows beside the user's kernel (check, editor).
+// `cancelled` is polled before each row and by the engine between repetitions.
+std::vector<usercode::TimedRow> measureCompanions(Backend& backend, const RunConfig& base,
+                                                  const std::function<bool()>& cancelled);
 
 struct StarterCommandOptions {
   std::string key;  // "": list the starters

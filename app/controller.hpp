@@ -33,6 +33,8 @@ class Controller {
   void cancelRuns();  // Cancel next to Run: continuous runs stop too
   void clearResults();
   bool busy() const;  // measurements queued or running
+  // Where runs go (the editor's check measures CUB beside the user's kernel on it, from its thread).
+  Backend& backend() { return *backend_; }
   // Start-up only: frames until the first trace has arrived (or `seconds` passed); with a
   // remote, until its hello and the first trace from it.
   void waitForTrace(double seconds);

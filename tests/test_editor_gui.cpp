@@ -167,6 +167,38 @@ TEST(EditorGui, CheckRunsTheBatteryInTheWorkerAndReportsEachCase) {
   EXPECT_FALSE(e.checkSummary.empty());
 }
 
+// A kernel that passes every case is timed; the Check tab shows the timing (here the fake worker's
+// repetitions, and why the CPU model measures no CUB beside it). REDUCELAB_EDITOR_SHOTS=DIR: a
+// screenshot to look at.
+TEST(EditorGui, APassingKernelIsTimedAndTheCheckTabShowsIt) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  writeFile(file, harris3Int32Sum("128"));
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // answers the exact reference: every case passes
+  o.checkWorkerArgs = {"exact"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  h.app->requestEditor(gui::EditorRequest::Check);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 180)) << e.casesDone << " of " << e.casesTotal;
+  EXPECT_EQ(e.checkExit, 0) << e.checkSummary;
+  ASSERT_TRUE(e.timing.has_value());
+  const std::string timing = e.timing->text();
+  EXPECT_TRUE(e.timing->ran) << timing;
+  EXPECT_NE(timing.find("your kernel"), std::string::npos) << timing;
+  EXPECT_NE(timing.find("GB/s"), std::string::npos) << timing;
+  // No GPU here: one line says why CUB and our kernels are not beside it.
+  EXPECT_NE(timing.find("CUB and our kernels"), std::string::npos) << timing;
+  EXPECT_NE(timing.find("not measured: the CPU model runs no kernel on this machine's GPU"), std::string::npos) << timing;
+  h.app->model().ui.showBottom = false;  // the Views panel the whole height: the Checks tab tall enough to see
+  h.until([] { return false; }, 0.2);
+  if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/editor-timing.png");
+}
+
 TEST(EditorGui, ACopyIsSavedOnlyWhereAskedAndTheAutosaveBringsItBack) {
   TempDir dir;
   const std::string autosave = dir.file("state/editor-autosave.json");

@@ -22,7 +22,7 @@ std::vector<std::string> shippedExercises() {
 
 json check(const std::string& file, rl::test::CommandResult* r) {
   static const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-gpu-exercises");
-  *r = rl::test::runReducelab("check " + file + " --format json --timeout 5", cache);
+  *r = rl::test::runReducelab("check " + file + " --format json --timeout 5 --no-timing", cache);
   return json::parse(r->out, nullptr, false);
 }
 

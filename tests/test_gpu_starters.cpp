@@ -59,6 +59,10 @@ TEST_P(GpuStarter, PassesTheWholeBattery) {
               report["summary"]["passed"].get<int>(), cases, seconds,
               hazards["ran"].get<bool>() ? (std::to_string(hazards["hazards"].size()) + " hazards").c_str()
                                          : hazards["why_not"].get<std::string>().c_str());
+  // A starter passes, so it is timed beside CUB and our fastest (the line shows how the seeds' kernel does).
+  const json& timing = report["timing"];
+  EXPECT_TRUE(timing["ran"].get<bool>()) << s->fileName << ": " << timing["why_not"];
+  if (timing["ran"].get<bool>()) std::printf("%s\n", timing["text"].get<std::string>().c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStarter, GpuStarter, ::testing::ValuesIn(starterKeys()),

@@ -33,7 +33,8 @@ struct Check {
 // `reducelab check FILE --format json ARGS` with a cache of its own.
 Check check(const std::string& file, const std::string& args = "") {
   static const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-gpu-cache");
-  const rl::test::CommandResult r = rl::test::runReducelab("check " + dataFile(file) + " --format json " + args, cache);
+  const std::string timing = args.find("--time-n") == std::string::npos ? " --no-timing" : "";  // timed in one test below
+  const rl::test::CommandResult r = rl::test::runReducelab("check " + dataFile(file) + " --format json" + timing + " " + args, cache);
   Check c;
   c.exitCode = r.exitCode;
   c.report = json::parse(r.out, nullptr, false);
@@ -341,4 +342,44 @@ TEST(GpuUserKernel, TraceOfTheStudentsKernel) {
   EXPECT_EQ(t["totals"]["load_conflicts"], 0);
   EXPECT_NE(r.err.find("instrumented: "), std::string::npos) << r.err;
   std::printf("%s", r.err.c_str());
+}
+
+// The time beside CUB: the user's kernel timed in its worker, CUB and our fast kernels by the
+// engine, on the same type, operation and N. Each bandwidth is N x 4 bytes / its median time, no
+// row above the theoretical peak (from the device's clock and bus here), and Harris's kernel 3
+// (two passes, a tree in shared memory) slower than CUB, as it is on every GPU.
+TEST(GpuUserKernel, TimedBesideCubWithTheBandwidthOfItsTime) {
+  REQUIRE_GPU();
+  const Check c = check("harris3.cu", "--type float32 --op sum --block 256 --time-n 2^24");
+  ASSERT_EQ(c.exitCode, 0) << c.report.dump().substr(0, 2000);
+  const json& t = c.report["timing"];
+  ASSERT_TRUE(t["ran"].get<bool>()) << t["why_not"];
+  EXPECT_EQ(t["n"], uint64_t(1) << 24);
+  EXPECT_EQ(t["block"], 256);
+  EXPECT_EQ(t["reps"], 20);
+  const rl::DeviceInfo& d = rl::test::firstDevice();
+  const double theoretical = 2.0 * d.memClockKHz * 1e3 * d.busWidthBits / 8.0 / 1e9;
+  const double bytes = double(uint64_t(1) << 24) * 4;
+  auto expectHonest = [&](const json& row) {
+    const double ms = row["median_ms"].get<double>();
+    ASSERT_GT(ms, 0) << row;
+    EXPECT_NEAR(row["gbs"].get<double>(), bytes / (ms * 1e-3) / 1e9, 1e-6 * row["gbs"].get<double>()) << row;
+    EXPECT_LE(row["gbs"].get<double>(), theoretical) << row;
+    EXPECT_LE(row["min_ms"].get<double>(), ms) << row;
+    EXPECT_GE(row["max_ms"].get<double>(), ms) << row;
+  };
+  expectHonest(t["yours"]);
+  EXPECT_EQ(t["yours"]["reps"], 20);
+  bool cub = false;
+  for (const json& row : t["others"]) {
+    EXPECT_EQ(row["error"], "") << row;
+    if (row["error"] != "") continue;
+    expectHonest(row);
+    cub = cub || row["key"] == "cub";
+  }
+  EXPECT_TRUE(cub);
+  const double fraction = t["fraction_of_cub"].get<double>();
+  EXPECT_GT(fraction, 0.05);
+  EXPECT_LT(fraction, 1.0) << "Harris's kernel 3 as fast as CUB: the timing is not honest";
+  EXPECT_NE(c.report["timing"]["text"].get<std::string>().find("of CUB's speed"), std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "reducelab/stats.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
@@ -932,6 +933,146 @@ TEST(UserWorker, AWorkerThatNeverSaysHelloIsStopped) {
   const uc::RunOutcome o = worker.run(onesRun(5), {0x7f});
   EXPECT_EQ(o.status, uc::RunOutcome::Status::WorkerError);
   EXPECT_EQ(o.message, "running your kernel needs a GPU: the worker did not start within 0.3 s");
+}
+
+// A timing request and its answer travel whole; a traced run is never timed.
+TEST(UserWorker, TimingRequestsAndTheirRepetitionsRoundTrip) {
+  uc::RunRequest r;
+  r.symbol = "_Z7reduce3PKfPfj";
+  r.type = ElemType::Float32;
+  r.n = 1 << 20;
+  r.plan.block = 256;
+  r.plan.passes = {{1 << 20, 4096}, {4096, 16}, {16, 1}};
+  r.timedReps = 20;
+  r.timedWarmups = 3;
+  r.warmL2 = true;
+  rl::remote::Frame f;
+  f.type = "uc_run";
+  f.body = uc::runRequestJson(r, {1});
+  uc::RunRequest back;
+  std::vector<uint8_t> cubin;
+  ASSERT_EQ(uc::decodeRunRequest(f, &back, &cubin), "");
+  EXPECT_EQ(back.timedReps, 20);
+  EXPECT_EQ(back.timedWarmups, 3);
+  EXPECT_TRUE(back.warmL2);
+  f.body["timed_reps"] = uc::kMaxTimedReps + 1;
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'timed_reps' is out of range");
+  f.body["timed_reps"] = 2;
+  f.body["trace_block"] = 0;
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "a traced run is not timed (patched launches are slow)");
+
+  uc::RunOutcome o;
+  o.status = uc::RunOutcome::Status::Ok;
+  o.repMs = {0.031, 0.0305, 0.032};
+  o.enqueueTimeouts = 1;
+  rl::remote::Frame g;
+  g.type = "uc_outcome";
+  g.body = uc::runOutcomeJson(9, o);
+  uint64_t id = 0;
+  uc::RunOutcome ob;
+  ASSERT_EQ(uc::decodeRunOutcome(g, &id, &ob), "");
+  EXPECT_EQ(ob.repMs, o.repMs);
+  EXPECT_EQ(ob.enqueueTimeouts, 1);
+  g.body["rep_ms"] = nlohmann::json::array({0.1, -1.0});
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "a repetition's time is not a number of milliseconds");
+  g.body["rep_ms"] = nlohmann::json::array({0.1, "fast"});
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "a repetition's time is not a number of milliseconds");
+}
+
+namespace {
+
+// A check of harris3.cu (int32 sum, block 128) through the fake worker in MODE, with the
+// companions' rows made up by the test.
+struct TimedCheck {
+  uc::CheckReport rep;
+  int companionCalls = 0;
+  rl::RunConfig companionConfig;
+};
+TimedCheck checkWithFakeWorker(const std::string& mode, uint64_t timeN) {
+  TimedCheck t;
+  uc::WorkerOptions w;
+  w.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  w.args = {mode};
+  uc::KernelWorker worker(w);
+  uc::CheckRequest q;
+  q.file = kData + "harris3.cu";
+  q.source = source("harris3.cu");
+  q.battery.types = {ElemType::Int32};
+  q.battery.ops = {Op::Sum};
+  q.battery.blocks = {128};
+  q.battery.seed = 5;
+  q.cacheDir = rl::test::freshTempDir("uc-cache");
+  q.timing.n = timeN;
+  uc::CheckHooks hooks;
+  hooks.measureOthers = [&t](const rl::RunConfig& c) {
+    ++t.companionCalls;
+    t.companionConfig = c;
+    std::vector<uc::TimedRow> rows(3);
+    rows[0].key = "cub", rows[0].label = "CUB DeviceReduce", rows[0].ms = rl::Stats::of({0.02}), rows[0].gbs = 1;
+    rows[1].key = "k13", rows[1].label = "k13 tuned", rows[1].ms = rl::Stats::of({0.019}), rows[1].gbs = 1;
+    rows[2].key = "k14", rows[2].label = "k14 bulk", rows[2].error = "not on this GPU";
+    return rows;
+  };
+  t.rep = uc::runCheck(q, worker, hooks);
+  worker.stop();
+  return t;
+}
+
+}  // namespace
+
+// A kernel that passes every case is timed at the asked N as the engine times ours, and shown
+// beside CUB and our fastest kernel measured with the same type, operation, N and repetitions.
+TEST(UserCheck, AKernelThatPassesIsTimedBesideCub) {
+  REQUIRE_NVRTC();
+  const uint64_t n = uint64_t(1) << 20;
+  const TimedCheck t = checkWithFakeWorker("exact", n);
+  ASSERT_EQ(t.rep.status, uc::CheckStatus::Ran) << t.rep.error;
+  EXPECT_EQ(t.rep.summary.passed, t.rep.summary.total()) << t.rep.summaryText();
+  const uc::TimingCheck& tc = t.rep.timing;
+  ASSERT_TRUE(tc.ran) << tc.why;
+  EXPECT_EQ(tc.c.n, n);
+  EXPECT_EQ(tc.c.block, 128);
+  EXPECT_EQ(tc.reps, 20);
+  // The fake worker's repetition k takes n*4/2e9 + k*1e-6 ms: the median of 20 is that of k = 9 and 10.
+  const double median = double(n) * 4 / 2e9 + 9.5e-6;
+  EXPECT_NEAR(tc.yours.ms.median, median, 1e-12);
+  EXPECT_EQ(tc.yours.ms.count, 20);
+  EXPECT_NEAR(tc.yours.gbs, double(n) * 4 / (median * 1e-3) / 1e9, 1e-6);
+  // The companions: measured once, on the timed case's type, operation, N and repetitions.
+  EXPECT_EQ(t.companionCalls, 1);
+  EXPECT_EQ(t.companionConfig.n, n);
+  EXPECT_EQ(t.companionConfig.type, ElemType::Int32);
+  EXPECT_EQ(t.companionConfig.reps, 20);
+  EXPECT_FALSE(t.companionConfig.warmL2);
+  ASSERT_NE(tc.cub(), nullptr);
+  ASSERT_NE(tc.fastestOfOurs(), nullptr);
+  EXPECT_EQ(tc.fastestOfOurs()->key, "k13");
+  const std::string text = tc.text();
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.0f %% of CUB's speed", 100.0 * 0.02 / median);
+  EXPECT_NE(text.find(pct), std::string::npos) << text;
+  EXPECT_NE(text.find("k14 bulk"), std::string::npos) << text;
+  EXPECT_NE(text.find("not measured: not on this GPU"), std::string::npos) << text;
+  EXPECT_NE(text.find("cold (flushed) L2"), std::string::npos) << text;
+  EXPECT_NE(t.rep.summaryText().find(pct), std::string::npos) << t.rep.summaryText();
+  const nlohmann::json j = uc::checkReportJson(t.rep);
+  EXPECT_TRUE(j["timing"]["ran"].get<bool>());
+  EXPECT_NEAR(j["timing"]["yours"]["median_ms"].get<double>(), median, 1e-12);
+  EXPECT_NEAR(j["timing"]["fraction_of_cub"].get<double>(), 0.02 / median, 1e-9);
+  EXPECT_EQ(j["timing"]["fastest_of_ours"], "k13");
+  EXPECT_EQ(j["exit_code"], 0);
+}
+
+// A wrong kernel is not timed (its time would say nothing), and the companions are not measured.
+TEST(UserCheck, AKernelThatFailsACaseIsNotTimed) {
+  REQUIRE_NVRTC();
+  const TimedCheck t = checkWithFakeWorker("ok", uint64_t(1) << 20);  // answers N: only the ones pass
+  ASSERT_EQ(t.rep.status, uc::CheckStatus::Ran) << t.rep.error;
+  EXPECT_GT(t.rep.summary.failed, 0);
+  EXPECT_FALSE(t.rep.timing.ran);
+  EXPECT_NE(t.rep.timing.why.find("failed a case"), std::string::npos) << t.rep.timing.why;
+  EXPECT_EQ(t.companionCalls, 0);
+  EXPECT_EQ(t.rep.exitCode(), 3);
 }
 
 TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {

@@ -7,6 +7,8 @@
 //                                        answers; later ones answer Ok
 //   usercode_fake_worker crash-once FILE the first worker aborts on its run; later ones answer Ok
 //   usercode_fake_worker silent          never says hello
+//   usercode_fake_worker exact           every run answers the exact reference (a right kernel)
+// A timing request gets repetitions as if the input streamed at 2 TB/s.
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +19,7 @@
 #include <thread>
 
 #include "reducelab/occupancy.hpp"
+#include "reducelab/reference.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace uc = rl::usercode;
@@ -79,6 +82,22 @@ int main(int argc, char** argv) {
     o.status = uc::RunOutcome::Status::Ok;
     const int32_t sum = int32_t(r.n);
     std::memcpy(&o.resultBits, &sum, sizeof sum);
+    if (mode == "exact") {  // the value a right kernel gives, from the CPU's exact reference
+      rl::RunConfig c;
+      c.type = r.type, c.op = r.op, c.accumulate = rl::Accumulate::Same, c.n = r.n;
+      c.data = r.data.pattern, c.seed = r.data.seed, c.rangeLo = r.data.lo, c.rangeHi = r.data.hi;
+      const rl::Reference ref = rl::computeReference(c);
+      o.resultBits = 0;
+      auto put = [&](auto v) { std::memcpy(&o.resultBits, &v, sizeof v); };
+      switch (r.type) {
+        case rl::ElemType::Int32: put(int32_t(ref.expected.i)); break;
+        case rl::ElemType::Int64: put(int64_t(ref.expected.i)); break;
+        case rl::ElemType::Float32: put(float(ref.exact)); break;
+        case rl::ElemType::Float64: put(double(ref.exact)); break;
+      }
+    }
+    // A timing request: as if the input streamed at 2 TB/s (repetition k a nanosecond slower).
+    for (int k = 0; k < r.timedReps; ++k) o.repMs.push_back(double(r.n) * rl::elemBytes(r.type) / 2e9 + k * 1e-6);
     if (!writeAll(rl::remote::encodeFrame(uc::runOutcomeJson(r.id, o)))) return 1;
   }
 }

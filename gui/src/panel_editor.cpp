@@ -441,6 +441,56 @@ void drawMessages(Model& model) {
   }
 }
 
+// The timing beside CUB and our fastest kernel: what was timed, then one row per kernel.
+void drawTiming(const usercode::TimingCheck& t) {
+  if (!t.ran) {
+    ImGui::TextWrapped("Timing not run: %s", t.why.c_str());
+    return;
+  }
+  ImGui::TextWrapped("Timed at %s %s, N=%s, block %d, random data: median of %d after %d warm-up, %s L2",
+                     std::string(name(t.c.type)).c_str(), std::string(name(t.c.op)).c_str(), formatCount(t.c.n).c_str(),
+                     t.c.block, t.reps, t.warmups, t.warmL2 ? "warm" : "cold (flushed)");
+  const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("timing", 5, tf)) return;
+  ImGui::TableSetupColumn("kernel");
+  ImGui::TableSetupColumn("median ms");
+  ImGui::TableSetupColumn("min - max ms");
+  ImGui::TableSetupColumn("GB/s");
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  const usercode::TimedRow* cub = t.cub();
+  const usercode::TimedRow* ours = t.fastestOfOurs();
+  auto row = [](const usercode::TimedRow& r, const std::string& note) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.label.c_str());
+    if (!r.error.empty()) {
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("not measured: %s", r.error.c_str());
+      return;
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f", r.ms.median);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4f - %.4f", r.ms.min, r.ms.max);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", r.gbs);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(note.c_str());
+  };
+  char vs[64] = "";
+  if (cub && t.yours.ms.median > 0) std::snprintf(vs, sizeof vs, "%.0f %% of CUB's speed", 100.0 * cub->ms.median / t.yours.ms.median);
+  row(t.yours, vs);
+  if (cub) row(*cub, "");
+  if (ours) row(*ours, "our fastest here");
+  for (const usercode::TimedRow& r : t.others)
+    if (!r.error.empty()) row(r, "");
+  ImGui::EndTable();
+}
+
 void drawChecks(Model& model) {
   EditorState& e = model.editor;
   const Palette& pal = palette(model.ui.theme);
@@ -458,6 +508,7 @@ void drawChecks(Model& model) {
     ImGui::TextDisabled("Check runs the battery of `reducelab check` on the GPU.");
   }
   if (!e.hazards.empty()) ImGui::TextWrapped("%s", e.hazards.c_str());
+  if (e.timing) drawTiming(*e.timing);
   if (e.cases.empty()) return;
   const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
                              ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
@@ -509,9 +560,11 @@ void drawKernelEditor(Model& model, UiActions& actions) {
                        "annotations) is in docs/your-kernel.md; the kernel compiles without a GPU, and Check runs it on one.");
     return;
   }
-  // The messages and checks under the text: a quarter, between four and twelve lines.
+  // The messages and checks under the text: a quarter, between four and twelve lines; the checks
+  // of a kernel, with their summary, timing and cases, nearly half (the text still has the rest).
   const float lineH = ImGui::GetTextLineHeightWithSpacing();
-  const float below = std::clamp(ImGui::GetContentRegionAvail().y * 0.25f, lineH * 4, lineH * 12);
+  const bool checks = (e.checksInFront || e.showChecks) && (e.checking || !e.cases.empty());
+  const float below = std::clamp(ImGui::GetContentRegionAvail().y * (checks ? 0.45f : 0.25f), lineH * 4, lineH * (checks ? 22 : 12));
   drawText(model, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, ImGui::GetContentRegionAvail().y - below));
   if (ImGui::BeginTabBar("editor-results")) {
     char label[64];
@@ -531,7 +584,9 @@ void drawKernelEditor(Model& model, UiActions& actions) {
     }
     const ImGuiTabItemFlags checkFlags = e.showChecks ? ImGuiTabItemFlags_SetSelected : 0;
     e.showChecks = false;
+    e.checksInFront = false;
     if (ImGui::BeginTabItem("Checks###checks", nullptr, checkFlags)) {
+      e.checksInFront = true;
       ImGui::BeginChild("checks");
       drawChecks(model);
       ImGui::EndChild();

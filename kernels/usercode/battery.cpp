@@ -253,10 +253,70 @@ std::string CheckReport::summaryText() const {
                       (w ? ", " + std::to_string(w) + " warning" + (w == 1 ? "" : "s") : "")
                 : "; hazard check: no hazard";
   }
+  if (timing.ran) {
+    char b[96];
+    const TimedRow* cub = timing.cub();
+    if (cub && timing.yours.ms.median > 0)
+      std::snprintf(b, sizeof b, "; %.1f GB/s, %.0f %% of CUB's speed", timing.yours.gbs, 100.0 * cub->ms.median / timing.yours.ms.median);
+    else
+      std::snprintf(b, sizeof b, "; %.1f GB/s", timing.yours.gbs);
+    t += b;
+  }
   return t + " (seed " + std::to_string(seed) + ")";
 }
 
 uint64_t hazardCheckSize(int block) { return uint64_t(block) * 64 + 7; }
+
+const std::vector<std::string>& timingCompanions() {
+  static const std::vector<std::string> keys = {"cub", "k10", "k12", "k13", "k14"};
+  return keys;
+}
+
+const TimedRow* TimingCheck::cub() const {
+  for (const TimedRow& r : others)
+    if (r.key == "cub" && r.error.empty()) return &r;
+  return nullptr;
+}
+
+const TimedRow* TimingCheck::fastestOfOurs() const {
+  const TimedRow* best = nullptr;
+  for (const TimedRow& r : others)
+    if (r.key != "cub" && r.error.empty() && r.ms.count > 0 && (!best || r.ms.median < best->ms.median)) best = &r;
+  return best;
+}
+
+std::string TimingCheck::text() const {
+  if (!ran) return "timing not run: " + why;
+  char line[256];
+  std::snprintf(line, sizeof line, "timing (%s %s, N=%s, block %d, random data; median of %d after %d warm-up, %s L2):",
+                std::string(name(c.type)).c_str(), std::string(name(c.op)).c_str(), formatCount(c.n).c_str(), c.block, reps,
+                warmups, warmL2 ? "warm" : "cold (flushed)");
+  std::string t = line;
+  const TimedRow* cubRow = cub();
+  auto row = [&](const TimedRow& r, const std::string& extra) {
+    if (!r.error.empty()) {
+      std::snprintf(line, sizeof line, "\n  %-28s not measured: %s", r.label.c_str(), r.error.c_str());
+    } else {
+      std::snprintf(line, sizeof line, "\n  %-28s %9.4f ms (min %.4f, max %.4f)  %8.1f GB/s%s", r.label.c_str(), r.ms.median,
+                    r.ms.min, r.ms.max, r.gbs, extra.c_str());
+    }
+    t += line;
+  };
+  std::string vsCub;
+  if (cubRow && yours.ms.median > 0) {
+    char b[64];
+    std::snprintf(b, sizeof b, "  %.0f %% of CUB's speed", 100.0 * cubRow->ms.median / yours.ms.median);
+    vsCub = b;
+  }
+  row(yours, vsCub);
+  if (cubRow) row(*cubRow, "");
+  if (const TimedRow* best = fastestOfOurs()) row(*best, "  (our fastest here)");
+  for (const TimedRow& r : others)
+    if (!r.error.empty()) row(r, "");
+  if (enqueueTimeouts)
+    t += "\n  note: in " + std::to_string(enqueueTimeouts) + " repetitions the launches took longer to enqueue than the stream was held";
+  return t;
+}
 
 int HazardCheck::failures() const {
   return int(std::count_if(hazards.begin(), hazards.end(),
@@ -455,6 +515,68 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
     }
     if (hooks.onHazards) hooks.onHazards(hc);
   }
+  // The timing: the first type, operation and block checked, at the asked N, random data.
+  if (rep.status == CheckStatus::Ran && q.timing.run && !(hooks.cancelled && hooks.cancelled())) {
+    TimingCheck& tc = rep.timing;
+    const CheckSummary& s = rep.summary;
+    if (cases.empty()) tc.why = "no case was checked";
+    else if (s.failed + s.crashed + s.timedOut + s.notRun > 0) tc.why = "the kernel failed a case: the time of a wrong result says nothing";
+    else if (rep.hazards.failures() > 0) tc.why = "the hazard check found a race: the time of a racy kernel says nothing";
+    if (tc.why.empty()) {
+      tc.c = cases.front();
+      tc.c.n = q.timing.n;
+      tc.c.data = "random";
+      tc.c.spec.pattern = DataPattern::Uniform;
+      tc.c.spec.seed = q.battery.seed;
+      tc.reps = q.timing.reps;
+      tc.warmups = q.timing.warmups;
+      tc.warmL2 = q.timing.warmL2;
+      const CompileResult& build = *std::find_if(rep.builds.begin(), rep.builds.end(), [&](const CompileResult& b) {
+        return b.type == tc.c.type && b.op == tc.c.op;
+      });
+      const KernelBuild* k = build.kernelFor(tc.c.block);
+      const LaunchPlan plan = planLaunch(rep.contract, tc.c.type, tc.c.n, tc.c.block);
+      if (!k || !plan.error.empty()) tc.why = !k ? "no build for block " + std::to_string(tc.c.block) : plan.error;
+      else if (k->paramBytes[2] == 4 && tc.c.n > ((k->nSigned || !k->nSignKnown) ? 0x7fffffffull : 0xffffffffull))
+        tc.why = "N=" + formatCount(tc.c.n) + " does not fit the kernel's 32-bit n";
+      else {
+        RunRequest run;
+        run.symbol = k->loweredName;
+        run.nBytes = k->paramBytes[2];
+        run.type = tc.c.type;
+        run.op = tc.c.op;
+        run.n = tc.c.n;
+        run.data = tc.c.spec;
+        run.plan = plan;
+        run.timedReps = tc.reps;
+        run.timedWarmups = tc.warmups;
+        run.warmL2 = tc.warmL2;
+        const RunOutcome o = worker.run(run, build.cubin);
+        const Reference ref = o.status == RunOutcome::Status::Ok ? computeReference(configOf(tc.c)) : Reference{};
+        const CaseResult judged = judgeCase(tc.c, plan, o, ref);
+        const double bytes = double(tc.c.n) * double(elemBytes(tc.c.type));
+        tc.yours.key = "yours";
+        tc.yours.label = "your kernel";
+        if (o.status != RunOutcome::Status::Ok) tc.why = "the timed run: " + o.message;
+        else if (judged.verdict != Verdict::Pass) tc.why = "the timed run's result was wrong: " + judged.text();
+        else if (o.repMs.size() != size_t(tc.reps)) tc.why = "the worker timed " + std::to_string(o.repMs.size()) + " of " + std::to_string(tc.reps) + " repetitions";
+        else {
+          tc.ran = true;
+          tc.enqueueTimeouts = o.enqueueTimeouts;
+          tc.yours.ms = Stats::of(o.repMs);
+          tc.yours.gbs = tc.yours.ms.median > 0 ? bytes / (tc.yours.ms.median * 1e-3) / 1e9 : 0;
+          if (hooks.measureOthers) {
+            RunConfig base = configOf(tc.c);
+            base.reps = tc.reps;
+            base.warmup = tc.warmups;
+            base.warmL2 = tc.warmL2;
+            tc.others = hooks.measureOthers(base);
+          }
+        }
+      }
+    }
+    if (hooks.onTiming) hooks.onTiming(tc);
+  }
   rep.workerRestarts = worker.restarts() - restartsBefore;
   return rep;
 }
@@ -485,6 +607,39 @@ nlohmann::json hazardJson(const HazardCheck& h) {
           {"hazards", list},
           {"suppressed", h.suppressed},
           {"notes", h.notes}};
+}
+
+nlohmann::json timedRowJson(const TimedRow& r) {
+  return {{"key", r.key},
+          {"label", r.label},
+          {"error", r.error},
+          {"median_ms", r.ms.median},
+          {"min_ms", r.ms.min},
+          {"max_ms", r.ms.max},
+          {"reps", r.ms.count},
+          {"gbs", r.gbs}};
+}
+
+nlohmann::json timingJson(const TimingCheck& t) {
+  nlohmann::json others = nlohmann::json::array();
+  for (const TimedRow& r : t.others) others.push_back(timedRowJson(r));
+  const TimedRow* cub = t.cub();
+  const TimedRow* ours = t.fastestOfOurs();
+  return {{"ran", t.ran},
+          {"why_not", t.why},
+          {"type", t.ran ? std::string(name(t.c.type)) : std::string()},
+          {"op", t.ran ? std::string(name(t.c.op)) : std::string()},
+          {"block", t.ran ? t.c.block : 0},
+          {"n", t.ran ? t.c.n : 0},
+          {"reps", t.reps},
+          {"warmups", t.warmups},
+          {"warm_l2", t.warmL2},
+          {"enqueue_timeouts", t.enqueueTimeouts},
+          {"yours", timedRowJson(t.yours)},
+          {"others", others},
+          {"fraction_of_cub", cub && t.yours.ms.median > 0 ? cub->ms.median / t.yours.ms.median : 0.0},
+          {"fastest_of_ours", ours ? ours->key : std::string()},
+          {"text", t.text()}};
 }
 
 }  // namespace
@@ -555,6 +710,7 @@ nlohmann::json checkReportJson(const CheckReport& r) {
           {"builds", builds},
           {"cases", cases},
           {"hazard_check", hazardJson(r.hazards)},
+          {"timing", timingJson(r.timing)},
           {"worker_restarts", r.workerRestarts},
           {"summary",
            {{"total", s.total()},

@@ -4,6 +4,7 @@
 // the worker process: a fault here poisons this process's context, never the app's.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "reducelab/reference.hpp"
 #include "reducelab/type_dispatch.hpp"
 #include "reducelab/usercode/worker.hpp"
+#include "../cuda/timing_kernels.cuh"
 
 namespace rl::usercode {
 namespace {
@@ -187,6 +189,87 @@ RunOutcome failed(RunOutcome::Status s, std::string message, bool contextLost = 
 RunOutcome afterRun(cudaError_t e, const std::string& during) {
   if (sticky(e)) return failed(RunOutcome::Status::Fault, faultText(e), true);
   return failed(RunOutcome::Status::WorkerError, during + ": " + cudaText(e));
+}
+
+// The repetitions of a timing request, as the engine times ours (engine.cu, measure): warm-ups,
+// then per repetition the L2 flush, the stream held by a kernel until every launch is enqueued,
+// the start event, the launches (with the atomic final's identity write, as k11's), the end event.
+// The result was checked before; these runs are for time only.
+std::string timeLaunches(const RunRequest& r, const void* fn, const void* input, const std::vector<void*>& outputs,
+                         cudaStream_t s, RunOutcome* o) {
+  const LaunchPlan& plan = r.plan;
+  const int eb = int(elemBytes(r.type));
+  std::vector<unsigned char> identity(size_t(eb), 0);
+  withElemType(r.type, [&]<class T>(TypeTag<T>) {
+    const T id = withOp(r.op, [&]<class O>(TypeTag<O>) { return O::template identity<T>(); });
+    std::memcpy(identity.data(), &id, sizeof(T));
+  });
+  auto launchAll = [&]() -> cudaError_t {
+    if (plan.final == UserFinal::Atomic)
+      if (cudaError_t e = cudaMemcpyAsync(outputs.front(), identity.data(), identity.size(), cudaMemcpyHostToDevice, s); e != cudaSuccess)
+        return e;
+    for (size_t p = 0; p < plan.passes.size(); ++p) {
+      const void* in = p == 0 ? input : outputs[p - 1];
+      void* out = outputs[p];
+      uint32_t n32 = uint32_t(plan.passes[p].n);
+      uint64_t n64 = plan.passes[p].n;
+      void* args[] = {&in, &out, r.nBytes == 4 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
+      if (cudaError_t e = cudaLaunchKernel(fn, dim3(unsigned(plan.passes[p].grid)), dim3(unsigned(plan.block)), args,
+                                           size_t(plan.dynamicSharedBytes), s);
+          e != cudaSuccess)
+        return e;
+    }
+    return cudaSuccess;
+  };
+  // The flush buffer (twice the L2, read, so L2 holds only clean lines) and the hold's flags.
+  void* flush = nullptr;
+  int* sink = nullptr;
+  int* hostFlags = nullptr;
+  int* deviceFlags = nullptr;
+  struct Free {
+    void*& flush; int*& sink; int*& hostFlags;
+    ~Free() { if (flush) cudaFree(flush); if (sink) cudaFree(sink); if (hostFlags) cudaFreeHost(hostFlags); }
+  } freeAll{flush, sink, hostFlags};
+  const size_t flushBytes = size_t(std::max(deviceAttribute(cudaDevAttrL2CacheSize), 1 << 20)) * 2;
+  if (!r.warmL2) {
+    if (cudaError_t e = cudaMalloc(&flush, flushBytes); e != cudaSuccess) return "cannot allocate the L2 flush buffer: " + cudaText(e);
+    cudaMemsetAsync(flush, 0, flushBytes, s);
+  }
+  if (cudaError_t e = cudaMalloc(&sink, 8 * sizeof(int)); e != cudaSuccess) return "cannot allocate: " + cudaText(e);
+  if (cudaHostAlloc(reinterpret_cast<void**>(&hostFlags), 2 * sizeof(int), cudaHostAllocMapped) != cudaSuccess ||
+      cudaHostGetDevicePointer(reinterpret_cast<void**>(&deviceFlags), hostFlags, 0) != cudaSuccess) {
+    cudaGetLastError();
+    return "cannot map the flags that hold the stream";
+  }
+  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> e0Owner(e0, &cudaEventDestroy), e1Owner(e1, &cudaEventDestroy);
+  for (int w = 0; w < r.timedWarmups; ++w)
+    if (cudaError_t e = launchAll(); e != cudaSuccess) return "a warm-up launch failed: " + cudaText(e);
+  if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return "a warm-up run failed: " + cudaText(e);
+  const int sms = deviceAttribute(cudaDevAttrMultiProcessorCount);
+  for (int rep = 0; rep < r.timedReps; ++rep) {
+    if (!r.warmL2)
+      timing::readStreamKernel<<<sms * 4, 512, 0, s>>>(static_cast<const int4*>(flush), flushBytes / 16, sink);
+    __atomic_store_n(&hostFlags[0], 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&hostFlags[1], 0, __ATOMIC_SEQ_CST);
+    timing::blockStreamKernel<<<1, 1, 0, s>>>(deviceFlags, 2000000000ull, deviceFlags + 1);
+    cudaEventRecord(e0, s);
+    const cudaError_t launched = launchAll();
+    cudaEventRecord(e1, s);
+    __atomic_store_n(&hostFlags[0], 1, __ATOMIC_SEQ_CST);
+    if (launched != cudaSuccess) {
+      cudaStreamSynchronize(s);
+      return "a timed launch failed: " + cudaText(launched);
+    }
+    if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    o->repMs.push_back(ms);
+    if (__atomic_load_n(&hostFlags[1], __ATOMIC_SEQ_CST) != 0) ++o->enqueueTimeouts;
+  }
+  return {};
 }
 
 }  // namespace
@@ -423,6 +506,15 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "comparing the input");
   o.inputChanged = found[0];
   o.firstInputChange = found[0] ? found[1] : 0;
+  if (r.timedReps > 0 && !tracing) {
+    std::vector<void*> outs;
+    for (const auto& b : outputs) outs.push_back(b->data());
+    if (std::string e = timeLaunches(r, fn, input.data(), outs, s, &o); !e.empty()) {
+      const cudaError_t last = cudaGetLastError();
+      if (sticky(last)) return failed(RunOutcome::Status::Fault, faultText(last), true);
+      return failed(RunOutcome::Status::LaunchError, "timing: " + e);
+    }
+  }
   if (tracing) {
     o.tracedFunction = tracedRaw.function;
     o.traceRecords = tracedRaw.records.size();

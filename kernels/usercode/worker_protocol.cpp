@@ -159,6 +159,9 @@ json runRequestJson(const RunRequest& r, const std::vector<uint8_t>& cubin) {
           {"cpu_values", r.plan.cpuValues},
           {"trace_block", r.traceBlock},
           {"trace_records", r.traceRecords},
+          {"timed_reps", r.timedReps},
+          {"timed_warmups", r.timedWarmups},
+          {"warm_l2", r.warmL2},
           {"cubin", hex}};
 }
 
@@ -178,12 +181,16 @@ std::string decodeRunRequest(const remote::Frame& f, RunRequest* r, std::vector<
   r->plan.cpuValues = j.count("cpu_values", uint64_t(1) << 40);
   r->traceBlock = j.integer("trace_block");
   r->traceRecords = uint32_t(j.count("trace_records", uint64_t(1) << 26));
+  r->timedReps = int(j.count("timed_reps", kMaxTimedReps));
+  r->timedWarmups = int(j.count("timed_warmups", kMaxTimedWarmups));
+  r->warmL2 = j.boolean("warm_l2");
   const json* passes = j.array("passes", kMaxPasses);
   if (!j.error.empty()) return j.error;
   if (r->nBytes != 4 && r->nBytes != 8) return "field 'n_bytes' is not 4 or 8";
   if (r->symbol.empty()) return "field 'symbol' is empty";
   if (r->traceBlock < -1 || r->traceBlock > 0x7fffffff) return "field 'trace_block' is out of range";
   if (r->traceBlock >= 0 && r->traceRecords == 0) return "field 'trace_records' is 0";
+  if (r->traceBlock >= 0 && r->timedReps > 0) return "a traced run is not timed (patched launches are slow)";
   const auto t = parseElemType(elem);
   const auto o = parseOp(op);
   const auto d = parseDataPattern(pattern);
@@ -247,6 +254,8 @@ json runOutcomeJson(uint64_t id, const RunOutcome& o) {
           {"input_changed", o.inputChanged},
           {"first_input_change", o.firstInputChange},
           {"ms", o.kernelMs},
+          {"rep_ms", o.repMs},
+          {"enqueue_timeouts", o.enqueueTimeouts},
           {"context_lost", o.contextLost},
           {"trace_error", o.traceError.substr(0, kMaxText)},
           {"trace_notes", notes},
@@ -268,6 +277,8 @@ std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o
   o->inputChanged = j.count("input_changed", UINT64_MAX);
   o->firstInputChange = j.count("first_input_change", UINT64_MAX);
   o->kernelMs = j.number("ms");
+  o->enqueueTimeouts = int(j.count("enqueue_timeouts", kMaxTimedReps));
+  const json* reps = j.array("rep_ms", kMaxTimedReps);
   o->contextLost = j.boolean("context_lost");
   const json* guards = j.array("guards", kMaxGuards);
   o->traceError = j.text("trace_error");
@@ -278,6 +289,11 @@ std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o
   const json* notes = j.array("trace_notes", kMaxNotes);
   const json* hazards = j.array("hazards", kMaxHazards);
   if (!j.error.empty()) return j.error;
+  o->repMs.clear();
+  for (const json& v : *reps) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) return "a repetition's time is not a number of milliseconds";
+    o->repMs.push_back(v.get<double>());
+  }
   o->traceNotes.clear();
   for (const json& n : *notes) {
     if (!n.is_string() || n.get_ref<const std::string&>().size() > kMaxText) return "a trace note is not text";

@@ -78,7 +78,7 @@ class Backend {
   // "" when `fn` ran; otherwise why not (another source, or no engine).
   virtual std::string onEngine(const std::function<void(Engine&)>& fn) {
     (void)fn;
-    return name() + " has no engine of this machine's";
+    return "the " + name() + " runs no kernel on this machine's GPU";
   }
 
   // Everything finished since the last poll; never waits.

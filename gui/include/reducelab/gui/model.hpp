@@ -174,10 +174,12 @@ struct EditorState {
   std::string checkSummary;             // "72 of 72 passed" or why it did not run
   int checkExit = -1;                   // reducelab check's exit code for it (-1: none yet)
   std::string hazards;                  // the hazard check's lines
+  std::optional<usercode::TimingCheck> timing;  // beside CUB (a kernel that passed), once done
   // Asked by the GUI of the editor widget for the next frame.
   int caretLine = 0;                    // > 0: put the caret on this line (a message was clicked)
   int caretOffset = -1;                 // >= 0: put the caret here (after an undo)
   bool showChecks = false;              // bring the checks' tab to the front once
+  bool checksInFront = false;           // the checks' tab was the one shown last frame
 };
 
 enum class EditorRequest {

@@ -12,6 +12,7 @@
 
 #include "reducelab/datagen.hpp"
 #include "reducelab/reference.hpp"
+#include "reducelab/stats.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
 #include "reducelab/usercode/worker.hpp"
@@ -90,6 +91,41 @@ struct HazardCheck {
 // N of the traced launch for a block size: 64 blocks and 7 elements more (a partial last block).
 uint64_t hazardCheckSize(int block);
 
+// The measured time beside ours: the kernel timed in the worker as the engine times ours (an L2
+// flush before each repetition, the stream held until the launches are enqueued, CUDA events
+// around the launches only), then CUB and our fastest kernels on the same type, operation and N,
+// measured by this process's engine in the same run. Only a kernel that passed every case is timed.
+struct TimingOptions {
+  bool run = true;
+  uint64_t n = uint64_t(1) << 24;
+  int reps = 20, warmups = 3;
+  bool warmL2 = false;
+};
+struct TimedRow {
+  std::string key;    // "yours", "cub", "k13"
+  std::string label;  // "your kernel", "CUB DeviceReduce", "k13 tuned single pass"
+  std::string error;  // not measured: why
+  Stats ms;           // the kernel time of each repetition
+  double gbs = 0;     // N x element size / median time
+};
+struct TimingCheck {
+  bool ran = false;
+  std::string why;  // not ran: why
+  CheckCase c;      // type, operation, block and N timed (random data)
+  int reps = 0, warmups = 0;
+  bool warmL2 = false;
+  int enqueueTimeouts = 0;
+  TimedRow yours;
+  std::vector<TimedRow> others;  // as measured: CUB and our fast kernels
+  const TimedRow* cub() const;
+  const TimedRow* fastestOfOurs() const;  // the fastest measured row that is not CUB
+  std::string text() const;  // the lines `reducelab check` prints
+};
+// What the app measures beside the user's kernel (its engine: CUB and our fast kernels).
+using MeasureOthers = std::function<std::vector<TimedRow>(const RunConfig&)>;
+// The kernels measured beside the user's: CUB and our fastest single-pass and vector kernels.
+const std::vector<std::string>& timingCompanions();
+
 struct CheckSummary {
   int passed = 0, failed = 0, crashed = 0, timedOut = 0, skipped = 0, notRun = 0;
   int total() const { return passed + failed + crashed + timedOut + skipped + notRun; }
@@ -102,6 +138,7 @@ struct CheckRequest {
   int sm = 0;              // 0: the GPU's architecture (sm_90 where there is no GPU)
   std::string cacheDir;    // "": the default cache
   bool useCache = true;
+  TimingOptions timing;
 };
 
 enum class CheckStatus { Ran, CompileError, Environment, Usage, Cancelled };
@@ -120,6 +157,7 @@ struct CheckReport {
   std::vector<CaseResult> cases;
   CheckSummary summary;
   HazardCheck hazards;
+  TimingCheck timing;
   int workerRestarts = 0;
   // 0 all passed, 3 a case failed or a hazard was found, 4 compile errors, 1 environment (no
   // NVRTC, no GPU), 2 usage.
@@ -131,7 +169,9 @@ struct CheckHooks {
   std::function<void(const CheckReport&)> onCompiled;  // the builds are done, the cases not yet run
   std::function<void(const CaseResult&)> onCase;  // after each case (progress)
   std::function<void(const HazardCheck&)> onHazards;  // after the hazard check
+  std::function<void(const TimingCheck&)> onTiming;  // after the timing
   std::function<bool()> cancelled;                // polled between cases
+  MeasureOthers measureOthers;  // none: the user's kernel is timed alone
 };
 
 CheckReport runCheck(const CheckRequest& request, KernelWorker& worker, const CheckHooks& hooks = {});

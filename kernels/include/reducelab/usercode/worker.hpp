@@ -37,7 +37,14 @@ struct RunRequest {
   // the trace, hazards what instrumented_hazards.hpp finds in its records.
   int64_t traceBlock = -1;
   uint32_t traceRecords = 1u << 21;  // the record buffer's capacity
+  // > 0: after the checked run, time the launches as the engine times ours (engine.cu): warm-ups,
+  // then per repetition an L2 flush (unless warmL2), the stream held until every launch is
+  // enqueued, CUDA events around the launches only. Not with a trace (patched launches are slow).
+  int timedReps = 0;
+  int timedWarmups = 0;
+  bool warmL2 = false;
 };
+constexpr int kMaxTimedReps = 1000, kMaxTimedWarmups = 100;
 
 // Bytes that changed in the guard zone before or after a buffer: offsets count from the
 // buffer's first byte (negative: before it).
@@ -65,7 +72,9 @@ struct RunOutcome {
   std::vector<GuardFinding> guards;
   uint64_t inputChanged = 0;     // input elements the kernel overwrote
   uint64_t firstInputChange = 0;
-  double kernelMs = 0;           // all launches, CUDA events
+  double kernelMs = 0;           // all launches of the checked run, CUDA events
+  std::vector<double> repMs;     // a timing request: each repetition's launches, CUDA events
+  int enqueueTimeouts = 0;       // repetitions whose enqueue outlasted the stream hold
   bool contextLost = false;      // the worker exits after answering (sticky error)
   // A trace request (RunRequest::traceBlock): the trace (TraceData bytes, trace_format.hpp) or why
   // there is none, what the conversion could not show, and the block's shared-memory hazards.
