@@ -1,5 +1,6 @@
 // Session and recording files: a recording or session JSON opened (its runs replayed into the
 // live plot, its lesson reopened), and this session saved as a recording.
+#include <algorithm>
 #include <unistd.h>
 
 #include "application.hpp"
@@ -38,7 +39,15 @@ std::string Application::openRecording(const std::string& path) {
   } else {
     if (model_.lesson.active) requestCloseLesson();
     if (!rec->traces.empty()) model_.config = rec->traces.front().config;
-    else if (!rec->measurements.empty()) model_.config = rec->measurements.front().config;
+    else if (!rec->measurements.empty()) {
+      // The first row of ours; a row of the user's own kernel (bench --kernel-file) gives only its
+      // type, operation, N and block: its kernel is in its file, not in the catalogue to pick.
+      const auto ours = std::find_if(rec->measurements.begin(), rec->measurements.end(),
+                                     [](const Measurement& m) { return m.config.kernel != kUserKernelKey; });
+      const std::string kernel = model_.config.kernel;
+      model_.config = ours != rec->measurements.end() ? ours->config : rec->measurements.front().config;
+      if (model_.config.kernel == kUserKernelKey) model_.config.kernel = kernel;
+    }
   }
   if (!rec->sweeps.empty()) model_.focusPanel = rec->sweeps.begin()->first == "kernel" ? "ladder" : rec->sweeps.begin()->first == "type" ? "types" : rec->sweeps.begin()->first;
   else if (!rec->measurements.empty() && !lesson) model_.focusPanel = "live";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cmd_usercode.hpp"
 #include "commands.hpp"
 #include "reducelab/version.hpp"
 #include "interrupt.hpp"
@@ -14,6 +15,7 @@
 #include "reducelab/formats/output_formats.hpp"
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/run_tables.hpp"
+#include "reducelab/usercode/measure.hpp"
 #include "reducelab/matrix.hpp"
 
 namespace rl::app {
@@ -181,6 +183,16 @@ int runBench(const BenchOptions& o) {
   // A family whose runs write a whole output (the matrices): each run checks its own, no shared
   // exact reference and no CPU baseline.
   const bool matrix = !family.scalarResult();
+  // The user's kernel: read and its claims checked now, run in its worker after our rows.
+  std::string userSource;
+  if (!o.kernelFile.empty()) {
+    if (matrix || o.cpuOnly) {
+      std::fprintf(stderr, "reducelab: error: --kernel-file adds a reduction kernel's row: %s\n",
+                   matrix ? "bench it beside reductions (--kernel k7,cub ...)" : "it runs on the GPU (leave out --cpu-only)");
+      return 2;
+    }
+    if (int rc = readKernelSource(o.kernelFile, &userSource)) return rc;
+  }
   if (matrix && o.cpuOnly) {
     std::fprintf(stderr, "reducelab: error: --cpu-only runs the reductions' CPU baseline; the %s kernels have none\n",
                  std::string(family.name()).c_str());
@@ -265,6 +277,29 @@ int runBench(const BenchOptions& o) {
   std::vector<Measurement> rows = measureAll(*backend, configs, inputs, [&](const Measurement&) { announce(); },
                                              [] { return interrupted(); });
   if (interrupted()) return interruptedExit();
+  if (!o.kernelFile.empty()) {  // the same input, reference, repetitions and L2 mode as our rows
+    if (tty) std::fprintf(stderr, "[%zu/%zu] your kernel %s\n", configs.size() + 1, configs.size() + 1, o.kernelFile.c_str());
+    usercode::WorkerOptions w;
+    w.cancelled = [] { return interrupted(); };
+    usercode::KernelWorker worker(w);
+    usercode::UserMeasureRequest q;
+    q.source = userSource;
+    q.file = o.kernelFile;
+    q.config = base;
+    q.knownReference = &ref;
+    q.peaks = peaks;
+    Measurement m = usercode::measureUserKernel(q, worker);
+    worker.stop();
+    if (interrupted()) return interruptedExit();
+    if (m.ok && !o.noCpu) {
+      m.cpu = cpu;
+      m.haveCpu = cpu.reps > 0;
+      m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? cpu.ms.median / m.endToEnd.median : 0;
+    }
+    m.launchFloorMs = floor.median;
+    if (!m.ok) std::fprintf(stderr, "reducelab: error: your kernel %s was not measured: %s\n", o.kernelFile.c_str(), m.error.c_str());
+    rows.push_back(std::move(m));
+  }
   fillLadderSpeedups(rows);
 
   std::string text;
@@ -285,6 +320,7 @@ int runBench(const BenchOptions& o) {
   }
   bool allOk = true;
   for (const Measurement& m : rows) allOk = allOk && (!m.ok || !m.haveReference || m.check.pass);
+  if (!o.kernelFile.empty() && !rows.back().ok) allOk = false;
   return allOk ? 0 : 3;  // 3: a kernel computed a wrong result
 }
 

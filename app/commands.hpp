@@ -34,6 +34,7 @@ struct BenchOptions {
   bool force = false;
   bool cpuOnly = false;
   bool noCpu = false;
+  std::string kernelFile;  // the user's kernel as one more row (docs/your-kernel.md)
   std::vector<std::string> argv;
 };
 int runBench(const BenchOptions& options);

@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   benchCmd->add_flag("--force", bench.force, "Overwrite --out if it exists");
   benchCmd->add_flag("--cpu-only", bench.cpuOnly, "Only the CPU baseline and reference (no GPU needed)");
   benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N; with --cpu-only: the exact reference alone)");
+  benchCmd->add_option("--kernel-file", bench.kernelFile,
+                       "Your own kernel (a .cu file, docs/your-kernel.md) as one more row, measured in its worker process");
   for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
 
   rl::app::TuneCommandOptions tune;

@@ -12,6 +12,11 @@
 #include <set>
 
 #include "reducelab/stats.hpp"
+#include "reducelab/run_tables.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/formats/output_formats.hpp"
+#include "reducelab/usercode/measure.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
@@ -964,6 +969,7 @@ TEST(UserWorker, TimingRequestsAndTheirRepetitionsRoundTrip) {
   uc::RunOutcome o;
   o.status = uc::RunOutcome::Status::Ok;
   o.repMs = {0.031, 0.0305, 0.032};
+  o.repEndToEndMs = {0.041, 0.0405, 0.042};
   o.enqueueTimeouts = 1;
   rl::remote::Frame g;
   g.type = "uc_outcome";
@@ -972,7 +978,11 @@ TEST(UserWorker, TimingRequestsAndTheirRepetitionsRoundTrip) {
   uc::RunOutcome ob;
   ASSERT_EQ(uc::decodeRunOutcome(g, &id, &ob), "");
   EXPECT_EQ(ob.repMs, o.repMs);
+  EXPECT_EQ(ob.repEndToEndMs, o.repEndToEndMs);
   EXPECT_EQ(ob.enqueueTimeouts, 1);
+  g.body["rep_e2e_ms"] = nlohmann::json::array({0.1});
+  EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "the end-to-end times are not one per repetition");
+  g.body["rep_e2e_ms"] = nlohmann::json::array({0.1, 0.1});
   g.body["rep_ms"] = nlohmann::json::array({0.1, -1.0});
   EXPECT_EQ(uc::decodeRunOutcome(g, &id, &ob), "a repetition's time is not a number of milliseconds");
   g.body["rep_ms"] = nlohmann::json::array({0.1, "fast"});
@@ -1073,6 +1083,104 @@ TEST(UserCheck, AKernelThatFailsACaseIsNotTimed) {
   EXPECT_NE(t.rep.timing.why.find("failed a case"), std::string::npos) << t.rep.timing.why;
   EXPECT_EQ(t.companionCalls, 0);
   EXPECT_EQ(t.rep.exitCode(), 3);
+}
+
+// The user's kernel as a row like ours: the worker's repetitions as the kernel and end-to-end
+// times, the bandwidth of the median, the exact reference's verdict, the plan's geometry; and the
+// row in the bench table beside ours.
+TEST(UserMeasure, ARowLikeOursFromTheWorkersRepetitions) {
+  REQUIRE_NVRTC();
+  uc::WorkerOptions w;
+  w.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  w.args = {"exact"};
+  uc::KernelWorker worker(w);
+  uc::UserMeasureRequest q;
+  q.file = kData + "harris3.cu";
+  q.source = source("harris3.cu");
+  q.cacheDir = rl::test::freshTempDir("uc-measure-cache");
+  q.config.type = ElemType::Float32;
+  q.config.op = Op::Sum;
+  q.config.n = uint64_t(1) << 20;
+  q.config.block = 256;
+  q.config.reps = 7;
+  q.peaks.theoreticalGBs = 4000;
+  const rl::Measurement m = uc::measureUserKernel(q, worker);
+  ASSERT_TRUE(m.ok) << m.error;
+  EXPECT_EQ(m.config.kernel, "yours");
+  EXPECT_EQ(m.kernelName, "your kernel (harris3.cu)");
+  ASSERT_EQ(m.kernelMs.size(), 7u);
+  ASSERT_EQ(m.endToEndMs.size(), 7u);
+  const double median = double(q.config.n) * 4 / 2e9 + 3e-6;  // the fake's repetition k: n*4/2e9 + k*1e-6 ms
+  EXPECT_NEAR(m.kernel.median, median, 1e-12);
+  EXPECT_NEAR(m.endToEnd.median, median + 0.01, 1e-12);
+  EXPECT_NEAR(m.bandwidthGBs, double(q.config.n) * 4 / (median * 1e-3) / 1e9, 1e-6);
+  EXPECT_NEAR(m.pctTheoretical, 100 * m.bandwidthGBs / 4000, 1e-9);
+  EXPECT_TRUE(m.haveReference);
+  EXPECT_TRUE(m.check.pass) << m.check.note;
+  // Harris 3's default launch: one value per block of 256, passes until one value remains.
+  const std::vector<uint64_t> grids = {4096, 16, 1};
+  EXPECT_EQ(m.geometry.passGrids, grids);
+  EXPECT_EQ(m.geometry.block, 256u);
+  EXPECT_EQ(m.geometry.final, rl::FinalStage::Gpu);
+  const std::string table = rl::terminalFormat().table(rl::benchTable({m}, rl::Peaks{}));
+  EXPECT_NE(table.find("your kernel (harris3.cu)"), std::string::npos) << table;
+  EXPECT_NE(table.find("PASS"), std::string::npos) << table;
+  // The same record in the session JSON (bench --format json), and back.
+  const nlohmann::json session = rl::sessionJson(rl::SessionInfo{rl::assumedH200(), rl::Peaks{}, {}, "reduce"}, {m});
+  std::string error;
+  const std::vector<rl::Measurement> back = rl::measurementsFromJson(session, &error);
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].config.kernel, "yours");
+  EXPECT_EQ(back[0].kernelMs, m.kernelMs);
+  EXPECT_EQ(back[0].check.pass, m.check.pass);
+  // Opened in the window (a session file of bench --kernel-file): shown, nothing asked of a catalogue.
+  const std::string file = rl::test::tempPath("user-row-session.json");
+  { std::ofstream(file) << session.dump(); }
+  const std::string png = rl::test::tempPath("user-row-session.png");
+  const rl::test::CommandResult gui = rl::test::runReducelab("--headless --frames 8 --screenshot " + png + " " + file, "REDUCELAB_HIDE_GPU=1");
+  EXPECT_EQ(gui.exitCode, 0) << gui.err;
+  EXPECT_TRUE(rl::test::loadPng(png).ok());
+
+  // What it cannot measure, it says: a type, operation or block it does not claim, another timing.
+  rl::RunConfig c = q.config;
+  q.config.block = 64;
+  EXPECT_EQ(uc::measureUserKernel(q, worker).error, "the kernel does not claim block 64 (its @reducelab blocks)");
+  q.config = c;
+  q.config.timing = rl::TimingMode::Events;
+  EXPECT_NE(uc::measureUserKernel(q, worker).error.find("--timing blocked"), std::string::npos);
+  worker.stop();
+
+  // A wrong answer is a row whose check fails, as ours would be.
+  uc::WorkerOptions wrong = w;
+  wrong.args = {"ok"};  // answers N
+  uc::KernelWorker liar(wrong);
+  q.config = c;
+  const rl::Measurement bad = uc::measureUserKernel(q, liar);
+  ASSERT_TRUE(bad.ok) << bad.error;
+  EXPECT_FALSE(bad.check.pass);
+  liar.stop();
+}
+
+// bench --kernel-file: the file and what it is benched beside are checked before any GPU work.
+TEST(UserCli, BenchKernelFileRefusesWhatItCannotMeasure) {
+  auto bench = [](const std::string& args) { return rl::test::runReducelab("bench " + args, "REDUCELAB_HIDE_GPU=1"); };
+  rl::test::CommandResult r = bench("--kernel-file " + rl::test::tempPath("absent.cu"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("No such file"), std::string::npos) << r.err;
+  r = bench("--kernel-file " + kData + "harris3.cu --cpu-only");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("leave out --cpu-only"), std::string::npos) << r.err;
+  r = bench("--kernel transpose --kernel-file " + kData + "harris3.cu");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("beside reductions"), std::string::npos) << r.err;
+  r = bench("--kernel-file " + kData);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("it is a folder"), std::string::npos) << r.err;
+  r = bench("--kernel-file " + kData + "harris3.cu");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("bench needs an NVIDIA GPU"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {

@@ -93,3 +93,19 @@ std::string validate(const RunConfig& c, const DeviceInfo* device) {
 }
 
 }  // namespace rl
+
+namespace rl {
+
+std::string validateUserRow(const RunConfig& c) {
+  if (c.kernel != kUserKernelKey) return "not a row of your own kernel";
+  if (c.n < 1) return "N must be at least 1";
+  if (c.block < 1 || c.block > 1024) return "the block size must be between 1 and 1024";
+  if (c.reps < 1 || c.reps > 100000) return "repetitions must be between 1 and 100000";
+  if (c.warmup < 0 || c.warmup > 10000) return "warm-up runs must be between 0 and 10000";
+  if (c.accumulate != Accumulate::Same) return "a kernel of your own accumulates in its element type";
+  if (c.data == DataPattern::IntRange && c.rangeLo > c.rangeHi)
+    return "the integer range is empty (low " + std::to_string(c.rangeLo) + " > high " + std::to_string(c.rangeHi) + ")";
+  return {};
+}
+
+}  // namespace rl

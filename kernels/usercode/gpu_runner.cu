@@ -194,7 +194,8 @@ RunOutcome afterRun(cudaError_t e, const std::string& during) {
 // The repetitions of a timing request, as the engine times ours (engine.cu, measure): warm-ups,
 // then per repetition the L2 flush, the stream held by a kernel until every launch is enqueued,
 // the start event, the launches (with the atomic final's identity write, as k11's), the end event.
-// The result was checked before; these runs are for time only.
+// End to end as the engine's: to an event recorded after the result's copy to the host and the
+// CPU's loop over the partials (a CPU final). The result was checked before; these runs are for time only.
 std::string timeLaunches(const RunRequest& r, const void* fn, const void* input, const std::vector<void*>& outputs,
                          cudaStream_t s, RunOutcome* o) {
   const LaunchPlan& plan = r.plan;
@@ -241,10 +242,14 @@ std::string timeLaunches(const RunRequest& r, const void* fn, const void* input,
     cudaGetLastError();
     return "cannot map the flags that hold the stream";
   }
-  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  cudaEvent_t e0 = nullptr, e1 = nullptr, e2 = nullptr;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> e0Owner(e0, &cudaEventDestroy), e1Owner(e1, &cudaEventDestroy);
+  cudaEventCreate(&e2);
+  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> e0Owner(e0, &cudaEventDestroy), e1Owner(e1, &cudaEventDestroy),
+      e2Owner(e2, &cudaEventDestroy);
+  const uint64_t values = plan.final == UserFinal::Cpu ? plan.cpuValues : 1;
+  std::vector<unsigned char> host(size_t(values) * size_t(eb));
   for (int w = 0; w < r.timedWarmups; ++w)
     if (cudaError_t e = launchAll(); e != cudaSuccess) return "a warm-up launch failed: " + cudaText(e);
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return "a warm-up run failed: " + cudaText(e);
@@ -263,10 +268,30 @@ std::string timeLaunches(const RunRequest& r, const void* fn, const void* input,
       cudaStreamSynchronize(s);
       return "a timed launch failed: " + cudaText(launched);
     }
-    if (cudaError_t e = cudaEventSynchronize(e1); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
-    float ms = 0;
+    // The result to the host and the CPU's share of the final, then the end-to-end event.
+    if (cudaError_t e = cudaMemcpyAsync(host.data(), outputs.back(), host.size(), cudaMemcpyDeviceToHost, s); e != cudaSuccess)
+      return "copying the result: " + cudaText(e);
+    if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
+    withElemType(r.type, [&]<class T>(TypeTag<T>) {
+      withOp(r.op, [&]<class O>(TypeTag<O>) {
+        T acc;
+        std::memcpy(&acc, host.data(), sizeof(T));
+        for (uint64_t i = 1; i < values; ++i) {
+          T v;
+          std::memcpy(&v, host.data() + i * sizeof(T), sizeof(T));
+          acc = O()(acc, v);
+        }
+        volatile T keep = acc;  // the loop is part of the time: not optimised away
+        (void)keep;
+      });
+    });
+    cudaEventRecord(e2, s);
+    if (cudaError_t e = cudaEventSynchronize(e2); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
+    float ms = 0, e2eMs = 0;
     cudaEventElapsedTime(&ms, e0, e1);
+    cudaEventElapsedTime(&e2eMs, e0, e2);
     o->repMs.push_back(ms);
+    o->repEndToEndMs.push_back(e2eMs);
     if (__atomic_load_n(&hostFlags[1], __ATOMIC_SEQ_CST) != 0) ++o->enqueueTimeouts;
   }
   return {};

@@ -255,6 +255,7 @@ json runOutcomeJson(uint64_t id, const RunOutcome& o) {
           {"first_input_change", o.firstInputChange},
           {"ms", o.kernelMs},
           {"rep_ms", o.repMs},
+          {"rep_e2e_ms", o.repEndToEndMs},
           {"enqueue_timeouts", o.enqueueTimeouts},
           {"context_lost", o.contextLost},
           {"trace_error", o.traceError.substr(0, kMaxText)},
@@ -279,6 +280,7 @@ std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o
   o->kernelMs = j.number("ms");
   o->enqueueTimeouts = int(j.count("enqueue_timeouts", kMaxTimedReps));
   const json* reps = j.array("rep_ms", kMaxTimedReps);
+  const json* repsE2e = j.array("rep_e2e_ms", kMaxTimedReps);
   o->contextLost = j.boolean("context_lost");
   const json* guards = j.array("guards", kMaxGuards);
   o->traceError = j.text("trace_error");
@@ -289,11 +291,14 @@ std::string decodeRunOutcome(const remote::Frame& f, uint64_t* id, RunOutcome* o
   const json* notes = j.array("trace_notes", kMaxNotes);
   const json* hazards = j.array("hazards", kMaxHazards);
   if (!j.error.empty()) return j.error;
-  o->repMs.clear();
-  for (const json& v : *reps) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) return "a repetition's time is not a number of milliseconds";
-    o->repMs.push_back(v.get<double>());
+  for (auto [list, out] : {std::pair{reps, &o->repMs}, std::pair{repsE2e, &o->repEndToEndMs}}) {
+    out->clear();
+    for (const json& v : *list) {
+      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) return "a repetition's time is not a number of milliseconds";
+      out->push_back(v.get<double>());
+    }
   }
+  if (o->repEndToEndMs.size() != o->repMs.size()) return "the end-to-end times are not one per repetition";
   o->traceNotes.clear();
   for (const json& n : *notes) {
     if (!n.is_string() || n.get_ref<const std::string&>().size() > kMaxText) return "a trace note is not text";

@@ -142,6 +142,11 @@ Measurement measurementFromState(const nlohmann::json& st) {
       if (m.label.rfind("lesson:", 0) == 0 && !wholeNumber<uint32_t>(m.label.substr(7)))
         throw bad("label", m.label, "does not name a lesson row");
     }
+    if (const auto v = own->find("kernel_name"); v != own->end()) {
+      if (!v->is_string() || v->get_ref<const std::string&>().size() > 256)
+        throw std::invalid_argument("the kernel name is not text of at most 256 characters");
+      m.kernelName = v->get<std::string>();
+    }
     if (const auto v = own->find("reps"); v != own->end()) m.config.reps = int(integerIn(*v, 1, 1000000, "reps"));
     if (const auto v = own->find("warmup"); v != own->end()) m.config.warmup = int(integerIn(*v, 0, 1000000, "warm-up"));
     if (const auto v = own->find("range_lo"); v != own->end()) m.config.rangeLo = integerIn(*v, INT64_MIN, INT64_MAX, "range_lo");
@@ -177,9 +182,10 @@ Measurement measurementFromState(const nlohmann::json& st) {
   }
   // A measured record must be a configuration that can run; a skipped one records why it could not
   // (k5 at 32 threads, say), but still names a known kernel and a block size a GPU can have.
+  const bool user = m.config.kernel == kUserKernelKey;  // the user's own kernel: no catalogue entry
   if (m.ok) {
-    if (std::string e = validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
-  } else if (!findKernel(m.config.kernel) || m.config.block < 1 || m.config.block > 1024) {
+    if (std::string e = user ? validateUserRow(m.config) : validate(m.config, nullptr); !e.empty()) throw std::invalid_argument(e);
+  } else if ((!user && !findKernel(m.config.kernel)) || m.config.block < 1 || m.config.block > 1024) {
     throw std::invalid_argument("a skipped record names kernel '" + m.config.kernel + "' with block " +
                                 std::to_string(m.config.block));
   }

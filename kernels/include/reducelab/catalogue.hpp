@@ -161,6 +161,9 @@ constexpr bool commonDescriptorComplete(const KernelInfo& k) {
 
 const std::vector<KernelInfo>& catalogue();
 const KernelInfo* findKernel(std::string_view key);
+// The kernel key of a row measured from the user's own kernel (usercode/measure.hpp): in no
+// catalogue, a reduction whose launch its file's contract planned.
+inline constexpr std::string_view kUserKernelKey = "yours";
 const KernelInfo& kernelInfo(KernelId id);
 // "all" (every reduction: the ladder), a family ("transpose", "matmul": its kernels), or a comma
 // list "k3,k7,cub". Fills *error and returns {} on an unknown key.

@@ -92,6 +92,9 @@ Geometry planGeometry(const KernelInfo& k, const RunConfig& c, uint64_t resident
 // A plain sentence saying what is wrong, or "" when the run can be launched. `device` may be
 // null (CPU model): then only the device-independent rules apply.
 std::string validate(const RunConfig& c, const DeviceInfo* device);
+// The checks of a row of the user's own kernel (kUserKernelKey, catalogue.hpp) that need no
+// catalogue: "" or why it cannot have run.
+std::string validateUserRow(const RunConfig& c);
 
 // Device bytes a run allocates (input, partials, L2 flush buffer).
 uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d);

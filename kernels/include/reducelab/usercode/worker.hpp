@@ -74,6 +74,7 @@ struct RunOutcome {
   uint64_t firstInputChange = 0;
   double kernelMs = 0;           // all launches of the checked run, CUDA events
   std::vector<double> repMs;     // a timing request: each repetition's launches, CUDA events
+  std::vector<double> repEndToEndMs;  // ... and to after the result's copy and the CPU's final loop
   int enqueueTimeouts = 0;       // repetitions whose enqueue outlasted the stream hold
   bool contextLost = false;      // the worker exits after answering (sticky error)
   // A trace request (RunRequest::traceBlock): the trace (TraceData bytes, trace_format.hpp) or why
