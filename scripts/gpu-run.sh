@@ -94,9 +94,10 @@ while [ $# -gt 0 ]; do
       fi
       # The CPU suite on 8 processes (CUDA-free tests: they do not disturb each other's timings), but
       # BuildConfig.*, which checks the build folder (it stays on the build machine).
-      # SUITE_CPU=0 leaves it out (a call that has the GPU part to do in its 10 minutes).
+      # SUITE_CPU=0 leaves it out (a call that has the GPU part to do in its 10 minutes); SUITE_CPU_LIMIT
+      # bounds each of its shards (default SUITE_LIMIT).
       if [ "${SUITE_CPU:-1}" = 1 ]; then
-        t0=$(date +%s); run_shards cpu 0 "$C/reducelab_tests" 1 --gtest_filter=-BuildConfig.*
+        t0=$(date +%s); limit=${SUITE_CPU_LIMIT:-$limit}; run_shards cpu 0 "$C/reducelab_tests" 1 --gtest_filter=-BuildConfig.*
         echo "cpu suite: $(( $(date +%s) - t0 )) s"
       fi
       python3 scripts/test-summary.py "${reports[@]}" | tee "$OUT/suite-summary.txt"; verdict=${PIPESTATUS[0]}

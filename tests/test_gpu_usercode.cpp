@@ -12,6 +12,8 @@
 
 #include "gpu_support.hpp"
 #include "reducelab/datagen.hpp"
+#include "reducelab/formats/session_json.hpp"
+#include "reducelab/stats.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/worker.hpp"
@@ -382,4 +384,43 @@ TEST(GpuUserKernel, TimedBesideCubWithTheBandwidthOfItsTime) {
   EXPECT_GT(fraction, 0.05);
   EXPECT_LT(fraction, 1.0) << "Harris's kernel 3 as fast as CUB: the timing is not honest";
   EXPECT_NE(c.report["timing"]["text"].get<std::string>().find("of CUB's speed"), std::string::npos);
+}
+
+// bench --kernel-file: the user's kernel a row beside ours, timed like ours. Harris's kernel 3 as a
+// student writes it and our k3 (the same algorithm) take about the same time; each row's bandwidth
+// is N x 4 bytes / its median kernel time, under the theoretical peak, and its result checked.
+TEST(GpuUserKernel, BenchRowBesideOursIsTimedLikeOurs) {
+  REQUIRE_GPU();
+  const rl::test::CommandResult r = rl::test::runReducelab(
+      "bench --kernel k3,cub --kernel-file " + dataFile("harris3.cu") +
+      " --type float32 --op sum --n 2^24 --block 256 --no-cpu --format json");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::string error;
+  const std::vector<rl::Measurement> rows = rl::measurementsFromJson(json::parse(r.out), &error);
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].config.kernel, "k3");
+  EXPECT_EQ(rows[1].config.kernel, "cub");
+  const rl::Measurement& yours = rows[2];
+  EXPECT_EQ(yours.config.kernel, "yours");
+  EXPECT_EQ(yours.kernelName, "your kernel (harris3.cu)");
+  const rl::DeviceInfo& d = rl::test::firstDevice();
+  const double theoretical = 2.0 * d.memClockKHz * 1e3 * d.busWidthBits / 8.0 / 1e9;
+  const double bytes = double(uint64_t(1) << 24) * 4;
+  for (const rl::Measurement& m : rows) {
+    ASSERT_TRUE(m.ok) << m.config.kernel << ": " << m.error;
+    EXPECT_TRUE(m.check.pass) << m.config.kernel << ": " << m.check.note;
+    ASSERT_EQ(m.kernelMs.size(), 20u) << m.config.kernel;
+    const double median = rl::Stats::of(m.kernelMs).median;
+    const double gbs = bytes / (median * 1e-3) / 1e9;
+    EXPECT_LE(gbs, theoretical) << m.config.kernel;
+    EXPECT_GE(rl::Stats::of(m.endToEndMs).median, median) << m.config.kernel;
+  }
+  const double ratio = rl::Stats::of(yours.kernelMs).median / rl::Stats::of(rows[0].kernelMs).median;
+  std::printf("harris3.cu %.4f ms, k3 %.4f ms, cub %.4f ms at 2^24 float32 (ratio to k3 %.2f)\n",
+              rl::Stats::of(yours.kernelMs).median, rl::Stats::of(rows[0].kernelMs).median,
+              rl::Stats::of(rows[1].kernelMs).median, ratio);
+  EXPECT_GT(ratio, 0.6);
+  EXPECT_LT(ratio, 1.7);
+  EXPECT_GT(rl::Stats::of(yours.kernelMs).median, rl::Stats::of(rows[1].kernelMs).median);  // not faster than CUB
 }
