@@ -71,9 +71,25 @@ while [ $# -gt 0 ]; do
         done
         wait "${pids[@]}" 2>/dev/null
       }
+      # First, on a GPU nothing has used yet: the CPU suite on 4 processes (CUDA-free tests: they do
+      # not disturb each other's timings), but BuildConfig.*, which checks the build folder (it stays
+      # on the build machine). SUITE_CPU=0 leaves it out (a call that has the GPU part to do in its
+      # 10 minutes); SUITE_CPU_LIMIT bounds each of its shards (default SUITE_LIMIT).
+      if [ "${SUITE_CPU:-1}" = 1 ]; then
+        t0=$(date +%s); gpuLimit=$limit; limit=${SUITE_CPU_LIMIT:-$limit}
+        run_shards cpu 0 "$C/reducelab_tests" 1 --gtest_filter=-BuildConfig.*
+        limit=$gpuLimit
+        echo "cpu suite: $(( $(date +%s) - t0 )) s"
+      fi
       t0=$(date +%s)
       run_shards gpu 1 "$C/reducelab_gpu_tests" 0
       echo "gpu suite: $(( $(date +%s) - t0 )) s"
+      # What the GPU tests left behind: after them, headless GL frames on this machine took 20-50 s
+      # (2026-11-25; a killed worker's endless kernel still running is the suspect), so the CPU
+      # shards run first and this says what is still on the GPU.
+      nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader | sed 's/^/after the gpu tests: GPU busy, memory: /'
+      nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader | sed 's/^/after the gpu tests: still on the GPU: /'
+      ps -eo pid,stat,etime,args | grep -E "(reducelab|usercode_fake_worker|remote_test_server)" | grep -vE "grep|gpu-run" | sed 's/^/after the gpu tests: process /' | head
       # Instrumented traces (Compute Sanitizer): their own binary, which subscribes before its first
       # CUDA call; one process per test, so a fault in one cannot end the others.
       if [ -x "$C/reducelab_instrumented_tests" ]; then
@@ -91,14 +107,6 @@ while [ $# -gt 0 ]; do
         run_shards multigpu 1 "$C/reducelab_multigpu_tests" 0
       else
         echo "multigpu: not run: $G GPU on this machine (the multi-GPU tests need 2 or more)"
-      fi
-      # The CPU suite on 8 processes (CUDA-free tests: they do not disturb each other's timings), but
-      # BuildConfig.*, which checks the build folder (it stays on the build machine).
-      # SUITE_CPU=0 leaves it out (a call that has the GPU part to do in its 10 minutes); SUITE_CPU_LIMIT
-      # bounds each of its shards (default SUITE_LIMIT).
-      if [ "${SUITE_CPU:-1}" = 1 ]; then
-        t0=$(date +%s); limit=${SUITE_CPU_LIMIT:-$limit}; run_shards cpu 0 "$C/reducelab_tests" 1 --gtest_filter=-BuildConfig.*
-        echo "cpu suite: $(( $(date +%s) - t0 )) s"
       fi
       python3 scripts/test-summary.py "${reports[@]}" | tee "$OUT/suite-summary.txt"; verdict=${PIPESTATUS[0]}
       # One archive: the device returns a limited number of files.
