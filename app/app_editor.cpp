@@ -228,6 +228,11 @@ void Application::startEditorCheck() {
   e.cases.clear();
   e.casesDone = 0, e.casesTotal = 0;
   e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
+  e.goalResults.clear();
+  // The goals of the lesson step on screen, when it is an exercise: ReduceLab judges them after the check.
+  e.goals.clear();
+  if (const gui::LessonState& l = model_.lesson; l.active && l.step >= 0 && l.step < int(l.lesson.steps.size()))
+    if (const LessonStep& st = l.lesson.steps[size_t(l.step)]; !st.exercise.empty()) e.goals = st.requirements;
   e.checkExit = -1;
   e.showChecks = true;
   editor_->cancel = false;
@@ -237,6 +242,7 @@ void Application::startEditorCheck() {
   request.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName();
   request.battery.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) | 1;  // fresh data
   request.sm = model_.device.available ? editorArchitecture() : 0;
+  request.timing.n = uc::timingSizeFor(e.goals, request.timing.n);
   EditorJobs* jobs = editor_.get();
   Backend* backend = &controller_->backend();  // CUB and our kernels beside it, on the GUI's own GPU service
   jobs->check = std::thread([jobs, request, backend] {
@@ -362,6 +368,9 @@ void Application::updateEditor() {
       e.checking = false;
       e.checkExit = r.exitCode();
       e.checkSummary = r.status == uc::CheckStatus::Ran ? r.summaryText() : r.error;
+      e.goalResults = uc::judgeGoals(e.goals, r);
+      if (e.checkExit == 0)
+        for (const uc::GoalResult& g : e.goalResults) e.checkExit = g.met ? e.checkExit : 3;
       if (r.status == uc::CheckStatus::CompileError) {
         e.checkSummary = "The kernel does not compile: see Messages";
         if (e.checkedVersion >= e.builtVersion)  // never over a newer build's messages
@@ -468,6 +477,7 @@ void Application::showNewDocument(const std::string& notice) {
   e.notice = notice, e.noticeIsError = false;
   e.conflict = false;
   e.diagnostics.clear(), e.resources.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
+  e.goalResults.clear();
   e.checkExit = -1;
   e.build = gui::EditorState::Build::None;
   editor_->checkAgainOnChange = false;

@@ -3,6 +3,7 @@
 // killed when a run outlives the watchdog and started again for the next one.
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -77,6 +78,9 @@ CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o) {
   c->add_option("--time-n", o.timeN, "N of the timing beside CUB and our fastest kernels (a kernel that passed every case)")
       ->capture_default_str();
   c->add_flag("--no-timing", o.noTiming, "Leave out the timing beside CUB");
+  c->add_option("--require", o.requirements,
+                "A goal to judge (repeatable): pass, 'no hazard', 'no bank conflict', 'P% of cub at N' (its N is the "
+                "timing's); exit 3 when one is not met");
   return c;
 }
 
@@ -155,6 +159,15 @@ int runCheckCommand(const CheckCommandOptions& o) {
     if (!n || *n == 0) return fail(2, "--time-n: " + (why.empty() ? "'" + o.timeN + "' is not a size" : why));
     q.timing.n = *n;
   }
+  std::vector<Requirement> goals;
+  for (const std::string& text : o.requirements) {
+    std::string why;
+    const auto g = parseRequirement(text, &why);
+    if (!g) return fail(2, "--" + why);
+    if (g->kind == Requirement::Kind::SpeedOfCub && o.noTiming) return fail(2, "--require '" + text + "' needs the timing: leave out --no-timing");
+    goals.push_back(*g);
+  }
+  q.timing.n = uc::timingSizeFor(goals, q.timing.n);
 
   installInterruptHandler();
   uc::WorkerOptions w;
@@ -190,10 +203,16 @@ int runCheckCommand(const CheckCommandOptions& o) {
   };
   const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
   worker.stop();
+  const std::vector<uc::GoalResult> judged = uc::judgeGoals(goals, rep);
+  const bool goalsMet = std::all_of(judged.begin(), judged.end(), [](const uc::GoalResult& g) { return g.met; });
+  const int exitCode = rep.exitCode() == 0 && !goalsMet ? 3 : rep.exitCode();
 
   if (!text) {
-    std::printf("%s\n", uc::checkReportJson(rep).dump(2).c_str());
-    return rep.status == uc::CheckStatus::Cancelled ? kExitInterrupted : rep.exitCode();
+    nlohmann::json j = uc::checkReportJson(rep);
+    j["goals"] = uc::goalsJson(judged);
+    j["exit_code"] = exitCode;
+    std::printf("%s\n", j.dump(2).c_str());
+    return rep.status == uc::CheckStatus::Cancelled ? kExitInterrupted : exitCode;
   }
   if (!diagnosticsShown)
     for (const uc::Diagnostic& d : rep.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
@@ -211,10 +230,12 @@ int runCheckCommand(const CheckCommandOptions& o) {
       return kExitInterrupted;
     case uc::CheckStatus::Ran: break;
   }
+  for (const uc::GoalResult& g : judged)
+    std::printf("goal %-24s %s: %s\n", g.requirement.text().c_str(), g.met ? "met" : "NOT MET", g.why.c_str());
   std::printf("%s on %s (%s, NVRTC %s)%s\n", rep.summaryText().c_str(), rep.device.name.c_str(),
               uc::archName(rep.sm).c_str(), rep.nvrtcVersion.c_str(),
               rep.workerRestarts ? (", worker restarted " + std::to_string(rep.workerRestarts) + "x").c_str() : "");
-  return rep.exitCode();
+  return exitCode;
 }
 
 }  // namespace rl::app

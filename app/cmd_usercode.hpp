@@ -37,6 +37,7 @@ struct CheckCommandOptions {
   bool noCache = false;
   std::string timeN = "2^24";  // N of the timing beside CUB
   bool noTiming = false;
+  std::vector<std::string> requirements;  // --require: goals ReduceLab judges (exit 3 when one is not met)
 };
 CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o);
 int runCheckCommand(const CheckCommandOptions& o);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu_support.hpp"
+#include "reducelab/lesson.hpp"
 #include "test_support.hpp"
 
 using nlohmann::json;
@@ -20,10 +21,21 @@ std::vector<std::string> shippedExercises() {
   return out;
 }
 
-json check(const std::string& file, rl::test::CommandResult* r) {
+json check(const std::string& file, rl::test::CommandResult* r, const std::string& goals = "") {
   static const std::string cache = "XDG_CACHE_HOME=" + rl::test::freshTempDir("uc-gpu-exercises");
-  *r = rl::test::runReducelab("check " + file + " --format json --timeout 5 --no-timing", cache);
+  *r = rl::test::runReducelab("check " + file + " --format json --timeout 5 " + (goals.empty() ? "--no-timing" : goals), cache);
   return json::parse(r->out, nullptr, false);
+}
+
+// The step of the shipped lesson whose exercise is NAME: its goals as --require arguments.
+std::string goalsOf(const std::string& name) {
+  std::string error, args;
+  const auto lesson = rl::loadLesson("exercises", &error);
+  if (!lesson) return "";
+  for (const rl::LessonStep& st : lesson->steps)
+    if (st.exercise == name)
+      for (const rl::Requirement& r : st.requirements) args += " --require '" + r.text() + "'";
+  return args;
 }
 
 }  // namespace
@@ -48,4 +60,32 @@ TEST(GpuExercises, SolutionsPassAndExercisesDoNot) {
                 exercise["summary"]["passed"].get<int>(), exercise["summary"]["total"].get<int>(),
                 exercise["hazard_check"]["hazards"].size());
   }
+}
+
+// ReduceLab judges each step's goals: every reference solution meets its step's, every exercise
+// misses one (exit 3); k2's step asks for no bank conflict, which k3's starter (sequential
+// addressing) meets and k2's does not.
+TEST(GpuExercises, TheStepsGoalsAreMetBySolutionsAndMissedByExercises) {
+  REQUIRE_GPU();
+  for (const std::string& name : shippedExercises()) {
+    const std::string goals = goalsOf(name);
+    ASSERT_FALSE(goals.empty()) << name;
+    rl::test::CommandResult r;
+    const json solution = check(rl::test::sourceDir() + "/tests/data/usercode/solutions/" + name + ".cu", &r, goals);
+    ASSERT_FALSE(solution.is_discarded()) << name << ": " << r.err;
+    EXPECT_EQ(r.exitCode, 0) << name << " (solution): " << solution["goals"].dump();
+    for (const json& g : solution["goals"]) EXPECT_TRUE(g["met"].get<bool>()) << name << ": " << g.dump();
+    const json exercise = check(rl::test::sourceDir() + "/assets/lessons/exercises/" + name + ".cu", &r, goals);
+    EXPECT_EQ(r.exitCode, 3) << name << " (exercise): " << exercise["goals"].dump();
+  }
+  const std::string starters = rl::test::sourceDir() + "/assets/kernels/starters/";
+  rl::test::CommandResult r;
+  const json k2 = check(starters + "k2.cu", &r, "--type int32 --op sum --block 256 --require 'no bank conflict'");
+  EXPECT_EQ(r.exitCode, 3) << k2["goals"].dump();
+  ASSERT_EQ(k2["goals"].size(), 1u);
+  EXPECT_FALSE(k2["goals"][0]["met"].get<bool>()) << k2["goals"].dump();
+  EXPECT_GT(k2["hazard_check"]["bank_conflicts"].get<int>(), 0) << k2["hazard_check"].dump();
+  const json k3 = check(starters + "k3.cu", &r, "--type int32 --op sum --block 256 --require 'no bank conflict'");
+  EXPECT_EQ(r.exitCode, 0) << k3["goals"].dump();
+  EXPECT_EQ(k3["hazard_check"]["bank_conflicts"].get<int>(), 0) << k3["hazard_check"].dump();
 }

@@ -1183,6 +1183,21 @@ TEST(UserCli, BenchKernelFileRefusesWhatItCannotMeasure) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// check --require: a goal ReduceLab cannot judge is refused before anything runs.
+TEST(UserCli, CheckRequireRefusesWhatItCannotJudge) {
+  auto check = [](const std::string& args) { return rl::test::runReducelab("check " + kData + "harris3.cu " + args, "REDUCELAB_HIDE_GPU=1"); };
+  rl::test::CommandResult r = check("--require fast");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--require: 'fast' is none of: pass, no hazard, no bank conflict, P% of cub at N"), std::string::npos) << r.err;
+  r = check("--require '90% of cub at 2^16' --no-timing");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("needs the timing"), std::string::npos) << r.err;
+  r = check("--require '90% of cub at 0'");
+  EXPECT_EQ(r.exitCode, 2);
+  r = check("--require pass --require 'no bank conflict' --format json");  // valid goals: then no GPU here
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+}
+
 TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {
   if (rl::queryDevice(0).available) GTEST_SKIP() << "this machine has a GPU";
   uc::WorkerOptions w;

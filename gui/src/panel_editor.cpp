@@ -507,6 +507,18 @@ void drawChecks(Model& model) {
   } else if (!e.checking) {
     ImGui::TextDisabled("Check runs the battery of `reducelab check` on the GPU.");
   }
+  // The step's goals first: what the exercise asks, each met or not, and why.
+  if (!e.goalResults.empty()) {
+    const bool all = std::all_of(e.goalResults.begin(), e.goalResults.end(), [](const usercode::GoalResult& g) { return g.met; });
+    ImGui::TextUnformatted(all ? "Every goal of this step is met:" : "Goals of this step:");
+    for (const usercode::GoalResult& g : e.goalResults) {
+      ImGui::PushStyleColor(ImGuiCol_Text, g.met ? pal.ok : pal.conflict);
+      ImGui::TextWrapped("  %s %s: %s", g.met ? "met" : "not yet", g.requirement.text().c_str(), g.why.c_str());
+      ImGui::PopStyleColor();
+    }
+  } else if (!e.goals.empty() && e.checking) {
+    ImGui::TextDisabled("Goals of this step: judged when the check is done");
+  }
   if (!e.hazards.empty()) ImGui::TextWrapped("%s", e.hazards.c_str());
   if (e.timing) drawTiming(*e.timing);
   if (e.cases.empty()) return;

@@ -2,7 +2,9 @@
 #include "reducelab/usercode/starters.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -380,6 +382,12 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       if (auto e = needStep(); !e.empty()) return fail(e);
       if (rest.empty()) return fail("'goal:' needs a text");
       step->goal += (step->goal.empty() ? "" : " ") + rest;
+    } else if (word == "require" && isColon) {
+      if (auto e = needStep(); !e.empty()) return fail(e);
+      std::string why;
+      const auto r = parseRequirement(rest, &why);
+      if (!r) return fail(why);
+      step->requirements.push_back(*r);
     } else if (word == "exercise") {
       if (auto e = needStep(); !e.empty()) return fail(e);
       if (!step->exercise.empty()) return fail("a step has one 'exercise'");
@@ -509,7 +517,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     } else {
       return fail("unknown directive '" + word +
                   "' (title:, description:, reference-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
-                  "reference:, seed:, sweep, view, panel, pitfall, exercise, goal:)");
+                  "reference:, seed:, sweep, view, panel, pitfall, exercise, goal:, require:)");
     }
   }
   if (lesson.steps.empty()) {
@@ -584,6 +592,59 @@ std::optional<Lesson> loadLesson(const std::string& nameOrPath, std::string* err
   const std::optional<std::string> text = lessonText(nameOrPath, error);
   if (!text) return std::nullopt;
   return parseLesson(*text, shipped ? "assets/lessons/" + nameOrPath + ".lesson" : nameOrPath, error);
+}
+
+}  // namespace rl
+
+namespace rl {
+
+std::string Requirement::text() const {
+  switch (kind) {
+    case Kind::Pass: return "pass";
+    case Kind::NoHazard: return "no hazard";
+    case Kind::NoBankConflict: return "no bank conflict";
+    case Kind::SpeedOfCub: {
+      char b[32];
+      std::snprintf(b, sizeof b, "%g%%", percent);
+      return std::string(b) + " of cub at " + formatCount(n);
+    }
+  }
+  return {};
+}
+
+std::optional<Requirement> parseRequirement(std::string_view text, std::string* error) {
+  std::string t;
+  for (char c : text) t += char(std::tolower(static_cast<unsigned char>(c)));
+  while (!t.empty() && (t.back() == ' ' || t.back() == '.')) t.pop_back();
+  while (!t.empty() && t.front() == ' ') t.erase(t.begin());
+  Requirement r;
+  if (t == "pass") return r;
+  if (t == "no hazard" || t == "no hazards") return r.kind = Requirement::Kind::NoHazard, r;
+  if (t == "no bank conflict" || t == "no bank conflicts") return r.kind = Requirement::Kind::NoBankConflict, r;
+  // "P% of cub at N"
+  const size_t pct = t.find("% of cub at ");
+  if (pct != std::string::npos) {
+    const std::string p = t.substr(0, pct), n = t.substr(pct + 12);
+    char* end = nullptr;
+    const double v = std::strtod(p.c_str(), &end);
+    std::string why;
+    const auto size = parseCount(n, &why);
+    if (p.empty() || end != p.c_str() + p.size() || !(v > 0 && v <= 1000)) {
+      if (error) *error = "require: '" + p + "%' is not a percentage from 0 to 1000";
+      return std::nullopt;
+    }
+    if (!size) {
+      if (error) *error = "require: " + why;
+      return std::nullopt;
+    }
+    r.kind = Requirement::Kind::SpeedOfCub;
+    r.percent = v;
+    r.n = *size;
+    return r;
+  }
+  if (error)
+    *error = "require: '" + std::string(text) + "' is none of: pass, no hazard, no bank conflict, P% of cub at N (e.g. 90% of cub at 2^24)";
+  return std::nullopt;
 }
 
 }  // namespace rl

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "reducelab/trace.hpp"
+
 namespace rl::usercode {
 
 std::string_view name(Verdict v) {
@@ -328,6 +330,9 @@ std::string HazardCheck::text() const {
   std::string t = "hazard check (" + c.label() + ", block 0 of the first launch traced: " + std::to_string(records) +
                   " records, " + std::to_string(phases) + " barrier phases): ";
   if (hazards.empty()) t += "no shared-memory race found";
+  if (banksKnown)
+    t += "\n  shared memory of the traced block: " + std::to_string(wavefronts) + " wavefronts, " + std::to_string(idealWavefronts) +
+         " without bank conflicts" + (bankConflicts ? " (" + std::to_string(bankConflicts) + " more from conflicts)" : std::string());
   for (const instrumented::Hazard& h : hazards)
     t += std::string("\n  ") + (h.severity == instrumented::Hazard::Severity::Failure ? "FAIL " : "warning: ") + h.message;
   if (suppressed) t += "\n  (" + std::to_string(suppressed) + " more pairs of instructions not shown)";
@@ -510,6 +515,14 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
           hc.hazards = o.hazards;
           hc.suppressed = o.hazardsSuppressed;
           hc.notes = o.traceNotes;
+          std::string traceError;
+          if (const TraceData t = TraceData::fromBuffer(o.trace.data(), o.trace.size(), &traceError); t.valid()) {
+            const TraceSummary s = summarize(t);
+            hc.banksKnown = true;
+            hc.wavefronts = s.totalWavefronts;
+            hc.idealWavefronts = s.totalIdealWavefronts;
+            hc.bankConflicts = s.loadConflicts() + s.storeConflicts();
+          }
         }
       }
     }
@@ -606,6 +619,10 @@ nlohmann::json hazardJson(const HazardCheck& h) {
           {"failures", h.failures()},
           {"hazards", list},
           {"suppressed", h.suppressed},
+          {"banks_known", h.banksKnown},
+          {"wavefronts", h.wavefronts},
+          {"ideal_wavefronts", h.idealWavefronts},
+          {"bank_conflicts", h.bankConflicts},
           {"notes", h.notes}};
 }
 
@@ -720,6 +737,74 @@ nlohmann::json checkReportJson(const CheckReport& r) {
             {"timed_out", s.timedOut},
             {"skipped", s.skipped},
             {"not_run", s.notRun}}}};
+}
+
+
+uint64_t timingSizeFor(const std::vector<Requirement>& goals, uint64_t fallback) {
+  for (const Requirement& g : goals)
+    if (g.kind == Requirement::Kind::SpeedOfCub) return g.n;
+  return fallback;
+}
+
+std::vector<GoalResult> judgeGoals(const std::vector<Requirement>& goals, const CheckReport& r) {
+  std::vector<GoalResult> out;
+  const CheckSummary& s = r.summary;
+  for (const Requirement& g : goals) {
+    GoalResult x;
+    x.requirement = g;
+    if (r.status != CheckStatus::Ran) {
+      x.why = "the check did not run its cases" + (r.error.empty() ? std::string() : ": " + r.error);
+      out.push_back(x);
+      continue;
+    }
+    switch (g.kind) {
+      case Requirement::Kind::Pass:
+        x.met = s.total() > 0 && s.passed == s.total();
+        x.why = std::to_string(s.passed) + " of " + std::to_string(s.total()) + " cases passed";
+        break;
+      case Requirement::Kind::NoHazard:
+        if (!r.hazards.ran) x.why = "the hazard check did not run: " + r.hazards.why;
+        else {
+          x.met = r.hazards.hazards.empty();
+          const int f = r.hazards.failures(), w = int(r.hazards.hazards.size()) - f;
+          x.why = x.met ? "the hazard check found nothing"
+                        : std::to_string(f) + " hazard" + (f == 1 ? "" : "s") + ", " + std::to_string(w) + " warning" + (w == 1 ? "" : "s");
+        }
+        break;
+      case Requirement::Kind::NoBankConflict:
+        if (!r.hazards.ran || !r.hazards.banksKnown) x.why = "no trace of the kernel: " + (r.hazards.why.empty() ? "its conversion failed" : r.hazards.why);
+        else {
+          x.met = r.hazards.bankConflicts == 0;
+          x.why = "the traced block's shared accesses: " + std::to_string(r.hazards.wavefronts) + " wavefronts, " +
+                  std::to_string(r.hazards.idealWavefronts) + " without conflicts";
+        }
+        break;
+      case Requirement::Kind::SpeedOfCub: {
+        const TimingCheck& t = r.timing;
+        const TimedRow* cub = t.cub();
+        if (!t.ran) x.why = "not timed: " + t.why;
+        else if (t.c.n != g.n) x.why = "timed at N=" + formatCount(t.c.n) + ", not at " + formatCount(g.n);
+        else if (!cub) x.why = "CUB was not measured beside it";
+        else {
+          const double pct = t.yours.ms.median > 0 ? 100.0 * cub->ms.median / t.yours.ms.median : 0;
+          x.met = pct >= g.percent - 1e-9;  // 0.009 / 0.010 is 90 %, not 89.999...
+          char b[160];
+          std::snprintf(b, sizeof b, "%.0f %% of CUB's speed at N=%s (%.4f ms against CUB's %.4f ms)", pct,
+                        formatCount(g.n).c_str(), t.yours.ms.median, cub->ms.median);
+          x.why = b;
+        }
+        break;
+      }
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+nlohmann::json goalsJson(const std::vector<GoalResult>& goals) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const GoalResult& g : goals) list.push_back({{"goal", g.requirement.text()}, {"met", g.met}, {"why", g.why}});
+  return list;
 }
 
 }  // namespace rl::usercode

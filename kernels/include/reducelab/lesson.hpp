@@ -70,6 +70,20 @@ struct LessonSweep {
   uint64_t nMax = 0;
 };
 
+// One goal ReduceLab checks (a lesson's `require:` line, `reducelab check --require`):
+//   pass                   every case of the battery passes
+//   no hazard              the hazard check ran and found nothing (no race, no warning)
+//   no bank conflict       the traced block's shared-memory accesses need no wavefront beyond the ideal
+//   P% of cub at N         the kernel's median time at N is at most CUB's / (P / 100) (100%: as fast as CUB)
+struct Requirement {
+  enum class Kind { Pass, NoHazard, NoBankConflict, SpeedOfCub };
+  Kind kind = Kind::Pass;
+  double percent = 0;  // SpeedOfCub
+  uint64_t n = 0;      // SpeedOfCub: the timing's N
+  std::string text() const;  // as written back: "90% of cub at 2^24"
+};
+std::optional<Requirement> parseRequirement(std::string_view text, std::string* error);
+
 struct LessonStep {
   int line = 0;             // where the step starts in its file
   std::string title;
@@ -89,6 +103,9 @@ struct LessonStep {
   // (also appended to the caption, so the bar and the exports show it).
   std::string exercise;
   std::string goal;
+  // `require: ...`: what ReduceLab itself checks of the student's kernel after a Check
+  // (usercode::judgeGoals): every case passes, no hazard, no bank conflict, a speed beside CUB.
+  std::vector<Requirement> requirements;
 };
 
 // The exercises a lesson's `exercise` line may name: the shipped ones (assets/lessons/exercises/

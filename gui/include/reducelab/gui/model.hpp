@@ -175,6 +175,9 @@ struct EditorState {
   int checkExit = -1;                   // reducelab check's exit code for it (-1: none yet)
   std::string hazards;                  // the hazard check's lines
   std::optional<usercode::TimingCheck> timing;  // beside CUB (a kernel that passed), once done
+  // The lesson step's goals (`require:`) the running or last check is judged by, and the verdicts.
+  std::vector<Requirement> goals;
+  std::vector<usercode::GoalResult> goalResults;
   // Asked by the GUI of the editor widget for the next frame.
   int caretLine = 0;                    // > 0: put the caret on this line (a message was clicked)
   int caretOffset = -1;                 // >= 0: put the caret here (after an undo)

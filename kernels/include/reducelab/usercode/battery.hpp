@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reducelab/datagen.hpp"
+#include "reducelab/lesson.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/stats.hpp"
 #include "reducelab/usercode/compiler.hpp"
@@ -85,6 +86,10 @@ struct HazardCheck {
   std::vector<instrumented::Hazard> hazards;  // failures first
   uint64_t suppressed = 0;
   std::vector<std::string> notes;
+  // The traced block's shared-memory wavefronts (trace.hpp's summary: Nsight Compute's count) and
+  // those beyond the ideal, the bank conflicts; known when the trace converted.
+  bool banksKnown = false;
+  int wavefronts = 0, idealWavefronts = 0, bankConflicts = 0;
   int failures() const;
   std::string text() const;  // the lines `reducelab check` prints
 };
@@ -184,5 +189,16 @@ std::vector<CompileResult> compileClaims(const std::string& source, const std::s
 std::vector<Diagnostic> mergedDiagnostics(const std::vector<CompileResult>& builds);
 
 nlohmann::json checkReportJson(const CheckReport& r);
+
+// The goals of an exercise (lesson `require:` lines, check --require) judged from a check's report.
+struct GoalResult {
+  Requirement requirement;
+  bool met = false;
+  std::string why;  // met: what shows it; not met: what is missing
+};
+std::vector<GoalResult> judgeGoals(const std::vector<Requirement>& goals, const CheckReport& r);
+// The timing N a check needs for these goals (the first speed goal's), or `fallback`.
+uint64_t timingSizeFor(const std::vector<Requirement>& goals, uint64_t fallback);
+nlohmann::json goalsJson(const std::vector<GoalResult>& goals);
 
 }  // namespace rl::usercode
