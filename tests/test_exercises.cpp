@@ -191,10 +191,12 @@ TEST(Exercises, TheWindowPutsAStepsExerciseInTheEditorButNeverOverUnsavedWork) {
 TEST(Exercises, TheChecksTabJudgesTheStepsGoals) {
   std::string why;
   if (!uc::nvrtc().loaded) GTEST_SKIP() << "NVRTC: " << uc::nvrtc().error;
-  auto ctx = rl::app::createHeadlessContext(1600, 900, &why);
+  // The projector's size, in presentation mode (REDUCELAB_EDITOR_SHOTS: a screenshot to look at).
+  auto ctx = rl::app::createHeadlessContext(1280, 720, &why);
   if (!ctx) GTEST_SKIP() << "no headless GL: " << why;
   rl::app::GuiOptions o;
-  o.headless = true, o.width = 1600, o.height = 900;
+  o.headless = true, o.width = 1280, o.height = 720;
+  o.presentation = true;
   o.lesson = "exercises";
   o.editorAutosave = rl::test::tempPath("goals-autosave.json");
   o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);

@@ -9,6 +9,7 @@
 #include "reducelab/family.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "trace_views.hpp"
 
 namespace rl::gui {
 
@@ -261,6 +262,27 @@ void drawLessonBar(Model& model, UiActions& actions) {
   if (ImGui::SmallButton("Close lesson")) actions.requestCloseLesson();
   ImGui::SameLine();
   ImGui::TextDisabled("N / P keys");
+  // An exercise step: its goals' verdict after the editor's Check, in sight of the class even when
+  // the editor's Checks tab is not (a projector's small window).
+  const EditorState& e = model.editor;
+  if (!st.exercise.empty() && !st.requirements.empty()) {
+    if (e.checking) {
+      ImGui::TextDisabled("Checking...");
+    } else if (!e.goalResults.empty()) {
+      const int met = int(std::count_if(e.goalResults.begin(), e.goalResults.end(), [](const usercode::GoalResult& g) { return g.met; }));
+      const Palette& pal = palette(model.ui.theme);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(met == int(e.goalResults.size()) ? pal.ok : pal.conflict), "Goals: %d of %zu met", met,
+                         e.goalResults.size());
+      if (ImGui::IsItemHovered()) {
+        std::string tip;
+        for (const usercode::GoalResult& g : e.goalResults)
+          tip += std::string(tip.empty() ? "" : "\n") + (g.met ? "met " : "not yet ") + g.requirement.text() + ": " + g.why;
+        ImGui::SetTooltip("%s", tip.c_str());
+      }
+    } else {
+      ImGui::TextDisabled("Goals: press Check");
+    }
+  }
   ImGui::EndGroup();
 }
 
