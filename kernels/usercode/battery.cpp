@@ -153,6 +153,24 @@ Value valueFromBits(ElemType t, uint64_t bits) {
   return v;
 }
 
+RunRequest runRequestFor(const KernelBuild& k, const CheckCase& c, const LaunchPlan& plan) {
+  RunRequest run;
+  run.symbol = k.loweredName;
+  run.nBytes = k.paramBytes[2];
+  run.type = c.type;
+  run.op = c.op;
+  run.n = c.n;
+  run.data = c.spec;
+  run.plan = plan;
+  return run;
+}
+
+std::string nDoesNotFit(const KernelBuild& k, uint64_t n) {
+  if (k.paramBytes[2] != 4 || n <= ((k.nSigned || !k.nSignKnown) ? 0x7fffffffull : 0xffffffffull)) return {};
+  return std::string("the kernel's n is a 32-bit ") + (k.nSigned ? "int" : "integer") + ": N=" + formatCount(n) +
+         " does not fit (take a size_t n for larger N)";
+}
+
 namespace {
 
 RunConfig configOf(const CheckCase& c) {
@@ -437,20 +455,11 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
     } else if (!k) {
       r.verdict = Verdict::Crash;
       r.note = "no build of the kernel for block " + std::to_string(c.block);
-    } else if (k->paramBytes[2] == 4 && c.n > ((k->nSigned || !k->nSignKnown) ? 0x7fffffffull : 0xffffffffull)) {
+    } else if (std::string tooBig = nDoesNotFit(*k, c.n); !tooBig.empty()) {
       r.verdict = Verdict::Skipped;
-      r.note = std::string("the kernel's n is a 32-bit ") + (k->nSigned ? "int" : "integer") + ": N=" + formatCount(c.n) +
-               " does not fit (take a size_t n for larger N)";
+      r.note = tooBig;
     } else {
-      RunRequest run;
-      run.symbol = k->loweredName;
-      run.nBytes = k->paramBytes[2];
-      run.type = c.type;
-      run.op = c.op;
-      run.n = c.n;
-      run.data = c.spec;
-      run.plan = plan;
-      const RunOutcome o = worker.run(run, build.cubin);
+      const RunOutcome o = worker.run(runRequestFor(*k, c, plan), build.cubin);
       if (hooks.cancelled && hooks.cancelled()) {  // the run was stopped for it: no verdict
         rep.status = CheckStatus::Cancelled;
         rep.error = "cancelled after " + std::to_string(rep.cases.size()) + " cases";
@@ -495,14 +504,7 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
       if (!k || !plan.error.empty()) {
         hc.why = !k ? "no build for block " + std::to_string(hc.c.block) : plan.error;
       } else {
-        RunRequest run;
-        run.symbol = k->loweredName;
-        run.nBytes = k->paramBytes[2];
-        run.type = hc.c.type;
-        run.op = hc.c.op;
-        run.n = hc.c.n;
-        run.data = hc.c.spec;
-        run.plan = plan;
+        RunRequest run = runRequestFor(*k, hc.c, plan);
         run.traceBlock = 0;
         const RunOutcome o = worker.run(run, build.cubin);
         if (o.status != RunOutcome::Status::Ok) hc.why = "the traced run: " + o.message;
@@ -550,17 +552,10 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
       const KernelBuild* k = build.kernelFor(tc.c.block);
       const LaunchPlan plan = planLaunch(rep.contract, tc.c.type, tc.c.n, tc.c.block);
       if (!k || !plan.error.empty()) tc.why = !k ? "no build for block " + std::to_string(tc.c.block) : plan.error;
-      else if (k->paramBytes[2] == 4 && tc.c.n > ((k->nSigned || !k->nSignKnown) ? 0x7fffffffull : 0xffffffffull))
-        tc.why = "N=" + formatCount(tc.c.n) + " does not fit the kernel's 32-bit n";
+      else if (std::string tooBig = nDoesNotFit(*k, tc.c.n); !tooBig.empty())
+        tc.why = tooBig;
       else {
-        RunRequest run;
-        run.symbol = k->loweredName;
-        run.nBytes = k->paramBytes[2];
-        run.type = tc.c.type;
-        run.op = tc.c.op;
-        run.n = tc.c.n;
-        run.data = tc.c.spec;
-        run.plan = plan;
+        RunRequest run = runRequestFor(*k, tc.c, plan);
         run.timedReps = tc.reps;
         run.timedWarmups = tc.warmups;
         run.warmL2 = tc.warmL2;

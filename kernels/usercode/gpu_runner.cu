@@ -191,6 +191,25 @@ RunOutcome afterRun(cudaError_t e, const std::string& during) {
   return failed(RunOutcome::Status::WorkerError, during + ": " + cudaText(e));
 }
 
+// The CPU's share of the final: VALUES partials of the run's type combined by its operation; the
+// result's bytes in the low bytes.
+uint64_t combineOnHost(const RunRequest& r, const std::vector<unsigned char>& host, uint64_t values) {
+  uint64_t bits = 0;
+  withElemType(r.type, [&]<class T>(TypeTag<T>) {
+    withOp(r.op, [&]<class O>(TypeTag<O>) {
+      T acc;
+      std::memcpy(&acc, host.data(), sizeof(T));
+      for (uint64_t i = 1; i < values; ++i) {
+        T v;
+        std::memcpy(&v, host.data() + i * sizeof(T), sizeof(T));
+        acc = O()(acc, v);
+      }
+      std::memcpy(&bits, &acc, sizeof(T));
+    });
+  });
+  return bits;
+}
+
 // The repetitions of a timing request, as the engine times ours (engine.cu, measure): warm-ups,
 // then per repetition the L2 flush, the stream held by a kernel until every launch is enqueued,
 // the start event, the launches (with the atomic final's identity write, as k11's), the end event.
@@ -272,19 +291,8 @@ std::string timeLaunches(const RunRequest& r, const void* fn, const void* input,
     if (cudaError_t e = cudaMemcpyAsync(host.data(), outputs.back(), host.size(), cudaMemcpyDeviceToHost, s); e != cudaSuccess)
       return "copying the result: " + cudaText(e);
     if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
-    withElemType(r.type, [&]<class T>(TypeTag<T>) {
-      withOp(r.op, [&]<class O>(TypeTag<O>) {
-        T acc;
-        std::memcpy(&acc, host.data(), sizeof(T));
-        for (uint64_t i = 1; i < values; ++i) {
-          T v;
-          std::memcpy(&v, host.data() + i * sizeof(T), sizeof(T));
-          acc = O()(acc, v);
-        }
-        volatile T keep = acc;  // the loop is part of the time: not optimised away
-        (void)keep;
-      });
-    });
+    volatile uint64_t keep = combineOnHost(r, host, values);  // the loop is part of the time: not optimised away
+    (void)keep;
     cudaEventRecord(e2, s);
     if (cudaError_t e = cudaEventSynchronize(e2); e != cudaSuccess) return "a timed run failed: " + cudaText(e);
     float ms = 0, e2eMs = 0;
@@ -501,18 +509,7 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   std::vector<unsigned char> host(size_t(values) * size_t(eb));
   if (cudaError_t e = cudaMemcpy(host.data(), last.data(), host.size(), cudaMemcpyDeviceToHost); e != cudaSuccess)
     return afterRun(e, "copying the result");
-  withElemType(r.type, [&]<class T>(TypeTag<T>) {
-    withOp(r.op, [&]<class O>(TypeTag<O>) {
-      T acc;
-      std::memcpy(&acc, host.data(), sizeof(T));
-      for (uint64_t i = 1; i < values; ++i) {
-        T v;
-        std::memcpy(&v, host.data() + i * sizeof(T), sizeof(T));
-        acc = O()(acc, v);
-      }
-      std::memcpy(&o.resultBits, &acc, sizeof(T));
-    });
-  });
+  o.resultBits = combineOnHost(r, host, values);
 
   // What else the kernel wrote.
   for (const GuardedBuffer* b : [&] {

@@ -68,17 +68,11 @@ Measurement measureUserKernel(const UserMeasureRequest& q, KernelWorker& worker)
   if (!kb) return fail("no build of the kernel for block " + std::to_string(c.block));
   const LaunchPlan plan = planLaunch(k, c.type, c.n, c.block);
   if (!plan.error.empty()) return fail(plan.error);
-  if (kb->paramBytes[2] == 4 && c.n > ((kb->nSigned || !kb->nSignKnown) ? 0x7fffffffull : 0xffffffffull))
-    return fail("N=" + formatCount(c.n) + " does not fit the kernel's 32-bit n (take a size_t n for larger N)");
+  if (std::string tooBig = nDoesNotFit(*kb, c.n); !tooBig.empty()) return fail(tooBig);
 
-  RunRequest run;
-  run.symbol = kb->loweredName;
-  run.nBytes = kb->paramBytes[2];
-  run.type = c.type;
-  run.op = c.op;
-  run.n = c.n;
-  run.data = DataSpec{c.data, c.seed, c.rangeLo, c.rangeHi};
-  run.plan = plan;
+  CheckCase cc;  // the row as a case of the battery: judged as `check` judges one
+  cc.type = c.type, cc.op = c.op, cc.block = c.block, cc.n = c.n, cc.spec = DataSpec{c.data, c.seed, c.rangeLo, c.rangeHi};
+  RunRequest run = runRequestFor(*kb, cc, plan);
   run.timedReps = std::clamp(c.reps, 1, kMaxTimedReps);
   run.timedWarmups = std::clamp(c.warmup, 0, kMaxTimedWarmups);
   run.warmL2 = c.warmL2;
@@ -113,8 +107,6 @@ Measurement measureUserKernel(const UserMeasureRequest& q, KernelWorker& worker)
   m.reference = q.knownReference ? *q.knownReference : computeReference(c);
   m.haveReference = true;
   // The verdict of `check` for this run: the value, and what the guard zones and the input found.
-  CheckCase cc;
-  cc.type = c.type, cc.op = c.op, cc.block = c.block, cc.n = c.n, cc.spec = run.data;
   const CaseResult judged = judgeCase(cc, plan, o, m.reference);
   m.check = checkResult(c, m.result, m.reference, plan.chainBound);
   if (judged.verdict != Verdict::Pass) {

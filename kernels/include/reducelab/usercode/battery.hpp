@@ -68,6 +68,12 @@ struct CaseResult {
   std::string text() const;   // the one line `reducelab check` prints
 };
 
+// The worker's request for one case: the kernel of a build for its block, over the case's type,
+// operation, N and data, launched by `plan`.
+RunRequest runRequestFor(const KernelBuild& k, const CheckCase& c, const LaunchPlan& plan);
+// "" or why N does not fit the kernel's n parameter (a 32-bit int up to 2^31 - 1, unsigned 2^32 - 1).
+std::string nDoesNotFit(const KernelBuild& k, uint64_t n);
+
 // The verdict of one run: the value against the exact reference (checkResult's rules and a
 // tolerance from the plan's chain of operations for float sums), plus what the guard zones and
 // the input comparison found. Plain C++: tested without a GPU.
