@@ -115,6 +115,7 @@ BuildOutcome compileDocument(uint64_t version, const std::string& source, const 
 }  // namespace
 
 struct Application::EditorJobs {
+  uc::AutosaveOwner autosave;  // the shared autosave file, or this window's own beside it
   fs::path autosavePath;
   bool autosaveOn = true;
   // Compiling.
@@ -154,13 +155,19 @@ void Application::initEditor() {
   for (const uc::Starter& s : uc::starters()) e.starters.push_back({s.key, s.key + ": " + s.title});
   // Headless runs (tests, lesson exports) keep no autosave unless a path is given: a test must not
   // find or leave a user's editor text.
-  editor_->autosavePath = !opt_.editorAutosave.empty() ? fs::path(opt_.editorAutosave)
+  const fs::path wanted = !opt_.editorAutosave.empty() ? fs::path(opt_.editorAutosave)
                           : ctx_.headless()            ? fs::path()
                                                        : uc::defaultAutosavePath();
+  if (!wanted.empty()) {  // a second window autosaves beside the first's file, never over it
+    std::string note;
+    editor_->autosave = uc::AutosaveOwner::claim(wanted, &note);
+    editor_->autosavePath = editor_->autosave.path();
+    if (!note.empty()) model_.addLog(gui::LogLevel::Info, note);
+  }
   editor_->autosaveOn = !editor_->autosavePath.empty();
   std::string why;
   const std::optional<uc::Autosave> saved =
-      editor_->autosaveOn ? uc::readAutosave(editor_->autosavePath, &why) : std::nullopt;
+      editor_->autosaveOn && editor_->autosave.owner() ? uc::readAutosave(editor_->autosavePath, &why) : std::nullopt;
   if (!why.empty()) {
     editor_->autosaveOn = false;  // never overwrite an autosave that could not be read: the user's text may be in it
     model_.addLog(gui::LogLevel::Warn, why);
@@ -391,6 +398,13 @@ void Application::updateEditor() {
     if (editor_->autosaveDue == 0) editor_->autosaveDue = now + 1.5;
     if (now >= editor_->autosaveDue) saveEditorAutosave();
   }
+}
+
+// At exit: a second window's own autosave goes when nothing in it is unsaved (no litter of them).
+void Application::closeEditorAutosave() {
+  if (!editor_ || editor_->autosave.owner() || editor_->autosavePath.empty() || model_.editor.doc.unsavedWork()) return;
+  std::error_code ec;
+  fs::remove(editor_->autosavePath, ec);
 }
 
 void Application::saveEditorAutosave() {

@@ -182,6 +182,7 @@ Application::~Application() {
   ImGuiContext* const previous = ImGui::GetCurrentContext();
   activate();
   saveEditorAutosave();  // the editor's text outlives the window
+  closeEditorAutosave();
   editor_.reset();       // stops a check in flight and its worker
   controller_.reset();
   interop_.detach();

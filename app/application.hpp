@@ -139,6 +139,7 @@ class Application final : public gui::UiActions {
   void startEditorCompile();
   void startEditorCheck();
   void saveEditorAutosave();
+  void closeEditorAutosave();
   void saveKernel(const std::string& path);
   void openKernelFile(const std::string& path);
   void showNewDocument(const std::string& notice);

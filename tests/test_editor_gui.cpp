@@ -199,6 +199,49 @@ TEST(EditorGui, APassingKernelIsTimedAndTheCheckTabShowsIt) {
   if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/editor-timing.png");
 }
 
+// Two windows at once: the first keeps the shared autosave, the second autosaves beside it and
+// never writes over it; the second's file goes when it closes with nothing unsaved, and stays
+// (its text in it) when it closes with unsaved typing.
+TEST(EditorGui, TwoWindowsNeverWriteOverEachOthersAutosave) {
+  TempDir dir;
+  const std::string autosave = dir.file("state/editor-autosave.json");
+  rl::app::GuiOptions o;
+  o.editorAutosave = autosave;
+  auto others = [&] {
+    std::vector<std::string> names;
+    for (const auto& f : fs::directory_iterator(dir.file("state")))
+      if (f.path().filename().string().rfind("editor-autosave-", 0) == 0) names.push_back(f.path().string());
+    return names;
+  };
+  {
+    EditorApp first(o);
+    if (!first.app) GTEST_SKIP() << "no headless GL: " << first.error;
+    first.app->requestEditCopy("k3");
+    first.editor().doc.edit(first.editor().doc.text() + "// first window\n", 0, 1.0);
+    {
+      EditorApp second(o);
+      ASSERT_TRUE(second.app);
+      EXPECT_TRUE(second.editor().doc.empty());  // nothing restored: the first window's text is the first's
+      second.app->requestEditCopy("k4");
+      second.editor().doc.edit(second.editor().doc.text() + "// second window\n", 0, 1.0);
+    }  // the second closes first, its typing unsaved: its own file keeps it
+    const std::vector<std::string> kept = others();
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_NE(readFile(kept[0]).find("// second window"), std::string::npos);
+    fs::remove(kept[0]);
+    {
+      EditorApp third(o);  // opened and closed with nothing unsaved: no file left behind
+      ASSERT_TRUE(third.app);
+    }
+    EXPECT_TRUE(others().empty());
+  }
+  EXPECT_NE(readFile(autosave).find("// first window"), std::string::npos);
+  EXPECT_EQ(readFile(autosave).find("// second window"), std::string::npos);
+  EditorApp again(o);  // the first window gone: the next one owns the autosave and restores it
+  ASSERT_TRUE(again.app);
+  EXPECT_NE(again.editor().doc.text().find("// first window"), std::string::npos);
+}
+
 TEST(EditorGui, ACopyIsSavedOnlyWhereAskedAndTheAutosaveBringsItBack) {
   TempDir dir;
   const std::string autosave = dir.file("state/editor-autosave.json");

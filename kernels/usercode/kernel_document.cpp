@@ -1,6 +1,9 @@
 #include "reducelab/usercode/kernel_document.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -294,6 +297,44 @@ std::string absolutePath(const std::string& path) {
 }
 
 }  // namespace
+
+AutosaveOwner AutosaveOwner::claim(const std::filesystem::path& path, std::string* note) {
+  AutosaveOwner a;
+  a.path_ = path;
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  const std::string lock = path.string() + ".lock";
+  a.lockFd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (a.lockFd_ >= 0 && ::flock(a.lockFd_, LOCK_EX | LOCK_NB) == 0) {
+    a.owner_ = true;
+    return a;
+  }
+  if (a.lockFd_ >= 0) ::close(a.lockFd_), a.lockFd_ = -1;
+  // Another window holds it (or the lock cannot be made): a file of this window's own.
+  static int windows = 0;
+  const std::string own = "editor-autosave-" + std::to_string(::getpid()) + "-" + std::to_string(++windows) + ".json";
+  a.path_ = path.parent_path() / own;
+  if (note)
+    *note = "Another ReduceLab window keeps the editor's autosave (" + path.string() + "): this one autosaves to " +
+            a.path_.string() + " and restored nothing";
+  return a;
+}
+
+AutosaveOwner& AutosaveOwner::operator=(AutosaveOwner&& o) noexcept {
+  if (this != &o) {
+    if (lockFd_ >= 0) ::close(lockFd_);
+    path_ = std::move(o.path_);
+    owner_ = o.owner_;
+    lockFd_ = o.lockFd_;
+    o.lockFd_ = -1;
+    o.owner_ = false;
+  }
+  return *this;
+}
+
+AutosaveOwner::~AutosaveOwner() {
+  if (lockFd_ >= 0) ::close(lockFd_);  // closing releases the flock
+}
 
 std::string writeAutosave(const fs::path& path, const KernelDocument& doc) {
   std::error_code ec;

@@ -115,6 +115,29 @@ struct Autosave {
   bool modified = false;  // the text differs from the file's when it was written
   std::string writtenAt;  // "2026-11-25 18:40:03 UTC"
 };
+// Two windows must not write over each other's text: one running window owns an autosave file,
+// through a lock beside it (PATH.lock, flock: released when the process ends, crash or not).
+// Another window gets a file of its own in the same folder (editor-autosave-PID-K.json) and
+// restores nothing; it removes its file when it closes with nothing unsaved.
+class AutosaveOwner {
+ public:
+  AutosaveOwner() = default;
+  // Takes `path`'s lock, or picks a file of this window's own and says so in *note.
+  static AutosaveOwner claim(const std::filesystem::path& path, std::string* note);
+  AutosaveOwner(AutosaveOwner&& o) noexcept { *this = std::move(o); }
+  AutosaveOwner& operator=(AutosaveOwner&& o) noexcept;
+  AutosaveOwner(const AutosaveOwner&) = delete;
+  AutosaveOwner& operator=(const AutosaveOwner&) = delete;
+  ~AutosaveOwner();
+  const std::filesystem::path& path() const { return path_; }
+  bool owner() const { return owner_; }  // of the shared file: it restores it at start
+
+ private:
+  std::filesystem::path path_;
+  bool owner_ = false;
+  int lockFd_ = -1;
+};
+
 // "" or why not. Atomic: a crash while writing leaves the previous autosave whole.
 std::string writeAutosave(const std::filesystem::path& path, const KernelDocument& doc);
 // nullopt when there is none; *why says what was wrong with one that could not be read (it is
