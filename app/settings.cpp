@@ -155,11 +155,14 @@ Settings parseSettings(const std::string& text, std::string* problem, bool* unus
       choice("data", "uniform", parseDataPattern, &r.data);
       for (const auto& [key, value] : own)  // as saved: block and N are the file's
         if (const FamilyParameter* p = ownParameter(r, key)) p->set(r, value);
-      if (badConfig.empty() && validate(r, nullptr).empty()) {
+      const std::string invalid = badConfig.empty() ? validate(r, nullptr) : std::string();
+      if (badConfig.empty() && invalid.empty()) {
         s.lastConfig = r;
         s.haveLastConfig = true;
-      } else {
-        bad.push_back("last_config");
+      } else {  // which field, or why the configuration cannot run: the user sees what was reset
+        std::string fields;
+        for (const std::string& f : badConfig) fields += (fields.empty() ? "" : ", ") + f;
+        bad.push_back("last_config (" + (invalid.empty() ? "its " + fields : invalid) + "; the kernel settings start from the defaults)");
       }
     }
   }

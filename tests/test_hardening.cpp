@@ -294,6 +294,27 @@ TEST(Hardening, OneWrongSettingsKeyKeepsTheOthers) {
   EXPECT_NE(warning.find("ui_scale"), std::string::npos) << warning;
 }
 
+// An invalid last configuration is reset with its reason named: the field that is wrong, or why
+// the configuration cannot run (the issue's cases: unknown kernel, block 7, N 2^70, unknown type).
+TEST(Hardening, AnInvalidLastConfigurationSaysWhatWasResetAndWhy) {
+  const std::string path = freshDir("settings-last") + "/settings.json";
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"last_config": {"kernel": "k99", "block": 256, "n": 1024}})", "unknown kernel 'k99'"},
+      {R"({"last_config": {"kernel": "k3", "block": 7, "n": 1024}})", "block"},
+      {R"({"last_config": {"kernel": "k3", "block": 256, "n": 1180591620717411303424}})", "its n"},
+      {R"({"last_config": {"kernel": "k3", "block": 256, "n": 1024, "type": "float128"}})", "its type"},
+  };
+  for (const auto& [text, why] : cases) {
+    std::ofstream(path) << text;
+    std::string warning;
+    const rl::app::Settings s = rl::app::loadSettings(path, &warning);
+    EXPECT_FALSE(s.haveLastConfig) << text;
+    EXPECT_NE(warning.find("last_config ("), std::string::npos) << warning;
+    EXPECT_NE(warning.find(why), std::string::npos) << text << ": " << warning;
+    EXPECT_NE(warning.find("start from the defaults"), std::string::npos) << warning;
+  }
+}
+
 TEST(Hardening, SettingsThatAreNotAFileAreLeftAlone) {
   const std::string dir = freshDir("settings-dir");
   fs::create_directories(dir + "/settings.json");
