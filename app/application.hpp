@@ -67,6 +67,7 @@ class Application final : public gui::UiActions {
   void requestScreenshot() override { screenshotRequested_ = true; }
   void requestRun() override { controller_->queueRun(model_.config); }
   void requestClearResults() override { controller_->clearResults(); }
+  void requestRestoreResults() override { model_.results.restoreCleared(); }
   void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) override;
   void requestCancelSweep() override { controller_->cancelSweep(); }
   void requestCancelRuns() override { controller_->cancelRuns(); }

@@ -497,6 +497,32 @@ std::string fakeZenity(const std::string& dir, const std::string& answer, int co
 
 }  // namespace
 
+// Nothing lost by a click: Clear results on a loaded recording's runs can be undone, the cleared
+// runs coming back before any measured since.
+TEST(RecordingGui, ClearResultsCanBeUndone) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::Model& m = h.app->model();
+  ASSERT_EQ(h.app->openRecording(cpuRecording()), "");
+  h.frames(10);
+  ASSERT_EQ(m.results.size(), 3u);
+  const std::string firstKernel = m.results[0].config.kernel;
+  h.app->requestClearResults();
+  h.frames(2);
+  EXPECT_TRUE(m.results.empty());
+  EXPECT_EQ(m.results.restorable(), 3u);
+  if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/undo-clear.png");
+  m.results.append(rl::Measurement{});  // a run measured since
+  h.app->requestRestoreResults();
+  h.frames(2);
+  ASSERT_EQ(m.results.size(), 4u);
+  EXPECT_EQ(m.results[0].config.kernel, firstKernel);
+  EXPECT_EQ(m.results.restorable(), 0u);
+  h.app->requestClearResults();  // and a Clear of nothing keeps what the last one removed
+  h.app->requestClearResults();
+  EXPECT_EQ(m.results.restorable(), 4u);
+}
+
 TEST(RecordingGui, BadFileKeepsWhatWasOpenAndSaveSessionWritesARecording) {
   HeadlessApp h;
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;

@@ -178,7 +178,16 @@ void drawRunButtons(Model& model, UiActions& actions, float s) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(model.cpuModel() ? "Measuring needs an NVIDIA GPU" : "Measure this configuration (F5)");
   ImGui::SameLine();
+  if (model.results.empty()) ImGui::BeginDisabled();
   if (ImGui::Button("Clear results")) actions.requestClearResults();
+  if (model.results.empty()) ImGui::EndDisabled();
+  if (const size_t n = model.results.restorable(); n > 0) {  // nothing lost by a click
+    ImGui::SameLine();
+    char label[48];
+    std::snprintf(label, sizeof label, "Undo clear (%zu)", n);
+    if (ImGui::Button(label)) actions.requestRestoreResults();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Bring back the %zu runs the last Clear removed", n);
+  }
   if (model.measuring) {
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) actions.requestCancelRuns();

@@ -3,6 +3,7 @@
 // indices and cache what they formatted; clear() starts a new generation that views notice.
 // Filled from the measurement service's deliveries on the GUI thread.
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "reducelab/record.hpp"
@@ -12,8 +13,19 @@ namespace rl {
 class ResultsStore {
  public:
   void append(Measurement m) { rows_.push_back(std::move(m)); }
+  // Nothing is lost by a click: the rows cleared last (a loaded recording's, say) can come back.
   void clear() {
+    if (!rows_.empty()) cleared_ = std::move(rows_);
     rows_.clear();
+    ++generation_;
+  }
+  size_t restorable() const { return cleared_.size(); }
+  // The cleared rows back, before any measured since.
+  void restoreCleared() {
+    if (cleared_.empty()) return;
+    cleared_.insert(cleared_.end(), std::make_move_iterator(rows_.begin()), std::make_move_iterator(rows_.end()));
+    rows_ = std::move(cleared_);
+    cleared_.clear();
     ++generation_;
   }
   size_t size() const { return rows_.size(); }
@@ -30,6 +42,7 @@ class ResultsStore {
 
  private:
   std::vector<Measurement> rows_;
+  std::vector<Measurement> cleared_;
   uint64_t generation_ = 0;
 };
 

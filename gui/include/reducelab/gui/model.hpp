@@ -248,6 +248,7 @@ class UiActions {
   virtual void requestScreenshot() = 0;
   virtual void requestRun() = 0;  // measure model.config and append to the results
   virtual void requestClearResults() = 0;
+  virtual void requestRestoreResults() = 0;  // the rows the last Clear removed
   virtual void requestSweep(const std::string& axis, const std::vector<std::string>& kernels, uint64_t nMax) = 0;
   virtual void requestCancelSweep() = 0;
   virtual void requestCancelRuns() {}  // the running measurement and the queued ones (and continuous runs)
