@@ -72,6 +72,38 @@ TEST(KernelDocument, TypingIsOneUndoStepAndUndoRedoWalkTheHistory) {
   EXPECT_FALSE(d.canRedo());
 }
 
+// On a loaded machine one frame can bring several typed characters at once: still one burst, one
+// undo step (the Xvfb test once left " typ" after Ctrl+Z: "ed-by-xdotool" had come in one frame).
+TEST(KernelDocument, KeysThatArriveTogetherAreStillOneBurst) {
+  KernelDocument d;
+  d.startUnsaved("int x;\n", "k3.cu");
+  std::string text = "int x;\n";
+  double t = 10;
+  int cursor = 6;
+  for (const std::string chunk : {" ", "t", "yp", "ed-by", "-xdotool"}) {  // frames of 1, 2, 5 and 8 characters
+    text.insert(size_t(cursor), chunk);
+    cursor += int(chunk.size());
+    d.edit(text, cursor, t += 0.3);
+  }
+  for (int i = 0; i < 3; ++i) {  // and Backspace held, two characters a frame
+    text.erase(size_t(cursor) - 2, 2);
+    cursor -= 2;
+    d.edit(text, cursor, t += 0.3);
+  }
+  ASSERT_EQ(d.text(), "int x; typed-by-x\n");
+  int at = -1;
+  ASSERT_TRUE(d.undo(&at));
+  EXPECT_EQ(d.text(), "int x; typed-by-xdotool\n");  // the deletions are a burst of their own
+  ASSERT_TRUE(d.undo(&at));
+  EXPECT_EQ(d.text(), "int x;\n");  // the typing is one step
+  // A paste of many characters at once is a step of its own, even soon after typing.
+  d.edit("int x; /* a pasted comment of some length */\n", 44, t += 0.3);
+  d.edit("int x; /* a pasted comment of some length */a\n", 45, t += 0.3);
+  ASSERT_TRUE(d.undo(&at));
+  ASSERT_TRUE(d.undo(&at));
+  EXPECT_EQ(d.text(), "int x;\n");
+}
+
 TEST(KernelDocument, SaveWritesTheFileAndClearsModified) {
   TempDir dir;
   KernelDocument d;

@@ -155,10 +155,15 @@ void KernelDocument::edit(std::string text, int cursor, double nowSeconds) {
     lastCursor_ = cursor;
     return;
   }
-  // One undo step per burst of typing: a change of one character next to the last one, soon after it.
+  // One undo step per burst of typing: a few characters typed (or erased) where the caret was, soon
+  // after the last. A loaded machine's frame may bring several keys at once; a paste brings more.
+  // Typing and erasing are bursts of their own.
   const int64_t grew = int64_t(text.size()) - int64_t(text_.size());
-  const bool typing = (grew == 1 || grew == -1) && std::abs(cursor - lastCursor_) <= 1 &&
+  const bool sameWay = lastGrew_ == 0 || ((grew > 0) == (lastGrew_ > 0) && std::abs(lastGrew_) <= kBurstChars);  // not after a paste
+  const bool atCaret = cursor - lastCursor_ == grew || (grew < 0 && cursor == lastCursor_);  // Delete keeps the caret
+  const bool typing = grew != 0 && std::abs(grew) <= kBurstChars && atCaret && sameWay &&
                       nowSeconds - lastEditAt_ < kMergeSeconds && !undo_.empty();
+  lastGrew_ = grew;
   if (!typing) pushUndo(undo_, {text_, lastCursor_});
   redo_.clear();
   lastEditAt_ = nowSeconds;

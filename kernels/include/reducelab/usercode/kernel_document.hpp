@@ -58,6 +58,7 @@ class KernelDocument {
   // The editor's text after the user changed it; `cursor` is the byte offset of the caret after
   // the change. Changes less than `kMergeSeconds` apart, made by typing, are one undo step.
   void edit(std::string text, int cursor, double nowSeconds);
+  static constexpr int kBurstChars = 8;  // keys one frame may bring; more at once is a paste
   static constexpr double kMergeSeconds = 2.0;  // generous: a slow frame (llvmpipe on a loaded machine) must not split a word
   bool canUndo() const { return !undo_.empty(); }
   bool canRedo() const { return !redo_.empty(); }
@@ -101,6 +102,7 @@ class KernelDocument {
   std::string notEditableWhy_;
   double lastEditAt_ = -1e9;
   int lastCursor_ = 0;
+  int64_t lastGrew_ = 0;  // the last edit's change of length (typing > 0, erasing < 0)
   uint64_t version_ = 0;
 };
 
