@@ -323,6 +323,23 @@ TEST(EditorGui, CheckWithoutAGpuSaysSoAndLeavesTheTextAlone) {
   EXPECT_EQ(readFile(file), harris3());
 }
 
+// A window opened after another keeps the view it was asked for: the views' tab bar kept its last
+// tab in a process-wide static, and a second window showing the same view was switched to the first
+// tab (the Xvfb-free way this showed: the long-file test failed after another editor test).
+TEST(EditorGui, AWindowOpenedAfterAnotherKeepsItsOwnView) {
+  TempDir dir;
+  const std::string file = dir.file("k.cu");
+  writeFile(file, "//\n");
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  for (int window = 0; window < 2; ++window) {
+    EditorApp h(o);
+    if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+    for (int i = 0; i < 3; ++i) h.app->drawFrame();
+    EXPECT_EQ(h.app->model().view, rl::ViewId::Editor) << "window " << window;
+  }
+}
+
 // The file saved elsewhere, much longer, while the caret is in the editor (the field active): the
 // field takes the new text without writing past its buffers (ASan watches this in CI).
 TEST(EditorGui, AMuchLongerFileReloadedWhileTheFieldIsActive) {

@@ -96,10 +96,11 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
 // same generation and size means same rows).
 const Figure& liveFigure(const Model& model) {
   static Figure fig;
+  static uint64_t instance = 0;  // whose results: another window's rows are never drawn here
   static uint64_t generation = ~uint64_t(0);
   static size_t size = 0;
   static double theoretical = -1, read = -1;
-  if (generation != model.results.generation() || size != model.results.size() ||
+  if (instance != model.instance || generation != model.results.generation() || size != model.results.size() ||
       theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
     // The latest runs only: drawing cost must not grow with the session (the results table
     // holds every run). Run numbers stay those of the whole session.
@@ -115,6 +116,7 @@ const Figure& liveFigure(const Model& model) {
       fig.spec.subtitle = "the latest " + std::to_string(kLiveRuns) + " of " + std::to_string(all.size()) +
                           " runs (every run is in the results table)";
     }
+    instance = model.instance;
     generation = model.results.generation();
     size = model.results.size();
     theoretical = model.peaks.theoreticalGBs;

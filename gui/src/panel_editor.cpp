@@ -25,7 +25,8 @@ constexpr int kTabColumns = 4;  // ImGui's fonts advance a tab by four spaces
 
 // The editing field's own buffer, and what the frame loop asks of the field through its callback.
 struct EditorField {
-  const void* document = nullptr;  // whose text it shows (a test may hold two windows' models)
+  uint64_t owner = 0;  // the EditorState whose text it shows (EditorState::fieldOwner: a later window's
+                       // state may sit at a freed one's address, so never its address)
   std::string buffer;
   uint64_t shownVersion = ~uint64_t(0);
   int cursor = 0;             // the caret's byte offset, as the field last reported it
@@ -250,8 +251,8 @@ void drawText(Model& model, float height) {
   EditorState& e = model.editor;
   EditorField& f = field();
   // Another window's document (or a new one at the same address: versions only grow): start afresh.
-  if (f.document != &e.doc || (f.shownVersion != ~uint64_t(0) && e.doc.version() < f.shownVersion))
-    f = EditorField{}, f.document = &e.doc;
+  if (f.owner != e.fieldOwner || (f.shownVersion != ~uint64_t(0) && e.doc.version() < f.shownVersion))
+    f = EditorField{}, f.owner = e.fieldOwner;
   const Palette& pal = palette(model.ui.theme);
   ImGuiIO& io = ImGui::GetIO();
   // The document changed outside the field (opened, reloaded, undone): the field shows it.

@@ -140,10 +140,11 @@ void editCopyButton(Model& model, UiActions& actions, const KernelInfo& k) {
 
 void drawKernelSource(Model& model, UiActions& actions, const KernelInfo& k, const std::string&) {
   const Palette& pal = palette(model.ui.theme);
-  static std::string shownKernel;
-  static int fileIndex = 0;
-  static bool follow = true, compare = false;
-  static int lastStep = -1;
+  Model::SourceViewState& sv = model.sourceView;  // per window, not a process-wide static
+  std::string& shownKernel = sv.shownKernel;
+  int& fileIndex = sv.fileIndex;
+  bool &follow = sv.follow, &compare = sv.compare;
+  int& lastStep = sv.lastStep;
   std::vector<std::string> files;
   collectFiles(std::string(k.sourceFile), &files);
   if (files.empty()) {

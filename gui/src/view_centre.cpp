@@ -56,10 +56,9 @@ void drawCentreViews(Model& model, UiActions& actions) {
   TraceState& t = model.trace;
   // The tab bar owns the selection; a view picked from outside (command line, lesson) is
   // forced once.
-  static CentreView shown = CentreView::WarpActivity;
-  static bool first = true;
-  const bool forced = first || model.view != shown;
-  first = false;
+  CentreView& shown = model.viewTabShown;
+  const bool forced = !model.viewTabsDrawn || model.view != shown;
+  model.viewTabsDrawn = true;
   if (ImGui::BeginTabBar("views")) {
     for (const ViewInfo& tab : kViews) {  // reducelab/views.hpp
       const ImGuiTabItemFlags flags = forced && tab.id == model.view ? ImGuiTabItemFlags_SetSelected : 0;

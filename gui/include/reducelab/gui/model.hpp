@@ -1,6 +1,7 @@
 #pragma once
 // What the GUI draws: records handed to it by the app. The GUI never launches CUDA; it asks for
 // work through UiActions and draws whatever records come back.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -156,6 +157,13 @@ struct EditorStarter {
 };
 struct EditorState {
   usercode::KernelDocument doc;
+  // Who the editing field's state belongs to, unique in the process (a test holds windows one after
+  // another; a new one's state may reuse a freed one's address).
+  const uint64_t fieldOwner = nextFieldOwner();
+  static uint64_t nextFieldOwner() {
+    static std::atomic<uint64_t> next{1};
+    return next++;
+  }
   std::vector<EditorStarter> starters;  // what "Edit a copy" offers
   std::string notice;                   // one line over the editor: restored, reloaded, saved
   bool noticeIsError = false;
@@ -195,6 +203,9 @@ enum class EditorRequest {
 };
 
 struct Model {
+  // This window's model, unique in the process (caches keyed by it: a later window's model may sit at
+  // a freed one's address, and its results' generation starts at 0 again).
+  const uint64_t instance = EditorState::nextFieldOwner();
   DeviceInfo device;
   RemoteState remote;
   std::string glRenderer, glVersion;
@@ -209,6 +220,18 @@ struct Model {
   std::map<std::string, FamilyParams> parkedParams;
   std::string configError;          // validation of `config` ("" when it can run)
   CentreView view = CentreView::WarpActivity;
+  // The views' tab bar: the tab it showed last frame, and whether it has drawn yet (a view picked
+  // from outside, command line or lesson, is forced once). Per window, never a process-wide static:
+  // a window opened after another must not take the other's tab for its own.
+  CentreView viewTabShown = CentreView::WarpActivity;
+  bool viewTabsDrawn = false;
+  // The Source view's own state (per window, like the tab bar's).
+  struct SourceViewState {
+    std::string shownKernel;
+    int fileIndex = 0;
+    bool follow = true, compare = false;
+    int lastStep = -1;
+  } sourceView;
   TraceState trace;
 
   Peaks peaks;
