@@ -470,13 +470,13 @@ struct HeadlessApp {
   std::unique_ptr<rl::app::GlContext> ctx;
   std::unique_ptr<rl::app::Application> app;
   std::string error;
-  HeadlessApp() {
-    ctx = rl::app::createHeadlessContext(1280, 720, &error);
+  explicit HeadlessApp(int width = 1280, int height = 720) {
+    ctx = rl::app::createHeadlessContext(width, height, &error);
     if (!ctx) return;
     rl::app::GuiOptions o;
     o.headless = true;
-    o.width = 1280;
-    o.height = 720;
+    o.width = width;
+    o.height = height;
     app = std::make_unique<rl::app::Application>(*ctx, o);
   }
   void frames(int n) {
@@ -500,7 +500,7 @@ std::string fakeZenity(const std::string& dir, const std::string& answer, int co
 // Nothing lost by a click: Clear results on a loaded recording's runs can be undone, the cleared
 // runs coming back before any measured since.
 TEST(RecordingGui, ClearResultsCanBeUndone) {
-  HeadlessApp h;
+  HeadlessApp h(1920, 1080);  // the Parameters panel's Run row in view (REDUCELAB_EDITOR_SHOTS: look at it)
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::Model& m = h.app->model();
   ASSERT_EQ(h.app->openRecording(cpuRecording()), "");
@@ -511,6 +511,7 @@ TEST(RecordingGui, ClearResultsCanBeUndone) {
   h.frames(2);
   EXPECT_TRUE(m.results.empty());
   EXPECT_EQ(m.results.restorable(), 3u);
+  h.frames(2);
   if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/undo-clear.png");
   m.results.append(rl::Measurement{});  // a run measured since
   h.app->requestRestoreResults();
