@@ -83,7 +83,7 @@ void Application::processExports() {
     std::vector<Measurement> all = model_.results;
     if (!model_.results.empty()) {
       const RunTables tables = runTables(model_.results.rows(), model_.peaks);  // matrix runs: their own columns
-      ReportSection runs{"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks)}, {}};
+      ReportSection runs{"Runs", "Every run of this session, in order.", {gui::liveBandwidthFigure(model_.results, model_.peaks, model_.results.basis())}, {}};
       if (!tables.reductions.rows.empty()) runs.tables.push_back({"runs", tables.reductions});
       if (!tables.matrix.rows.empty()) runs.tables.push_back({"runs-matrix", tables.matrix});
       sections.push_back(runs);

@@ -35,11 +35,11 @@ int fail(int code, const std::string& what) {
 
 void progressLine(const Measurement& m, int done, int total) {
   if (m.ok && isMatrixRun(m))  // its shape and tile, not an N and a block
-    std::fprintf(stderr, "[%d/%d] %-11s %-8s %-24s %9.4f ms %8.1f GB/s%s\n", done, total, m.config.kernel.c_str(),
+    std::fprintf(stderr, "[%d/%d] %-11s %-8s %-24s %9.4f ms %8.1f GB/s (kernel)%s\n", done, total, m.config.kernel.c_str(),
                  std::string(name(m.config.type)).c_str(), runShape(m.config).c_str(), m.kernel.median, m.bandwidthGBs,
                  m.haveReference && !m.check.pass ? "  WRONG RESULT" : "");
   else if (m.ok)
-    std::fprintf(stderr, "[%d/%d] %-4s %-8s N=%-6s block %-4d %9.4f ms %8.1f GB/s%s\n", done, total,
+    std::fprintf(stderr, "[%d/%d] %-4s %-8s N=%-6s block %-4d %9.4f ms %8.1f GB/s (kernel)%s\n", done, total,
                  m.config.kernel.c_str(), std::string(name(m.config.type)).c_str(), formatCount(m.config.n).c_str(),
                  m.config.block, m.kernel.median, m.bandwidthGBs, m.haveReference && !m.check.pass ? "  WRONG RESULT" : "");
   else

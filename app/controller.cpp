@@ -133,8 +133,8 @@ void Controller::apply(BackendEvents& all) {
         model_.lesson.rows[row].runs.push_back(m);
     }
     if (m.ok)
-      model_.addLog(gui::LogLevel::Info, m.config.kernel + ": " + std::to_string(m.kernel.median) + " ms, " +
-                                             std::to_string(int(m.bandwidthGBs)) + " GB/s");
+      model_.addLog(gui::LogLevel::Info, m.config.kernel + ": kernel time " + std::to_string(m.kernel.median) + " ms, " +
+                                             std::to_string(int(m.bandwidthGBs)) + " GB/s (kernel)");
     else
       model_.addLog(gui::LogLevel::Error, m.config.kernel + " not run: " + m.error);
     model_.results.append(std::move(m));

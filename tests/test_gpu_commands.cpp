@@ -141,10 +141,10 @@ TEST(CommandsOnGpu, BenchTableBandwidthIsBytesOverTimeToThePrintedPrecision) {
       if (t.headers[i].rfind(prefix, 0) == 0) return int(i);
     return -1;
   };
-  // The header says the basis: "GB/s (e2e)" divides by the end-to-end time, "GB/s" by the kernel's.
+  // The header names the basis: "GB/s (end to end)" divides by the end-to-end time, "GB/s (kernel)" by the kernel time.
   const int gbs = column("GB/s");
   ASSERT_GE(gbs, 0) << r.out;
-  const bool endToEnd = t.headers[size_t(gbs)].find("e2e") != std::string::npos;
+  const bool endToEnd = t.headers[size_t(gbs)].find("end to end") != std::string::npos;
   const int ms = column(endToEnd ? "e2e ms" : "kernel ms");
   ASSERT_GE(ms, 0) << r.out;
   const double bytes = double(uint64_t(1) << 24) * 4;

@@ -392,14 +392,20 @@ TEST(LessonTable, RowsWithDifferentFinalStagesAreComparedWithTheFinalStageInclud
   Peaks peaks;
   peaks.theoreticalGBs = 4814;
   const Table t = gui::lessonTable(s, peaks, true);
-  EXPECT_EQ(cellOf(t, 0, "time incl. final stage ms"), "3.0000");
-  EXPECT_EQ(cellOf(t, 1, "time incl. final stage ms"), "2.5000");
-  // Bandwidth and share of peak follow the time shown.
-  EXPECT_EQ(cellOf(t, 0, "GB/s"), fixed(double(1 << 24) * 4 / 3.0e-3 / 1e9, 1));
+  EXPECT_EQ(cellOf(t, 0, "end to end time ms"), "3.0000");
+  EXPECT_EQ(cellOf(t, 1, "end to end time ms"), "2.5000");
+  // Bandwidth and share of peak follow the time shown, and say which it is.
+  EXPECT_EQ(cellOf(t, 0, "GB/s (end to end)"), fixed(double(1 << 24) * 4 / 3.0e-3 / 1e9, 1));
   // Same final stage everywhere: the kernel time.
   gui::LessonState same = stateOf("step: a\nset kernel=k3 final=gpu\nrun\nrun label=other kernel=k4\n");
   for (gui::LessonRow& r : same.rows) r.runs.push_back(measured(r.config, 1.5, 9.0));
   EXPECT_EQ(cellOf(gui::lessonTable(same, peaks, true), 1, "kernel time ms"), "1.5000");
+  EXPECT_EQ(cellOf(gui::lessonTable(same, peaks, true), 1, "GB/s (kernel)"), fixed(double(1 << 24) * 4 / 1.5e-3 / 1e9, 1));
+  // Finals that all run on the GPU (a second pass, the last block) are inside the kernel time:
+  // compared by it, not end to end.
+  gui::LessonState gpu = stateOf("step: a\nset kernel=k3 final=gpu\nrun\nrun label=lb kernel=k12 final=lastblock\n");
+  for (gui::LessonRow& r : gpu.rows) r.runs.push_back(measured(r.config, 1.5, 9.0));
+  EXPECT_EQ(cellOf(gui::lessonTable(gpu, peaks, true), 1, "kernel time ms"), "1.5000");
 }
 
 TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {

@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 
 #include <cfloat>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -18,6 +20,8 @@
 #include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/plots.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/results_store.hpp"
+#include "reducelab/run_tables.hpp"
 #include "test_support.hpp"
 
 using namespace rl::gui;
@@ -617,3 +621,58 @@ TEST(PlotLayout, ReferenceLabelsStayInsideTheirPlotAtEveryWidth) {
 
 }  // namespace
 }  // namespace rl::gui
+
+namespace {
+rl::Measurement timedRow(const std::string& kernel, rl::FinalStage final, double kernelMs, double e2eMs) {
+  rl::Measurement m;
+  m.ok = true;
+  m.config.kernel = kernel;
+  m.config.n = uint64_t(1) << 24;
+  m.geometry.final = final;
+  m.kernelMs = {kernelMs};
+  m.endToEndMs = {e2eMs};
+  m.kernel = rl::Stats::of(m.kernelMs);
+  m.endToEnd = rl::Stats::of(m.endToEndMs);
+  m.bytesRead = 1e9;
+  m.bandwidthGBs = m.bytesRead / (kernelMs * 1e-3) / 1e9;
+  m.endToEndGBs = m.bytesRead / (e2eMs * 1e-3) / 1e9;
+  return m;
+}
+}  // namespace
+
+// One basis per screen: with a CPU-final row beside a GPU-final one, the headline, the live plot,
+// the ladder's bars and the table all give the end-to-end figure and name it; the same rows
+// without the CPU final give the kernel figure everywhere (the headline once said 3082 GB/s,
+// kernel, and the table 1891.9, end to end, for one run).
+TEST(FigureLayout, HeadlinePlotsAndTableShowOneNamedBasis) {
+  rl::Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  for (const bool withCpuFinal : {true, false}) {
+    SCOPED_TRACE(withCpuFinal ? "a CPU final among GPU finals" : "GPU finals only");
+    std::vector<rl::Measurement> rows = {timedRow("k7", withCpuFinal ? rl::FinalStage::Cpu : rl::FinalStage::LastBlock, 1.0, 4.0),
+                                         timedRow("cub", rl::FinalStage::Gpu, 0.5, 2.0)};
+    rl::ResultsStore store;
+    for (const rl::Measurement& m : rows) store.append(m);
+    const rl::TimeBasis basis = store.basis();
+    EXPECT_EQ(basis, withCpuFinal ? rl::TimeBasis::EndToEnd : rl::TimeBasis::Kernel);
+    const double cubGBs = withCpuFinal ? 1e9 / 2.0e-3 / 1e9 : 1e9 / 0.5e-3 / 1e9;
+    const std::string name = withCpuFinal ? "end to end" : "kernel";
+    const std::optional<Headline> head = liveHeadline(store, peaks, basis);
+    ASSERT_TRUE(head);
+    char value[32];
+    std::snprintf(value, sizeof value, "%.0f GB/s", cubGBs);
+    EXPECT_EQ(head->value, value);
+    EXPECT_EQ(head->detail.rfind(name + " time", 0), 0u) << head->detail;
+    const Figure live = liveBandwidthFigure(store, peaks, basis);
+    EXPECT_EQ(live.spec.y.label, "GB/s (" + name + ")");
+    ASSERT_EQ(live.spec.series.size(), 2u);
+    EXPECT_DOUBLE_EQ(live.spec.series[1].y.at(0), cubGBs);
+    const Figure ladder = ladderFigure(rows, peaks);
+    EXPECT_EQ(ladder.spec.y.label, "GB/s (" + name + ")");
+    EXPECT_DOUBLE_EQ(ladder.spec.series.at(0).y.at(1), cubGBs);
+    const rl::Table t = rl::benchTable(rows, peaks);
+    const auto col = std::find(t.headers.begin(), t.headers.end(), "GB/s (" + name + ")");
+    ASSERT_NE(col, t.headers.end());
+    EXPECT_EQ(t.rows[1][size_t(col - t.headers.begin())], rl::fixed(cubGBs, 1));
+  }
+}

@@ -46,13 +46,50 @@ TEST(LikeForLike, RowsWhoseFinalStagesDifferCompareEndToEndTimeAndSaySo) {
   fillLadderSpeedups(rows);
   EXPECT_NEAR(rows[1].stepSpeedup, 3.0 / 1.6, 1e-9);  // by e2e, not 1.0 / 1.5
   const Table t = benchTable(rows, {});
-  const auto col = std::find(t.headers.begin(), t.headers.end(), "GB/s (e2e)");
+  const auto col = std::find(t.headers.begin(), t.headers.end(), "GB/s (end to end)");
   ASSERT_NE(col, t.headers.end());
-  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), "step x (e2e)"), t.headers.end());
+  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), "step x (end to end)"), t.headers.end());
   EXPECT_NE(t.caption.find("end-to-end"), std::string::npos);
   const size_t c = size_t(col - t.headers.begin());
   EXPECT_EQ(t.rows[0][c], fixed(rows[0].endToEndGBs, 1));
   EXPECT_EQ(t.rows[1][c], fixed(rows[1].endToEndGBs, 1));
+}
+
+// Only a CPU final lies outside the kernel time. A second pass, an atomic and a last-block final
+// are all inside it: rows mixing those stay on kernel time (the table once switched to end to end
+// for GPU against last-block, and disagreed with the headline and the plot).
+TEST(LikeForLike, FinalsThatAllRunOnTheGpuCompareKernelTime) {
+  std::vector<Measurement> rows = {row("cub", FinalStage::Gpu, 0.02, 0.03), row("k12", FinalStage::LastBlock, 0.021, 0.03),
+                                   row("k11", FinalStage::Atomic, 0.022, 0.03)};
+  EXPECT_EQ(comparisonBasis(rows), TimeBasis::Kernel);
+  const Table t = benchTable(rows, {});
+  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), "GB/s (kernel)"), t.headers.end());
+  rows.push_back(row("k7", FinalStage::Cpu, 0.01, 0.04));
+  EXPECT_EQ(comparisonBasis(rows), TimeBasis::EndToEnd);
+  // Rows of a family without a final stage (a transpose) take no part.
+  const Measurement transpose = row("tr-naive", FinalStage::Cpu, 1, 2);
+  EXPECT_FALSE(hasTimeBasis(transpose));
+  rows.pop_back();
+  rows.push_back(transpose);
+  EXPECT_EQ(comparisonBasis(rows), TimeBasis::Kernel);
+}
+
+// The results store keeps the session's basis as rows arrive, and again after clear and undo.
+TEST(LikeForLike, TheResultsStoreKeepsTheBasisOfItsRows) {
+  ResultsStore store;
+  EXPECT_EQ(store.basis(), TimeBasis::Kernel);
+  store.append(row("k3", FinalStage::Gpu, 1, 2));
+  store.append(row("k12", FinalStage::LastBlock, 1, 2));
+  EXPECT_EQ(store.basis(), TimeBasis::Kernel);
+  store.append(row("k1", FinalStage::Cpu, 1, 2));
+  EXPECT_EQ(store.basis(), TimeBasis::EndToEnd);
+  store.clear();
+  EXPECT_EQ(store.basis(), TimeBasis::Kernel);
+  store.append(row("k3", FinalStage::Gpu, 1, 2));
+  EXPECT_EQ(store.basis(), TimeBasis::Kernel);
+  store.restoreCleared();
+  EXPECT_EQ(store.basis(), comparisonBasis(store.rows()));
+  EXPECT_EQ(store.basis(), TimeBasis::EndToEnd);
 }
 
 TEST(LikeForLike, TheIncrementalRuleAgreesWithTheWholeTableRule) {

@@ -100,14 +100,16 @@ const Figure& liveFigure(const Model& model) {
   static uint64_t generation = ~uint64_t(0);
   static size_t size = 0;
   static double theoretical = -1, read = -1;
-  if (instance != model.instance || generation != model.results.generation() || size != model.results.size() ||
+  static TimeBasis basis = TimeBasis::Kernel;
+  if (basis != model.results.basis() || instance != model.instance || generation != model.results.generation() || size != model.results.size() ||
       theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
     // The latest runs only: drawing cost must not grow with the session (the results table
     // holds every run). Run numbers stay those of the whole session.
     constexpr size_t kLiveRuns = 500;
     const std::vector<Measurement>& all = model.results;
     const size_t from = all.size() > kLiveRuns ? all.size() - kLiveRuns : 0;
-    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks);
+    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks,
+                              model.results.basis());
     if (from > 0) {
       for (Series& sr : fig.spec.series)
         for (double& x : sr.x) x += double(from);
@@ -117,6 +119,7 @@ const Figure& liveFigure(const Model& model) {
                           " runs (every run is in the results table)";
     }
     instance = model.instance;
+    basis = model.results.basis();
     generation = model.results.generation();
     size = model.results.size();
     theoretical = model.peaks.theoreticalGBs;
@@ -127,20 +130,16 @@ const Figure& liveFigure(const Model& model) {
 
 void liveTab(Model& model, UiActions& actions) {
   const Figure& fig = liveFigure(model);
-  const Measurement* last = nullptr;
-  for (auto it = model.results.rbegin(); it != model.results.rend(); ++it)
-    if (it->ok) {
-      last = &*it;
-      break;
-    }
-  if (last) {
+  // On the session's basis, named: the same number as the plot and the results table show.
+  const std::optional<Headline> head = liveHeadline(model.results, model.peaks, model.results.basis());
+  if (head) {
     ImGui::PushFont(fonts().large);
-    ImGui::Text("%.0f GB/s", last->bandwidthGBs);
+    ImGui::TextUnformatted(head->value.c_str());
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Text("%s", configKey(last->config).c_str());
-    ImGui::TextDisabled("%.1f%% of theoretical, %.4f ms median", last->pctTheoretical, last->kernel.median);
+    ImGui::TextUnformatted(head->config.c_str());
+    ImGui::TextDisabled("%s", head->detail.c_str());
     ImGui::EndGroup();
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -205,7 +204,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
                                                                    ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp)) {
       // Like for like: the ladder's final stages differ, so its times are end to end (comparisonBasis).
       const TimeBasis basis = comparisonBasis(ladder);
-      const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+      const std::string by = std::string(" (") + timeBasisName(basis) + ")";
       for (const std::string& h : std::vector<std::string>{"kernel", "time ms" + by, "GB/s" + by, "% peak" + by, "step x" + by, "cum. x" + by, "check"})
         ImGui::TableSetupColumn(h.c_str());
       ImGui::TableSetupScrollFreeze(0, 1);

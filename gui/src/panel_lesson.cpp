@@ -15,19 +15,23 @@ namespace rl::gui {
 
 namespace {
 
-// Which time a set of rows is compared by, and its label. Rows whose final stages differ are
-// compared with the final stage included (launches + copy of partials + CPU final): a kernel
-// time would leave out the CPU's share of one row and not of the other. Kept in one place so it
-// can switch to the engine's shared rule.
+// Which time a lesson's rows are compared by: the shared rule (basisOfFinals), over the rows of
+// families with a final stage. Known before anything is measured, so the headers do not change.
 struct ComparedTime {
   bool endToEnd = false;
-  std::string label;
+  std::string label;  // "kernel time" / "end to end time"
+  std::string gbs;    // "GB/s (kernel)"
 };
 ComparedTime comparedTime(const std::vector<LessonRow>& rows) {
-  bool differ = false;
-  for (const LessonRow& r : rows) differ = differ || resolvedFinal(r.config) != resolvedFinal(rows.front().config);
-  if (differ) return {true, "time incl. final stage"};
-  return {false, "kernel time"};
+  TimeBasis basis = TimeBasis::Kernel;
+  const RunConfig* first = nullptr;
+  for (const LessonRow& r : rows) {
+    const KernelFamily* f = familyOf(r.config);
+    if (f && !f->scalarResult()) continue;  // a transpose or a product: no final stage
+    if (!first) first = &r.config;
+    else if (basisOfFinals(resolvedFinal(*first), resolvedFinal(r.config)) == TimeBasis::EndToEnd) basis = TimeBasis::EndToEnd;
+  }
+  return {basis == TimeBasis::EndToEnd, std::string(timeBasisName(basis)) + " time", bandwidthLabel(basis)};
 }
 
 // A time for a table cell, in the unit that keeps it readable.
@@ -64,7 +68,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   const std::vector<const LessonRun*> runOf = runsOfRows(lesson);
   bool haveSeed = false, likeSeedColumn = false;
   std::string seedMethodLabel;
-  const ComparedTime compared = lesson.rows.empty() ? ComparedTime{false, "kernel time"} : comparedTime(lesson.rows);
+  const ComparedTime compared = comparedTime(lesson.rows);
   for (const LessonRun* r : runOf) {
     if (!r || r->seed.empty()) continue;
     haveSeed = true;
@@ -93,7 +97,9 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   if (likeSeedColumn) columns.push_back({"like", {"like the seed: " + seedMethodLabel + " ms", true}});
   if (haveSeed)
     for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
-  for (const char* h : {"GB/s", "% of peak", "vs CPU", "result"}) columns.push_back({h, {h, true}});
+  columns.push_back({"GB/s", {compared.gbs, true}});
+  columns.push_back({"% of peak", {"% of peak (" + compared.label + ")", true}});
+  for (const char* h : {"vs CPU", "result"}) columns.push_back({h, {h, true}});
   // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
   // and tile), in the families' order, each once.
   for (const KernelFamily* f : families()) {

@@ -22,6 +22,7 @@ struct CachedRow {
 // rows are formatted; everything is redone only when the store is cleared, the peaks change or
 // the comparison basis flips (a row with another final stage arrives).
 struct ResultsTableCache {
+  uint64_t instance = 0;  // whose store: another window's rows are never shown here
   uint64_t generation = ~uint64_t(0);
   size_t formatted = 0;
   double theoreticalGBs = -1, readGBs = -1;
@@ -34,13 +35,6 @@ struct ResultsTableCache {
   std::vector<CachedRow> matrix;     // their formatted rows
 };
 
-std::vector<Measurement> reductionRuns(const std::vector<Measurement>& rows) {
-  std::vector<Measurement> out;
-  for (const Measurement& m : rows)
-    if (!isMatrixRun(m)) out.push_back(m);
-  return out;
-}
-
 CachedRow cachedRow(std::vector<std::string> cells) {
   CachedRow r;
   r.failed.reserve(cells.size());
@@ -49,26 +43,19 @@ CachedRow cachedRow(std::vector<std::string> cells) {
   return r;
 }
 
-const ResultsTableCache& updateResultsCache(const ResultsStore& store, const Peaks& peaks) {
+const ResultsTableCache& updateResultsCache(uint64_t instance, const ResultsStore& store, const Peaks& peaks) {
   static ResultsTableCache cache;
   ResultsTableCache& c = cache;
-  TimeBasis basis = c.basis;
-  if (c.generation == store.generation() && c.formatted <= store.size()) {
-    const Measurement* first = c.firstOk < store.size() ? &store[c.firstOk] : nullptr;
-    for (size_t i = c.formatted; i < store.size(); ++i) {
-      if (isMatrixRun(store[i])) continue;
-      basis = comparisonBasisAfter(basis, first, store[i]);
-      if (!first && store[i].ok) first = &store[i];
-    }
-  }
-  const bool restart = c.generation != store.generation() || c.formatted > store.size() ||
+  const TimeBasis basis = store.basis();  // kept by the store as rows arrive
+  const bool restart = c.instance != instance || c.generation != store.generation() || c.formatted > store.size() ||
                        c.theoreticalGBs != peaks.theoreticalGBs || c.readGBs != peaks.readGBs || basis != c.basis;
   if (restart) {
     c = {};
+    c.instance = instance;
     c.generation = store.generation();
     c.theoreticalGBs = peaks.theoreticalGBs;
     c.readGBs = peaks.readGBs;
-    c.basis = comparisonBasis(reductionRuns(store.rows()));
+    c.basis = basis;
     c.columns = benchColumns(c.basis);
     c.matrixHeaders = matrixTable({}).headers;
   }
@@ -111,7 +98,7 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
       ImGui::TextDisabled(model.cpuModel() ? "Measurements need an NVIDIA GPU (this machine runs the CPU model)."
                                            : "No runs yet: press Run (F5) in the Parameters panel.");
     } else {
-      const ResultsTableCache& cache = updateResultsCache(model.results, model.peaks);
+      const ResultsTableCache& cache = updateResultsCache(model.instance, model.results, model.peaks);
       if (ImGui::SmallButton("Export table")) {  // built in full only when asked for
         const RunTables tables = runTables(model.results.rows(), model.peaks);
         if (!tables.reductions.rows.empty()) actions.requestExportTable(tables.reductions, "results");

@@ -84,6 +84,15 @@ std::string kernelOf(const Series& occupancy) { return occupancy.name.substr(0, 
 
 double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRead / (ms * 1e-3) / 1e9 : 0; }
 
+// One bandwidth point on the rows' basis: the median, and the range of the repetitions.
+void addBandwidthPoint(Series& s, double x, const Measurement& m, TimeBasis b) {
+  const Stats& t = comparedTime(m, b);
+  s.x.push_back(x);
+  s.y.push_back(comparedGBs(m, b));
+  s.yLow.push_back(bandwidthAt(m, t.max));
+  s.yHigh.push_back(bandwidthAt(m, t.min));
+}
+
 }  // namespace
 
 std::string configKey(const RunConfig& c) {
@@ -102,13 +111,13 @@ uint32_t kernelColor(const std::string& kernel) {
   return paletteColor(0);
 }
 
-Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks) {
+Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks, TimeBasis basis) {
   Figure f;
   f.fileStem = "live-bandwidth";
   f.spec.title = "Bandwidth of each run";
   f.spec.x.label = "run";
   f.spec.x.tickFormat = "%.0f";
-  f.spec.y.label = "GB/s";
+  f.spec.y.label = bandwidthLabel(basis);
   f.spec.y.includeZero = true;
   f.spec.emptyMessage = "Run (F5) adds a point";
   f.spec.legendMaxEntries = 5;
@@ -130,12 +139,9 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
       it = index.find(key);
     }
     Series& s = f.spec.series[it->second];
-    s.x.push_back(run);
-    s.y.push_back(m.bandwidthGBs);
-    s.yLow.push_back(bandwidthAt(m, m.kernel.max));
-    s.yHigh.push_back(bandwidthAt(m, m.kernel.min));
+    addBandwidthPoint(s, run, m, basis);
     f.configs[it->second].push_back(m.config);
-    if (m.config.kernel == "cub") cub = m.bandwidthGBs, cubKey = key;
+    if (m.config.kernel == "cub") cub = comparedGBs(m, basis), cubKey = key;
   }
   f.spec.x.min = 0.5;  // whole run numbers, room for a few runs before the axis grows
   f.spec.x.max = std::max(5, run) + 0.5;
@@ -145,12 +151,26 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
     for (auto it = runs.rbegin(); it != runs.rend(); ++it)
       if (it->ok && it->config.kernel == "cub" && it->config.n == last.n && it->config.type == last.type) {
         char b[64];
-        std::snprintf(b, sizeof b, "CUB %.0f GB/s", it->bandwidthGBs);
-        f.spec.references.push_back({it->bandwidthGBs, b, kCubColor, true, "CUB"});
+        const double gbs = comparedGBs(*it, basis);
+        std::snprintf(b, sizeof b, "CUB %.0f GB/s", gbs);
+        f.spec.references.push_back({gbs, b, kCubColor, true, "CUB"});
         break;
       }
   }
   return f;
+}
+
+std::optional<Headline> liveHeadline(const std::vector<Measurement>& runs, const Peaks& peaks, TimeBasis basis) {
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    if (!it->ok) continue;
+    const double gbs = comparedGBs(*it, basis);
+    char value[48], detail[160];
+    std::snprintf(value, sizeof value, "%.0f GB/s", gbs);
+    std::snprintf(detail, sizeof detail, "%s time: %.1f%% of theoretical, %.4f ms median", timeBasisName(basis),
+                  peaks.theoreticalGBs > 0 ? 100.0 * gbs / peaks.theoreticalGBs : 0.0, comparedTime(*it, basis).median);
+    return Headline{value, configKey(it->config), detail};
+  }
+  return std::nullopt;
 }
 
 Figure ladderFigure(const std::vector<Measurement>& input, const Peaks& peaks) {
@@ -158,12 +178,13 @@ Figure ladderFigure(const std::vector<Measurement>& input, const Peaks& peaks) {
   for (const Measurement& m : input)
     if (m.ok) rows.push_back(m);
   fillLadderSpeedups(rows);
+  const TimeBasis basis = comparisonBasis(rows);  // the bars and their speedup labels alike
   Figure f;
   f.fileStem = "ladder";
   f.spec.title = "The kernel ladder";
   if (!rows.empty()) f.spec.subtitle = subtitleOf(rows.front().config, true, true, true);
   f.spec.x.label = "kernel";
-  f.spec.y.label = "GB/s";
+  f.spec.y.label = bandwidthLabel(basis);
   f.spec.y.includeZero = true;
   Series s;
   s.name = "bandwidth (median)";
@@ -173,10 +194,7 @@ Figure ladderFigure(const std::vector<Measurement>& input, const Peaks& peaks) {
   for (size_t i = 0; i < rows.size(); ++i) {
     const Measurement& m = rows[i];
     f.spec.x.categories.push_back(m.config.kernel);
-    s.x.push_back(double(i));
-    s.y.push_back(m.bandwidthGBs);
-    s.yLow.push_back(bandwidthAt(m, m.kernel.max));
-    s.yHigh.push_back(bandwidthAt(m, m.kernel.min));
+    addBandwidthPoint(s, double(i), m, basis);
     char lab[48];
     std::snprintf(lab, sizeof lab, "x%.2f / x%.1f", m.stepSpeedup, m.cumulativeSpeedup);
     s.pointLabels.push_back(lab);
@@ -196,7 +214,8 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   f.spec.x.label = "threads per block";
   f.spec.x.scale = AxisScale::Log2;
   f.spec.x.tickFormat = "%.0f";
-  f.spec.y.label = "GB/s";
+  const TimeBasis basis = comparisonBasis(rows);
+  f.spec.y.label = bandwidthLabel(basis);
   f.spec.y.includeZero = true;
   f.spec.y2.label = "theoretical occupancy %";
   f.spec.y2.min = 0;
@@ -212,10 +231,7 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
     std::vector<RunConfig> cfg, occCfg;
     std::string lastLimiter;
     for (const Measurement* m : ms) {
-      bw.x.push_back(m->config.block);
-      bw.y.push_back(m->bandwidthGBs);
-      bw.yLow.push_back(bandwidthAt(*m, m->kernel.max));
-      bw.yHigh.push_back(bandwidthAt(*m, m->kernel.min));
+      addBandwidthPoint(bw, m->config.block, *m, basis);
       if (m->config.kernel != "cub") {
         occ.x.push_back(m->config.block);
         occ.y.push_back(100.0 * m->resources.occupancy);
@@ -256,7 +272,8 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
   f.spec.title = "Bandwidth against N";
   f.spec.x.label = "N (elements)";
   f.spec.x.scale = AxisScale::Log2;
-  f.spec.y.label = "GB/s";
+  const TimeBasis basis = comparisonBasis(rows);
+  f.spec.y.label = bandwidthLabel(basis);
   f.spec.y.includeZero = true;
   double nMin = 0, nMax = 0, floorMs = 1e30;
   size_t elem = 4;
@@ -272,10 +289,7 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
     Series s = seriesFor(kernel, SeriesKind::Line);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
-      s.x.push_back(double(m->config.n));
-      s.y.push_back(m->bandwidthGBs);
-      s.yLow.push_back(bandwidthAt(*m, m->kernel.max));
-      s.yHigh.push_back(bandwidthAt(*m, m->kernel.min));
+      addBandwidthPoint(s, double(m->config.n), *m, basis);
       cfg.push_back(m->config);
     }
     f.spec.series.push_back(s);
@@ -305,7 +319,8 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
   f.spec.title = "Bandwidth and elements per second by element type";
   f.spec.x.label = "element type";
   f.spec.x.categories = {"int32", "int64", "float32", "float64"};
-  f.spec.y.label = "GB/s (bar labels: G elements/s)";
+  const TimeBasis basis = comparisonBasis(rows);
+  f.spec.y.label = bandwidthLabel(basis) + ", bar labels: G elements/s";
   f.spec.y.includeZero = true;
   if (const Measurement* m = firstOk(rows)) f.spec.subtitle = subtitleOf(m->config, true, false, true);
   // One axis: the bars are bandwidth against the peak lines; elements per second, a different
@@ -314,11 +329,10 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
     Series bars = seriesFor(kernel, SeriesKind::Bars);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
-      bars.x.push_back(double(int(m->config.type)));
-      bars.y.push_back(m->bandwidthGBs);
+      addBandwidthPoint(bars, double(int(m->config.type)), *m, basis);
+      const double ms = comparedTime(*m, basis).median;
       char b[32];
-      std::snprintf(b, sizeof b, "%.1f",
-                    m->kernel.median > 0 ? double(m->config.n) / (m->kernel.median * 1e-3) / 1e9 : 0.0);
+      std::snprintf(b, sizeof b, "%.1f", ms > 0 ? double(m->config.n) / (ms * 1e-3) / 1e9 : 0.0);
       bars.pointLabels.push_back(b);
       cfg.push_back(m->config);
     }

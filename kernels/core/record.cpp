@@ -1,10 +1,23 @@
 #include "reducelab/record.hpp"
 
+#include "reducelab/family.hpp"
+
 namespace rl {
 
+TimeBasis basisOfFinals(FinalStage a, FinalStage b) {
+  // Only a CPU final stage lies outside the kernel time: GPU, atomic and last-block finals are
+  // launches or instructions of the kernels, inside it, so rows mixing those compare by kernel time.
+  return a != b && (a == FinalStage::Cpu || b == FinalStage::Cpu) ? TimeBasis::EndToEnd : TimeBasis::Kernel;
+}
+
+bool hasTimeBasis(const Measurement& m) {
+  const KernelFamily* f = familyOf(m.config);
+  return m.ok && (!f || f->scalarResult());  // a transpose or a product has no final stage
+}
+
 TimeBasis comparisonBasisAfter(TimeBasis basis, const Measurement* firstOk, const Measurement& added) {
-  if (basis == TimeBasis::EndToEnd || !added.ok || !firstOk) return basis;
-  return added.geometry.final == firstOk->geometry.final ? TimeBasis::Kernel : TimeBasis::EndToEnd;
+  if (basis == TimeBasis::EndToEnd || !hasTimeBasis(added) || !firstOk) return basis;
+  return basisOfFinals(firstOk->geometry.final, added.geometry.final);
 }
 
 TimeBasis comparisonBasis(const std::vector<Measurement>& rows) {
@@ -12,18 +25,23 @@ TimeBasis comparisonBasis(const std::vector<Measurement>& rows) {
   const Measurement* first = nullptr;
   for (const Measurement& m : rows) {
     b = comparisonBasisAfter(b, first, m);
-    if (!first && m.ok) first = &m;
+    if (!first && hasTimeBasis(m)) first = &m;
   }
   return b;
 }
 
 const char* timeBasisLabel(TimeBasis b) { return b == TimeBasis::EndToEnd ? "e2e" : "kernel"; }
 
+const char* timeBasisName(TimeBasis b) { return b == TimeBasis::EndToEnd ? "end to end" : "kernel"; }
+
 const char* timeBasisMeaning(TimeBasis b) {
   return b == TimeBasis::EndToEnd
-             ? "compared by end-to-end time (launches + copy of partials + CPU final): the rows' final stages differ"
-             : "compared by kernel time (all launches of the reduction): every row has the same final stage";
+             ? "compared by end-to-end time (launches + copy of partials + CPU final): some rows end on the CPU, "
+               "others on the GPU"
+             : "compared by kernel time (all launches of the reduction): no row's final stage lies outside it";
 }
+
+std::string bandwidthLabel(TimeBasis b) { return std::string("GB/s (") + timeBasisName(b) + ")"; }
 
 const Stats& comparedTime(const Measurement& m, TimeBasis b) {
   return b == TimeBasis::EndToEnd && m.endToEnd.count > 0 ? m.endToEnd : m.kernel;

@@ -6,7 +6,7 @@
 namespace rl {
 
 BenchColumns benchColumns(TimeBasis basis) {
-  const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+  const std::string by = std::string(" (") + timeBasisName(basis) + ")";
   BenchColumns c;
   c.headers = {"kernel", "name", "final", "grid", "kernel ms", "min ms", "max ms", "e2e ms", "GB/s" + by,
                "% theor." + by, "% meas." + by, "step x" + by, "cum. x" + by, "vs CPU", "result", "abs err",
@@ -124,7 +124,7 @@ Table benchTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
 Table sweepTable(const std::vector<Measurement>& rows, const Peaks& peaks) {
   // Like for like (comparisonBasis): end-to-end times where the rows' final stages differ.
   const TimeBasis basis = comparisonBasis(rows);
-  const std::string by = std::string(" (") + timeBasisLabel(basis) + ")";
+  const std::string by = std::string(" (") + timeBasisName(basis) + ")";
   Table t;
   t.caption = std::string("Rows ") + timeBasisMeaning(basis) + ".";
   if (std::string note = timingModesNote(rows); !note.empty()) t.caption += " " + note;

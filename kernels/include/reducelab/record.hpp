@@ -85,17 +85,27 @@ struct Measurement {
   double stepSpeedup = 0, cumulativeSpeedup = 0;
 };
 
-// Like for like: which time a set of rows is compared by. Kernel time covers the GPU passes only,
-// so rows whose final stages differ (a CPU final loop vs a second pass vs an atomic) are compared
-// by end-to-end time (launches + copy of partials + CPU final); otherwise by kernel time.
+// Like for like: which time a set of rows is compared by. Kernel time covers every GPU launch
+// (second passes, atomics, last-block finals included) but not a CPU final loop, so rows where a
+// CPU final meets another final stage are compared by end-to-end time (launches + copy of
+// partials + CPU final); otherwise by kernel time. One basis per screen: the headline, plots,
+// tables and exports of one set of rows all use it and name it.
 enum class TimeBasis { Kernel, EndToEnd };
 TimeBasis comparisonBasis(const std::vector<Measurement>& rows);
+// The basis two rows of these final stages are compared by (the rule above, for views whose rows
+// are configurations not yet measured, such as a lesson's).
+TimeBasis basisOfFinals(FinalStage a, FinalStage b);
+// Whether a row takes part: ok, and of a family with a final stage (not a transpose or a product).
+bool hasTimeBasis(const Measurement& m);
 // The basis after one more row: the same as comparisonBasis(rows + row), in O(1) for views that
-// append (rows so far: `basis` and the final stage of the first ok row, if any).
+// append (rows so far: `basis` and the first row that hasTimeBasis, if any).
 TimeBasis comparisonBasisAfter(TimeBasis basis, const Measurement* firstOk, const Measurement& added);
-// Short label for column headers ("kernel" / "e2e") and the sentence that says what it covers.
+// The basis as a JSON value ("kernel" / "e2e"), as words on screen and in headers ("kernel" /
+// "end to end"), the sentence that says what it covers, and "GB/s (kernel)" for axes and headlines.
 const char* timeBasisLabel(TimeBasis b);
+const char* timeBasisName(TimeBasis b);
 const char* timeBasisMeaning(TimeBasis b);
+std::string bandwidthLabel(TimeBasis b);
 // The statistics of the compared time of one row, and its bandwidth.
 const Stats& comparedTime(const Measurement& m, TimeBasis b);
 double comparedGBs(const Measurement& m, TimeBasis b);

@@ -1,6 +1,7 @@
 #pragma once
 // The figures ReduceLab draws, built from measurement records. Each comes with the run
 // configuration of every point, so a click on a point can select that configuration.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,16 @@ struct Figure {
 std::string configKey(const RunConfig& c);
 uint32_t kernelColor(const std::string& kernel);
 
-// GB/s of every measured run, in order, one series per configuration; peaks and CUB as lines.
-Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks);
+// GB/s of every measured run, in order, one series per configuration; peaks and CUB as lines. On
+// `basis`, the whole session's (ResultsStore::basis): the same as the headline and results table.
+Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks, TimeBasis basis);
+// The Live tab's headline: the latest ok run's bandwidth on `basis`, with its basis named.
+struct Headline {
+  std::string value;   // "3082 GB/s"
+  std::string config;  // configKey
+  std::string detail;  // "kernel time: 64.0% of theoretical, 0.0218 ms median"
+};
+std::optional<Headline> liveHeadline(const std::vector<Measurement>& runs, const Peaks& peaks, TimeBasis basis);
 // The ladder: bandwidth per kernel as bars, step and cumulative speedups above them.
 Figure ladderFigure(const std::vector<Measurement>& rows, const Peaks& peaks);
 // Bandwidth against block size per kernel, theoretical occupancy on the right axis.
