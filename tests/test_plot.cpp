@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <regex>
+#include <set>
 #include <string>
 
 #include "../gui/src/plot_layout.hpp"
@@ -285,7 +286,7 @@ TEST(PlotLayout, Log10TicksArePowersOfTenAndLegendListsNamedSeries) {
   EXPECT_EQ(L.legend.entries[0].series, 0);
   EXPECT_NE(L.series[0].color, L.series[1].color);  // palette colours differ
   EXPECT_NE(paletteColor(0), paletteColor(1));
-  EXPECT_EQ(paletteColor(0), paletteColor(10));  // the palette cycles
+  EXPECT_EQ(paletteColor(0), paletteColor(kPaletteColors));  // the palette cycles
 }
 
 TEST(PlotLayout, NonPositiveAndNanValuesOnLogAxesAreSkipped) {
@@ -675,4 +676,125 @@ TEST(FigureLayout, HeadlinePlotsAndTableShowOneNamedBasis) {
     ASSERT_NE(col, t.headers.end());
     EXPECT_EQ(t.rows[1][size_t(col - t.headers.begin())], rl::fixed(cubGBs, 1));
   }
+}
+
+// Series identity: the first 35 series of a figure differ in colour or marker, the colours are
+// told apart by the common colour-vision deficiencies (no two within a small distance after a
+// deuteranopia or protanopia simulation), and a figure's kernels never share a style (k3, k12 and
+// CUB were all green: a colour per catalogue entry, repeating every ten).
+TEST(FigureLayout, SeriesStylesAreDistinctAndColourBlindSafe) {
+  std::set<std::pair<uint32_t, Marker>> styles;
+  for (int i = 0; i < kPaletteColors * kPaletteMarkers; ++i) styles.insert({paletteColor(i), paletteMarker(i)});
+  EXPECT_EQ(styles.size(), size_t(kPaletteColors * kPaletteMarkers));
+  // Brettel/Vienot-style simulation in linear RGB (Machado et al. 2009, severity 1.0 matrices).
+  auto linear = [](uint32_t c, int shift) {
+    const double v = double((c >> shift) & 0xFF) / 255.0;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  const double deutan[3][3] = {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}};
+  const double protan[3][3] = {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}};
+  for (const auto* sim : {deutan, protan})
+    for (int a = 0; a < kPaletteColors; ++a)
+      for (int b = a + 1; b < kPaletteColors; ++b) {
+        double d2 = 0;
+        for (int row = 0; row < 3; ++row) {
+          double va = 0, vb = 0;
+          for (int k = 0; k < 3; ++k) {
+            va += sim[row][k] * linear(paletteColor(a), 8 * k);
+            vb += sim[row][k] * linear(paletteColor(b), 8 * k);
+          }
+          d2 += (std::cbrt(std::max(va, 0.0)) - std::cbrt(std::max(vb, 0.0))) *
+                (std::cbrt(std::max(va, 0.0)) - std::cbrt(std::max(vb, 0.0)));
+        }
+        EXPECT_GT(std::sqrt(d2), 0.15) << "colours " << a << " and " << b << " look alike to a colour-blind reader";
+      }
+  std::vector<rl::Measurement> rows;
+  for (const char* k : {"k3", "k12", "cub", "k7", "k10", "k13", "k14", "k8"})
+    for (int e : {20, 22}) {
+      rl::Measurement m = timedRow(k, rl::FinalStage::Gpu, 0.1, 0.2);
+      m.config.n = uint64_t(1) << e;
+      rows.push_back(m);
+    }
+  const Figure f = nSweepFigure(rows, rl::Peaks{}, rl::DeviceInfo{});
+  ASSERT_EQ(f.spec.series.size(), 8u);
+  std::set<std::pair<uint32_t, Marker>> seen;
+  std::set<uint32_t> colours;
+  for (const Series& s : f.spec.series) {
+    seen.insert({s.color, s.marker});
+    colours.insert(s.color);
+  }
+  EXPECT_EQ(seen.size(), 8u);
+  EXPECT_EQ(colours.size(), size_t(kPaletteColors));  // 8 series: every colour once, one again with another marker
+}
+
+// Everything that differs is part of a series' identity: UPC's Kernel07 and Kernel08 (k7, final on
+// the CPU, then on the GPU) are two lines named by their final stage; what they share is said once.
+TEST(FigureLayout, LiveSeriesAreKeyedByEverythingThatDiffers) {
+  std::vector<rl::Measurement> rows = {timedRow("k7", rl::FinalStage::Cpu, 1, 2), timedRow("k7", rl::FinalStage::Gpu, 1, 2),
+                                       timedRow("k7", rl::FinalStage::Cpu, 1, 2), timedRow("k7", rl::FinalStage::Gpu, 1, 2)};
+  rows[0].config.final = rows[2].config.final = rl::FinalStage::Cpu;
+  rows[1].config.final = rows[3].config.final = rl::FinalStage::Gpu;
+  rows[0].config.type = rows[1].config.type = rl::ElemType::Float64;
+  for (rl::Measurement& m : rows) m.config.block = 512;
+  const Figure f = liveBandwidthFigure(rows, rl::Peaks{}, rl::TimeBasis::EndToEnd);
+  ASSERT_EQ(f.spec.series.size(), 4u);
+  EXPECT_EQ(f.spec.series[0].name, "k7 float64 final cpu");
+  EXPECT_EQ(f.spec.series[1].name, "k7 float64 final gpu");
+  EXPECT_EQ(f.spec.series[3].name, "k7 float32 final gpu");
+  EXPECT_NE(f.spec.subtitle.find("N=2^24"), std::string::npos) << f.spec.subtitle;
+  EXPECT_NE(f.spec.subtitle.find("cold L2"), std::string::npos) << f.spec.subtitle;
+  EXPECT_EQ(f.spec.subtitle.find("final"), std::string::npos) << f.spec.subtitle;
+}
+
+// A compute-bound family is drawn in GFLOP/s against the FP peak of its type, not in GB/s against
+// the memory's 4814 GB/s (where a matrix product sat near zero); beside reductions it gets the
+// right axis.
+TEST(FigureLayout, MatrixProductsArePlottedInGflopsAgainstTheFpPeak) {
+  rl::Measurement mm = timedRow("mm-tiled", rl::FinalStage::Gpu, 1, 1);
+  mm.gflops = 20000;
+  mm.peakGflops = 60000;
+  rl::Peaks peaks;
+  peaks.theoreticalGBs = 4814;
+  const Figure alone = liveBandwidthFigure({mm, mm}, peaks, rl::TimeBasis::Kernel);
+  EXPECT_EQ(alone.spec.y.label, "GFLOP/s");
+  ASSERT_EQ(alone.spec.series.size(), 1u);
+  EXPECT_FALSE(alone.spec.series[0].secondaryY);
+  EXPECT_DOUBLE_EQ(alone.spec.series[0].y.at(0), 20000);
+  ASSERT_EQ(alone.spec.references.size(), 1u);
+  EXPECT_EQ(alone.spec.references[0].label, "FP32 peak 60000 GFLOP/s");
+  const Figure mixed = liveBandwidthFigure({timedRow("k7", rl::FinalStage::Gpu, 1, 2), mm}, peaks, rl::TimeBasis::Kernel);
+  EXPECT_EQ(mixed.spec.y.label, "GB/s (kernel)");
+  EXPECT_EQ(mixed.spec.y2.label, "GFLOP/s (products)");
+  ASSERT_EQ(mixed.spec.series.size(), 2u);
+  EXPECT_TRUE(mixed.spec.series[1].secondaryY);
+  EXPECT_NEAR(mixed.spec.y2.max, 63000, 1e-6);
+}
+
+// The legend never covers a line: a line that crosses the corner the legend would take counts as
+// data there, even with no point inside it; and it is never wider than the plot.
+TEST(FigureLayout, LegendKeepsOffLinesBetweenPointsAndFitsThePlot) {
+  PlotSpec spec;
+  spec.x.min = 0;
+  spec.x.max = 10;
+  spec.y.min = 0;
+  spec.y.max = 10;
+  Series diagonal;  // two points outside the x range: the line crosses the top corners, no point there
+  diagonal.name = "k7 grid-stride";
+  diagonal.x = {-5, 15};
+  diagonal.y = {9.3, 9.3};
+  spec.series.push_back(diagonal);
+  const auto measure = [](const std::string& s, float px) { return approxMeasure(s, px); };
+  const PlotLayout L = computePlotLayout(spec, 420, 300, 12, measure);
+  ASSERT_TRUE(L.legend.visible);
+  const PlotPoint& a = L.series[0].points[0];
+  const PlotPoint& b = L.series[0].points[1];
+  // Sample the segment: no sample inside the legend box.
+  for (int i = 0; i <= 100; ++i) {
+    const float x = a.px + (b.px - a.px) * float(i) / 100, y = a.py + (b.py - a.py) * float(i) / 100;
+    EXPECT_FALSE(L.legend.box.contains(x, y)) << "the legend covers the line at sample " << i;
+  }
+  spec.series[0].name = "a series whose name is long enough to be wider than a small plot by itself";
+  const PlotLayout W = computePlotLayout(spec, 420, 300, 12, measure);
+  EXPECT_LE(W.legend.box.x1, 420.0f);
+  for (const PlotLegendEntry& e : W.legend.entries) EXPECT_LE(approxMeasure(e.text.text, e.text.px) + e.text.x, 420.0f);
 }

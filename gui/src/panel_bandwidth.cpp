@@ -115,7 +115,8 @@ const Figure& liveFigure(const Model& model) {
         for (double& x : sr.x) x += double(from);
       fig.spec.x.min += double(from);
       fig.spec.x.max += double(from);
-      fig.spec.subtitle = "the latest " + std::to_string(kLiveRuns) + " of " + std::to_string(all.size()) +
+      fig.spec.subtitle = (fig.spec.subtitle.empty() ? "" : fig.spec.subtitle + "; ") + "the latest " +
+                          std::to_string(kLiveRuns) + " of " + std::to_string(all.size()) +
                           " runs (every run is in the results table)";
     }
     instance = model.instance;

@@ -116,6 +116,15 @@ class Painter {
     cairo_line_to(cr_, x1, y1);
     stroke(c, width, dashed);
   }
+  void marker(Marker m, float x, float y, float r, uint32_t c) {
+    const std::vector<MarkerPoint> outline = markerOutline(m, x, y, r);
+    if (outline.empty()) return circle(x, y, r, c);
+    color(c);
+    cairo_move_to(cr_, outline[0].x, outline[0].y);
+    for (size_t i = 1; i < outline.size(); ++i) cairo_line_to(cr_, outline[i].x, outline[i].y);
+    cairo_close_path(cr_);
+    cairo_fill(cr_);
+  }
   void circle(float x, float y, float r, uint32_t c) {
     color(c);
     cairo_new_sub_path(cr_);
@@ -207,14 +216,14 @@ void drawSeries(Painter& P, const Series& s, const PlotSeriesLayout& S, const Pl
         if (p.valid && p.band && !prev && !next) P.line(p.px, p.pyLow, p.px, p.pyHigh, c, errorWidth);
       }
       for (const PlotPoint& p : S.points)
-        if (p.valid) P.circle(p.px, p.py, L.markerRadius, c);
+        if (p.valid) P.marker(S.marker, p.px, p.py, L.markerRadius, c);
       break;
     }
     case SeriesKind::Scatter:
       for (const PlotPoint& p : S.points)
         if (p.valid && p.band) errorBar(p, L.markerRadius * 1.3f);
       for (const PlotPoint& p : S.points)
-        if (p.valid) P.circle(p.px, p.py, L.markerRadius * 1.15f, c);
+        if (p.valid) P.marker(S.marker, p.px, p.py, L.markerRadius * 1.15f, c);
       break;
     case SeriesKind::Bars:
       for (const PlotPoint& p : S.points)
@@ -282,7 +291,7 @@ void drawFigure(Painter& P, const PlotSpec& spec, const PlotLayout& L, const The
         P.rect(e.swatch, c);
       } else {
         if (s.kind == SeriesKind::Line) P.line(e.swatch.x0, cy, e.swatch.x1, cy, c, L.lineWidth, s.dashed);
-        P.circle(cx, cy, L.markerRadius, c);
+        P.marker(L.series[size_t(e.series)].marker, cx, cy, L.markerRadius, c);
       }
       P.text(e.text, th.text);
     }
@@ -303,22 +312,27 @@ cairo_status_t appendBytes(void* closure, const unsigned char* data, unsigned in
 }  // namespace
 
 uint32_t paletteColor(int index) {
-  // Mid-tone colours: dark enough on white, light enough on a dark background, and apart in hue.
-  static constexpr uint32_t kColors[] = {
-      rgb(0x2f, 0x7e, 0xd8),  // blue
-      rgb(0xe8, 0x74, 0x3b),  // orange
-      rgb(0x19, 0xa9, 0x79),  // green
-      rgb(0xd6, 0x45, 0x50),  // red
-      rgb(0x94, 0x5e, 0xcf),  // purple
-      rgb(0x13, 0xa4, 0xb4),  // teal
-      rgb(0xc9, 0x9a, 0x06),  // mustard
-      rgb(0xe3, 0x5d, 0x9c),  // pink
-      rgb(0x7a, 0x8b, 0x99),  // slate
-      rgb(0xa8, 0x78, 0x45),  // brown
+  // Okabe & Ito's colour-blind-safe hues without black (invisible on the dark theme) and yellow
+  // (invisible on white), and Tol's olive: every pair apart under deutan and protan simulation.
+  static constexpr uint32_t kColors[kPaletteColors] = {
+      rgb(0x00, 0x72, 0xb2),  // blue
+      rgb(0xe6, 0x9f, 0x00),  // orange
+      rgb(0x00, 0x9e, 0x73),  // bluish green
+      rgb(0xd5, 0x5e, 0x00),  // vermillion
+      rgb(0x56, 0xb4, 0xe9),  // sky blue
+      rgb(0xcc, 0x79, 0xa7),  // reddish purple
+      rgb(0x99, 0x99, 0x33),  // olive (Tol's; Okabe & Ito's yellow does not read on white)
   };
-  const int n = int(std::size(kColors));
-  return kColors[((index % n) + n) % n];
+  return kColors[((index % kPaletteColors) + kPaletteColors) % kPaletteColors];
 }
+
+Marker paletteMarker(int index) {
+  static constexpr Marker kMarkers[kPaletteMarkers] = {Marker::Circle, Marker::Square, Marker::TriangleUp,
+                                                       Marker::Diamond, Marker::TriangleDown};
+  return kMarkers[((index % kPaletteMarkers) + kPaletteMarkers) % kPaletteMarkers];
+}
+
+uint32_t neutralColor() { return rgb(0x7a, 0x8b, 0x99); }
 
 namespace {
 

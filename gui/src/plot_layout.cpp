@@ -49,11 +49,53 @@ struct Extent {
 size_t pointCount(const Series& s) { return s.x.empty() ? s.y.size() : std::min(s.x.size(), s.y.size()); }
 double xAt(const Series& s, size_t i) { return s.x.empty() ? double(i) : s.x[i]; }
 
+// Whether the segment (x0,y0)-(x1,y1) passes through the rectangle (Liang-Barsky clipping).
+bool segmentCrosses(float x0, float y0, float x1, float y1, const PlotRect& r) {
+  float t0 = 0, t1 = 1;
+  const float dx = x1 - x0, dy = y1 - y0;
+  const float p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 - r.x0, r.x1 - x0, y0 - r.y0, r.y1 - y0};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return false;
+      continue;
+    }
+    const float t = q[i] / p[i];
+    if (p[i] < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 uint32_t seriesColor(const Series& s, int index) {
   if (s.color == 0) return paletteColor(index);
   // An IM_COL32 with alpha 0 would make the series invisible: take it as opaque.
   return (s.color >> 24) == 0 ? s.color | 0xFF000000u : s.color;
 }
+
+}  // namespace
+
+std::vector<MarkerPoint> markerOutline(Marker m, float cx, float cy, float r) {
+  switch (m) {
+    case Marker::Square: {
+      const float h = r * 0.89f;  // the area of the circle of radius r
+      return {{cx - h, cy - h}, {cx + h, cy - h}, {cx + h, cy + h}, {cx - h, cy + h}};
+    }
+    case Marker::Diamond: {
+      const float h = r * 1.25f;
+      return {{cx, cy - h}, {cx + h, cy}, {cx, cy + h}, {cx - h, cy}};
+    }
+    case Marker::TriangleUp:
+    case Marker::TriangleDown: {
+      const float h = r * 1.35f, s = m == Marker::TriangleUp ? 1.0f : -1.0f;
+      return {{cx, cy - s * h}, {cx + h * 0.866f, cy + s * h * 0.5f}, {cx - h * 0.866f, cy + s * h * 0.5f}};
+    }
+    default:
+      return {};
+  }
+}
+
+namespace {
 
 // The visible range of one axis: the spec's min/max where given, otherwise the data's extent plus
 // a 5% margin (in log units on log axes), starting exactly at 0 where zero is to be included.
@@ -497,6 +539,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     const bool bars = s.kind == SeriesKind::Bars;
     PlotSeriesLayout S;
     S.color = seriesColor(s, int(si));
+    S.marker = s.marker == Marker::Auto ? paletteMarker(int(si)) : s.marker;
     S.secondary = s.secondaryY;
     S.barWidth = bars ? barW : 0;
     // Bars grow from 0 on linear axes (from the edge when 0 is out of view), from the bottom on log axes.
@@ -595,6 +638,9 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     float maxW = 0;
     for (const Series& s : spec.series)
       if (!s.name.empty()) maxW = std::max(maxW, measure(s.name, fontPx));
+    // The legend is never wider than the plot: longer names end in an ellipsis (the hover says all).
+    const float textRoom = std::max(4 * fontPx, r.width() - 1.2f * fontPx - 3 * inner - swatchW);
+    maxW = std::min(maxW, textRoom);
     PlotLegendLayout& G = L.legend;
     G.box.x0 = r.x0 + 0.6f * fontPx;
     G.box.y0 = r.y0 + 0.6f * fontPx;
@@ -602,8 +648,8 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     int named = 0;
     for (const Series& s : spec.series) named += !s.name.empty();
     const int skip = spec.legendMaxEntries > 0 ? std::max(0, named - spec.legendMaxEntries) : 0;
-    if (skip > 0) {  // the earlier series are summarised in one line
-      const std::string more = "+ " + std::to_string(skip) + " earlier (hover the points)";
+    if (skip > 0) {  // the earlier series are summarised in one line (no hover on paper: no "hover")
+      const std::string more = "+ " + std::to_string(skip) + " earlier series";
       maxW = std::max(maxW, measure(more, fontPx) - swatchW - inner);
       PlotLegendEntry e;
       e.series = -1;
@@ -619,6 +665,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       e.series = int(si);
       e.swatch = {G.box.x0 + inner, y + 0.2f * rowH, G.box.x0 + inner + swatchW, y + 0.8f * rowH};
       e.text = {spec.series[si].name, e.swatch.x1 + inner, y + (rowH - fontPx) * 0.5f, fontPx, TextAlign::Left};
+      fitTextInto(e.text, e.text.x, e.text.x + maxW + 0.5f, measure);  // + 0.5: (x + w) - x may round below w
       G.entries.push_back(std::move(e));
       y += rowH;
     }
@@ -633,12 +680,19 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       int data = 0, count = 0;
       const PlotRect box{x0, y0, x0 + w, y0 + h};
       const PlotRect around{x0 - m, y0 - m, x0 + w + m, y0 + h + m};
-      for (const PlotSeriesLayout& S : L.series)  // data: points, bars and their labels
-        for (const PlotPoint& p : S.points) {
+      for (size_t si = 0; si < L.series.size(); ++si) {  // data: points, lines, bars and their labels
+        const PlotSeriesLayout& S = L.series[si];
+        const bool line = spec.series[si].kind == SeriesKind::Line;
+        for (size_t k = 0; k < S.points.size(); ++k) {
+          const PlotPoint& p = S.points[k];
           if (!p.valid) continue;
           if (around.contains(p.px, p.py) || (S.barWidth > 0 && overlaps(p.bar, box))) ++data;
+          else if (line && k + 1 < S.points.size() && S.points[k + 1].valid &&
+                   segmentCrosses(p.px, p.py, S.points[k + 1].px, S.points[k + 1].py, around))
+            ++data;  // a line between two points outside the box still runs under it
           if (!p.label.empty() && overlaps(textBounds(p.label), box)) ++data;
         }
+      }
       for (const PlotReferenceLayout& R : L.references)  // and keep the reference labels readable
         if (R.visible && !R.label.empty() && overlaps(textBounds(R.label), box)) data += 5;
       count = data;

@@ -63,6 +63,7 @@ struct PlotPoint {
 
 struct PlotSeriesLayout {
   uint32_t color = 0;            // resolved: series.color or the palette's
+  Marker marker = Marker::Circle;  // resolved: series.marker or the marker cycle's
   bool secondary = false;
   std::vector<PlotPoint> points;
   float barWidth = 0;            // Bars only
@@ -106,6 +107,13 @@ struct PlotLayout {
   std::vector<PlotShadeLayout> shades;           // parallel to spec.shades
   PlotLegendLayout legend;
 };
+
+// A marker's outline around (cx, cy) for "radius" r (same visual weight for every shape); empty
+// for a circle, which each renderer draws natively.
+struct MarkerPoint {
+  float x, y;
+};
+std::vector<MarkerPoint> markerOutline(Marker m, float cx, float cy, float r);
 
 PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, float fontPx,
                              const TextMeasure& measure);

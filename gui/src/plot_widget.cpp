@@ -49,6 +49,17 @@ struct Painter {
     dl->AddText(font, t.px, at(x, t.y), col, s);
   }
 
+  void marker(Marker m, float x, float y, float r, ImU32 col) const {
+    const std::vector<MarkerPoint> outline = markerOutline(m, x, y, r);
+    if (outline.empty()) {
+      dl->AddCircleFilled(at(x, y), r, col);
+      return;
+    }
+    std::vector<ImVec2> pts;
+    for (const MarkerPoint& p : outline) pts.push_back(at(p.x, p.y));
+    dl->AddConvexPolyFilled(pts.data(), int(pts.size()), col);
+  }
+
   void line(ImVec2 a, ImVec2 b, ImU32 col, float thickness, bool dashed) const {
     const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
     const float dash = 6.0f, gap = 4.0f;
@@ -113,14 +124,14 @@ void drawSeries(const Painter& P, const Series& s, const PlotSeriesLayout& S, co
       }
       flush();
       for (const PlotPoint& p : pts)
-        if (p.valid) P.dl->AddCircleFilled(P.at(p.px, p.py), L.markerRadius, col);
+        if (p.valid) P.marker(S.marker, p.px, p.py, L.markerRadius, col);
       break;
     }
     case SeriesKind::Scatter:
       for (const PlotPoint& p : pts)
         if (p.valid && p.band) P.errorBar(p, L.markerRadius * 1.3f, col, errorWidth);
       for (const PlotPoint& p : pts)
-        if (p.valid) P.dl->AddCircleFilled(P.at(p.px, p.py), L.markerRadius * 1.15f, col);
+        if (p.valid) P.marker(S.marker, p.px, p.py, L.markerRadius * 1.15f, col);
       break;
     case SeriesKind::Bars:
       for (const PlotPoint& p : pts)
@@ -274,7 +285,7 @@ PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& sizeArg) {
         dl->AddRectFilled(P.at(e.swatch.x0, e.swatch.y0), P.at(e.swatch.x1, e.swatch.y1), c);
       } else {
         if (s.kind == SeriesKind::Line) P.line(P.at(e.swatch.x0, cy), P.at(e.swatch.x1, cy), c, L.lineWidth, s.dashed);
-        dl->AddCircleFilled(P.at(cx, cy), L.markerRadius, c);
+        P.marker(L.series[size_t(e.series)].marker, cx, cy, L.markerRadius, c);
       }
       P.text(e.text, text);
     }

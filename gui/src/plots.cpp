@@ -15,7 +15,7 @@ namespace rl::gui {
 namespace {
 
 constexpr uint32_t kTheoreticalColor = 0xFF3C3CDC;  // red  (IM_COL32 layout: AABBGGRR)
-constexpr uint32_t kMeasuredColor = 0xFF1E90F0;     // orange
+constexpr uint32_t kMeasuredColor = 0xFF998B7A;     // slate: apart from the series' palette
 constexpr uint32_t kCubColor = 0xFF8C8C8C;          // grey
 
 void addPeakLines(PlotSpec& s, const Peaks& p) {
@@ -43,18 +43,22 @@ std::string subtitleOf(const RunConfig& c, bool withN, bool withType, bool withB
   return s;
 }
 
-Series seriesFor(const std::string& kernel, SeriesKind kind) {
+// A kernel's series in the figure's `style`-th colour and marker: styles go by order of
+// appearance in one figure, so no two of its series look alike (a colour per catalogue entry
+// repeated every ten kernels: k3, k12 and CUB were all green).
+Series seriesFor(const std::string& kernel, SeriesKind kind, int style) {
   Series s;
   const KernelInfo* k = findKernel(kernel);
   s.name = k ? std::string(k->key) + " " + std::string(k->name) : kernel;
   s.kind = kind;
-  s.color = kernelColor(kernel);
+  s.color = paletteColor(style);
+  s.marker = paletteMarker(style);
   return s;
 }
 
 // The kernel's second series on the right axis, dashed ("k7 grid-stride occupancy").
-Series rightAxisSeriesFor(const std::string& kernel, const char* suffix) {
-  Series s = seriesFor(kernel, SeriesKind::Line);
+Series rightAxisSeriesFor(const std::string& kernel, const char* suffix, int style) {
+  Series s = seriesFor(kernel, SeriesKind::Line, style);
   s.name += suffix;
   s.secondaryY = true;
   s.dashed = true;
@@ -84,6 +88,28 @@ std::string kernelOf(const Series& occupancy) { return occupancy.name.substr(0, 
 
 double bandwidthAt(const Measurement& m, double ms) { return ms > 0 ? m.bytesRead / (ms * 1e-3) / 1e9 : 0; }
 
+// A compute-bound run (a matrix product): plotted in GFLOP/s against its type's FP peak, not in
+// GB/s against the memory's (where it sits near zero).
+bool computeBound(const Measurement& m) {
+  const KernelFamily* f = familyOf(m.config);
+  return f && f->measuresFlops();
+}
+
+// The FP peaks of the compute-bound rows' types, as reference lines on the axis they are drawn on.
+void addFlopPeakLines(PlotSpec& s, const std::vector<const Measurement*>& rows) {
+  std::vector<std::pair<ElemType, double>> seen;
+  for (const Measurement* m : rows)
+    if (m->peakGflops > 0 && std::none_of(seen.begin(), seen.end(), [&](auto& p) { return p.first == m->config.type; }))
+      seen.push_back({m->config.type, m->peakGflops});
+  for (const auto& [type, peak] : seen) {
+    char b[96], shortText[32];
+    const char* fp = type == ElemType::Float64 || type == ElemType::Int64 ? "FP64" : "FP32";
+    std::snprintf(b, sizeof b, "%s peak %.0f GFLOP/s", fp, peak);
+    std::snprintf(shortText, sizeof shortText, "%s %.0f", fp, peak);
+    s.references.push_back({peak, b, kTheoreticalColor, true, shortText});
+  }
+}
+
 // One bandwidth point on the rows' basis: the median, and the range of the repetitions.
 void addBandwidthPoint(Series& s, double x, const Measurement& m, TimeBasis b) {
   const Stats& t = comparedTime(m, b);
@@ -95,20 +121,23 @@ void addBandwidthPoint(Series& s, double x, const Measurement& m, TimeBasis b) {
 
 }  // namespace
 
-std::string configKey(const RunConfig& c) {
+std::vector<std::string> configParts(const RunConfig& c) {
   const KernelFamily* f = familyOf(c);
-  const bool operation = !f || f->hasOperation();  // a transpose or a product has none
-  return c.kernel + " " + std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? "/wide" : "") + " " +
-         (operation ? std::string(name(c.op)) + " " : "") + runShape(c) + (c.warmL2 ? " warm" : "");
+  const bool operation = !f || f->hasOperation();  // a transpose or a product has no op and no final stage
+  return {c.kernel,
+          std::string(name(c.type)) + (c.accumulate == Accumulate::Wide ? "/wide" : ""),
+          operation ? std::string(name(c.op)) : "",
+          runShape(c),
+          operation ? "final " + std::string(name(resolvedFinal(c))) : "",
+          c.warmL2 ? "warm L2" : "cold L2",
+          c.timing == TimingMode::Blocked ? "" : "timed by " + std::string(name(c.timing))};
 }
 
-uint32_t kernelColor(const std::string& kernel) {
-  int i = 0;
-  for (const KernelInfo& k : catalogue()) {
-    if (k.key == kernel) return paletteColor(i);
-    ++i;
-  }
-  return paletteColor(0);
+std::string configKey(const RunConfig& c) {
+  std::string key;
+  for (const std::string& p : configParts(c))
+    if (!p.empty()) key += (key.empty() ? "" : " ") + p;
+  return key;
 }
 
 Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& peaks, TimeBasis basis) {
@@ -125,13 +154,15 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
   double cub = 0;
   std::string cubKey;
   int run = 0;
+  bool memoryRuns = false;
+  std::vector<const Measurement*> flopRuns;
   for (const Measurement& m : runs) {
     ++run;
     if (!m.ok) continue;
     const std::string key = configKey(m.config);
     auto it = index.find(key);
     if (it == index.end()) {
-      Series s = seriesFor(m.config.kernel, SeriesKind::Line);
+      Series s = seriesFor(m.config.kernel, SeriesKind::Line, int(f.spec.series.size()));
       s.name = key;
       index[key] = f.spec.series.size();
       f.spec.series.push_back(s);
@@ -139,12 +170,53 @@ Figure liveBandwidthFigure(const std::vector<Measurement>& runs, const Peaks& pe
       it = index.find(key);
     }
     Series& s = f.spec.series[it->second];
-    addBandwidthPoint(s, run, m, basis);
+    if (computeBound(m)) {  // GFLOP/s: on the right axis beside bandwidth runs, else the only axis
+      s.x.push_back(run);
+      s.y.push_back(m.gflops);
+      s.secondaryY = true;
+      flopRuns.push_back(&m);
+    } else {
+      addBandwidthPoint(s, run, m, basis);  // (s.name is set below, from what differs)
+      memoryRuns = true;
+    }
     f.configs[it->second].push_back(m.config);
     if (m.config.kernel == "cub") cub = comparedGBs(m, basis), cubKey = key;
   }
+  // Each series is named by what differs between the series (the kernel always), what they share
+  // goes once into the subtitle: K07 and K08 (final cpu / final gpu) stay two named lines.
+  if (!f.configs.empty()) {
+    std::vector<std::vector<std::string>> parts;
+    for (const std::vector<RunConfig>& c : f.configs) parts.push_back(configParts(c.front()));
+    std::string common;
+    std::vector<std::string> names(parts.size());
+    for (size_t j = 0; j < parts.front().size(); ++j) {
+      const bool same = std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return p[j] == parts.front()[j]; });
+      if (same && j > 0) {
+        if (!parts.front()[j].empty()) common += (common.empty() ? "" : ", ") + parts.front()[j];
+        continue;
+      }
+      for (size_t i = 0; i < parts.size(); ++i)
+        if (!parts[i][j].empty()) names[i] += (names[i].empty() ? "" : " ") + parts[i][j];
+    }
+    for (size_t i = 0; i < names.size(); ++i) f.spec.series[i].name = names[i];
+    f.spec.subtitle = common;
+  }
   f.spec.x.min = 0.5;  // whole run numbers, room for a few runs before the axis grows
   f.spec.x.max = std::max(5, run) + 0.5;
+  if (!flopRuns.empty() && !memoryRuns) {  // products only: GFLOP/s on the one axis, against the FP peaks
+    for (Series& s : f.spec.series) s.secondaryY = false;
+    f.spec.title = "GFLOP/s of each run";
+    f.spec.y.label = "GFLOP/s";
+    addFlopPeakLines(f.spec, flopRuns);
+    return f;
+  }
+  if (!flopRuns.empty()) {
+    f.spec.y2.label = "GFLOP/s (products)";
+    f.spec.y2.min = 0;
+    double peak = 0;
+    for (const Measurement* m : flopRuns) peak = std::max({peak, m->peakGflops, m->gflops});
+    if (peak > 0) f.spec.y2.max = peak * 1.05;  // up to the FP peak: how far below it a product is
+  }
   addPeakLines(f.spec, peaks);
   if (cub > 0 && !runs.empty()) {  // CUB's figure for the latest configuration's N and type
     const RunConfig& last = runs.back().config;
@@ -224,9 +296,10 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   // coincide share one line (named after all of them) instead of hiding each other.
   std::vector<Series> occupancy;
   std::vector<std::vector<RunConfig>> occupancyConfigs;
+  int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series bw = seriesFor(kernel, SeriesKind::Line);
-    Series occ = rightAxisSeriesFor(kernel, " occupancy");
+    Series bw = seriesFor(kernel, SeriesKind::Line, style);
+    Series occ = rightAxisSeriesFor(kernel, " occupancy", style++);
     occ.name = kernel + " occupancy";
     std::vector<RunConfig> cfg, occCfg;
     std::string lastLimiter;
@@ -252,7 +325,7 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
       const std::string shared = "occupancy (";
       if (same->name.rfind(shared, 0) != 0) same->name = shared + kernelOf(*same) + ")";
       same->name.insert(same->name.size() - 1, ", " + kernel);
-      same->color = paletteColor(8);
+      same->color = neutralColor();
       continue;
     }
     occupancy.push_back(occ);
@@ -285,8 +358,9 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
       floorMs = std::min(floorMs, m.kernel.median);
       elem = elemBytes(m.config.type);
     }
+  int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series s = seriesFor(kernel, SeriesKind::Line);
+    Series s = seriesFor(kernel, SeriesKind::Line, style++);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       addBandwidthPoint(s, double(m->config.n), *m, basis);
@@ -325,8 +399,9 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
   if (const Measurement* m = firstOk(rows)) f.spec.subtitle = subtitleOf(m->config, true, false, true);
   // One axis: the bars are bandwidth against the peak lines; elements per second, a different
   // unit, is written on each bar instead of being drawn against a second scale.
+  int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series bars = seriesFor(kernel, SeriesKind::Bars);
+    Series bars = seriesFor(kernel, SeriesKind::Bars, style++);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       addBandwidthPoint(bars, double(int(m->config.type)), *m, basis);
@@ -358,11 +433,10 @@ Figure occupancyFigure(const DeviceInfo& d, const std::string& kernel, int regis
   f.spec.y.label = "occupancy %";
   f.spec.y.min = 0;
   f.spec.y.max = 105;
-  Series s = seriesFor(kernel, SeriesKind::Line);
+  Series s = seriesFor(kernel, SeriesKind::Line, 0);
   s.name = "theoretical occupancy";
-  Series blocks = seriesFor(kernel, SeriesKind::Scatter);
+  Series blocks = seriesFor(kernel, SeriesKind::Scatter, 1);
   blocks.name = "active blocks per SM (right axis)";
-  blocks.color = s.color == paletteColor(8) ? paletteColor(9) : paletteColor(8);  // not the line's colour
   blocks.secondaryY = true;
   f.spec.y2.label = "blocks per SM";
   f.spec.y2.min = 0;
@@ -419,8 +493,9 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
   f.spec.x.tickFormat = "%.0f";
   f.spec.y.label = allMatmul ? "GFLOP/s" : "GB/s (read + write)";
   f.spec.y.includeZero = true;
+  int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series s = seriesFor(kernel, SeriesKind::Line);
+    Series s = seriesFor(kernel, SeriesKind::Line, style++);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       s.x.push_back(double(parameter(*m, axis == "tile" ? ParameterRole::Tile : ParameterRole::OutputSide).value_or(0)));
@@ -429,6 +504,12 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
     }
     f.spec.series.push_back(s);
     f.configs.push_back(cfg);
+  }
+  if (allMatmul) {
+    std::vector<const Measurement*> ok;
+    for (const Measurement& m : rows)
+      if (m.ok) ok.push_back(&m);
+    addFlopPeakLines(f.spec, ok);
   }
   if (!allMatmul && peaks.copyGBs > 0) {
     char label[64];

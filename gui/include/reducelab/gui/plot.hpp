@@ -21,6 +21,9 @@ enum class SeriesKind {
   Bars,         // vertical bars at each x (categorical x: x = 0, 1, 2 ...), grouped if several bar series
 };
 
+// A point's shape: with the colour, what tells series apart in print and for colour-blind readers.
+enum class Marker { Auto, Circle, Square, TriangleUp, Diamond, TriangleDown };
+
 enum class AxisScale { Linear, Log2, Log10 };
 
 struct Axis {
@@ -39,6 +42,7 @@ struct Series {
   std::string name;                  // legend entry
   SeriesKind kind = SeriesKind::Line;
   uint32_t color = 0;                // 0xAABBGGRR as ImGui's IM_COL32; 0 = next palette colour
+  Marker marker = Marker::Auto;      // Auto: the series' index in the marker cycle
   std::vector<double> x, y;
   // Optional min-max band per point (repeated samples): drawn as a translucent band / error bar.
   std::vector<double> yLow, yHigh;
@@ -105,7 +109,13 @@ const FormatRegistry<FigureWriter>& figureFormats();
 // The writer for this file name: by its extension, else the fallback.
 const FigureWriter& figureFormatFor(const std::string& path);
 
-// Colours used for series without a colour (IM_COL32 layout), readable on dark and white.
+// Series styles: a colour-blind-safe palette (Okabe & Ito's hues; IM_COL32 layout, readable on dark
+// and white) of kPaletteColors colours and a cycle of kPaletteMarkers shapes. The counts are
+// coprime, so style i = (paletteColor(i), paletteMarker(i)) differs for the first 35 series.
+constexpr int kPaletteColors = 7, kPaletteMarkers = 5;
 uint32_t paletteColor(int index);
+Marker paletteMarker(int index);
+// A grey apart from the palette, for what belongs to no one series (curves shared by several).
+uint32_t neutralColor();
 
 }  // namespace rl::gui

@@ -18,9 +18,11 @@ struct Figure {
   std::string fileStem;                         // "ladder", "sweep-n", ... for exports
 };
 
-// "k7 float32 sum N=2^24 block 512" (what a live-plot series stands for).
+// What tells runs apart, in reading order: kernel, type, op, shape (N and block), final stage, L2,
+// timing mode ("" where a part does not apply or is the default). configKey joins them:
+// "k7 float32 sum N=2^24 b512 final cpu cold L2" (what a live-plot series stands for).
+std::vector<std::string> configParts(const RunConfig& c);
 std::string configKey(const RunConfig& c);
-uint32_t kernelColor(const std::string& kernel);
 
 // GB/s of every measured run, in order, one series per configuration; peaks and CUB as lines. On
 // `basis`, the whole session's (ResultsStore::basis): the same as the headline and results table.
