@@ -99,7 +99,7 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
   controller_->waitForTrace(30.0);  // start-up only: the frame loop never waits
   if (model_.trace.valid) {
     const int lastStep = model_.trace.data.numSteps() - 1, lastWarp = model_.trace.data.numWarps() - 1;
-    model_.trace.step = opt_.step < 0 ? lastStep : std::min(opt_.step, lastStep);
+    model_.trace.step = requestedStep(model_.trace.data, model_.trace.summary, model_.view, opt_.step);
     model_.trace.warp = std::min(opt_.warp, lastWarp);
     // Clamped, not refused (the trace's length is known only now): say so, once.
     auto warnClamped = [&](const std::string& w) {

@@ -35,7 +35,7 @@ struct GuiOptions {
   RunOptionText run;
   bool runAtStart = false;   // measure the starting configuration (a kernel list: each of them)
   std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp)
-  int step = -1;             // -1: the last step
+  int step = -2;             // kTellingStep: the step that shows the view's point; -1: the last
   int warp = 0;
   std::string theme = "dark";
   bool runOptionsGiven = false;  // the command line chose the configuration (settings don't)

@@ -199,7 +199,7 @@ void Controller::update() {
   // Asked for by a lesson or the command line: applied to the trace of the current configuration,
   // not to the previous one the views still show while the new one is recorded.
   if (t.pendingSelection && t.valid && traceSettled()) {
-    t.step = t.pendingStep < 0 ? t.data.numSteps() - 1 : std::min(t.pendingStep, t.data.numSteps() - 1);
+    t.step = requestedStep(t.data, t.summary, model_.view, t.pendingStep);
     t.warp = std::min(t.pendingWarp, t.data.numWarps() - 1);
     t.slot = t.pendingSlot;  // -1: the views take the step's first slot
     t.pendingSelection = false;

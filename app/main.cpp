@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   cli.add_flag("--run", gui.runAtStart, "Measure the starting configuration when the GUI opens");
   cli.add_option("--view", gui.view, "Trace view shown: " + rl::viewNames())->capture_default_str();
   // A step or warp past the trace's end is shown as its last one, with a warning naming it.
-  cli.add_option("--step", gui.step, "Trace step shown (default: the last)")->check(CLI::Range(-1, 1000000));
+  cli.add_option("--step", gui.step, "Trace step shown (default: the step that shows the view's point, as the most conflicted for the bank view; -1: the last)")->check(CLI::Range(-1, 1000000));
   cli.add_option("--warp", gui.warp, "Warp selected in the bank and coalescing views")->check(CLI::Range(0, 31));
   cli.add_option("--theme", gui.theme, "dark or light (high contrast, for projectors)")->capture_default_str();
   cli.add_option("--traced-block", gui.run.tracedBlock, "Which block the trace views show")

@@ -274,3 +274,43 @@ TEST(Sources, NoFamilyOrItsParametersAreNamedOutsideItsFolder) {
                      "familyOf(k), KernelFamily::parameters(); docs/adding-a-family.md):\n  "
                   << f;
 }
+
+// Views open on the step that shows their point, not on the last one (k2's last step, 'result',
+// makes no shared access; mm-tiled's is 'store C'): for every traceable kernel the bank view opens
+// on its most conflicted step where it has conflicts, the warp view where lanes wait, and each
+// opening step has what its view draws.
+TEST(TellingStep, EveryViewOpensOnAStepThatShowsItsPoint) {
+  int conflicted = 0;
+  for (const KernelInfo& k : catalogue()) {
+    if (!k.traceable) continue;
+    RunConfig c;
+    c.kernel = std::string(k.key);
+    c.block = 256;
+    normalizeConfig(c);
+    std::string err;
+    const TraceData t = modelTrace(c, assumedGeometry(c, assumedH200()).grid(), 9, &err);
+    ASSERT_TRUE(t.valid()) << k.key << ": " << err;
+    const TraceSummary sum = summarize(t);
+    SCOPED_TRACE(std::string(k.key));
+    const StepSummary& bank = sum.steps.at(size_t(tellingStep(t, sum, ViewId::BankConflicts)));
+    int worst = 0;
+    for (const StepSummary& s : sum.steps) worst = std::max(worst, s.wavefronts - s.idealWavefronts);
+    EXPECT_EQ(bank.wavefronts - bank.idealWavefronts, worst);
+    if (sum.totalWavefronts > 0) EXPECT_GT(bank.wavefronts, 0) << "the bank view opens on a step without shared access";
+    conflicted += worst > 0;
+    const StepSummary& warp = sum.steps.at(size_t(tellingStep(t, sum, ViewId::WarpActivity)));
+    int active = 0;
+    for (int a : warp.activeLanes) active += a;
+    bool anyIdle = false;
+    for (const StepSummary& s : sum.steps) {
+      int n = 0;
+      for (int a : s.activeLanes) n += a;
+      anyIdle = anyIdle || (n > 0 && n < t.blockSize());
+    }
+    if (anyIdle) EXPECT_TRUE(active > 0 && active < t.blockSize()) << "the warp view opens where no lane waits";
+    EXPECT_EQ(tellingStep(t, sum, ViewId::ReductionTree), t.numSteps() - 1);
+    EXPECT_EQ(requestedStep(t, sum, ViewId::BankConflicts, -1), t.numSteps() - 1);
+    EXPECT_EQ(requestedStep(t, sum, ViewId::BankConflicts, 1 << 20), t.numSteps() - 1);
+  }
+  EXPECT_GT(conflicted, 1) << "k1/k2 and the naive transpose have bank conflicts";
+}

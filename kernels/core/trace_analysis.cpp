@@ -349,3 +349,63 @@ std::string compareTraces(const TraceData& a, const TraceData& b, double relTol)
 }
 
 }  // namespace rl
+
+namespace rl {
+
+int tellingStep(const TraceData& t, const TraceSummary& sum, ViewId view) {
+  const int steps = int(sum.steps.size());
+  if (steps == 0) return 0;
+  const int lanes = t.blockSize();
+  auto mostConflicted = [&]() -> int {  // the step with the most wavefronts beyond the ideal
+    int best = -1, worst = 0;
+    for (const StepSummary& s : sum.steps)
+      if (s.wavefronts - s.idealWavefronts > worst) worst = s.wavefronts - s.idealWavefronts, best = s.step;
+    return best;
+  };
+  auto firstShared = [&]() -> int {
+    for (const StepSummary& s : sum.steps)
+      if (s.wavefronts > 0) return s.step;
+    return -1;
+  };
+  auto firstIdle = [&]() -> int {  // the first step where some lanes work and others wait
+    for (const StepSummary& s : sum.steps) {
+      int active = 0;
+      for (int a : s.activeLanes) active += a;
+      if (active > 0 && active < lanes) return s.step;
+    }
+    return -1;
+  };
+  auto firstGlobal = [&]() -> int {
+    for (const StepSummary& s : sum.steps)
+      if (s.globalRequests > 0 || s.globalStoreRequests > 0) return s.step;
+    return -1;
+  };
+  int step = -1;
+  switch (view) {
+    case ViewId::BankConflicts:
+      step = mostConflicted();
+      if (step < 0) step = firstShared();
+      break;
+    case ViewId::WarpActivity:
+      step = firstIdle();
+      break;
+    case ViewId::Coalescing:
+      step = firstGlobal();
+      break;
+    case ViewId::All:
+      step = mostConflicted();
+      if (step < 0) step = firstIdle();
+      break;
+    default:
+      break;  // the tree, the source: the whole reduction, its last step
+  }
+  return step < 0 ? steps - 1 : step;
+}
+
+int requestedStep(const TraceData& t, const TraceSummary& sum, ViewId view, int request) {
+  const int last = std::max(0, t.numSteps() - 1);
+  if (request == kTellingStep) return std::clamp(tellingStep(t, sum, view), 0, last);
+  return request < 0 ? last : std::min(request, last);
+}
+
+}  // namespace rl

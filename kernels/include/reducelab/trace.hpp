@@ -8,6 +8,7 @@
 
 #include "reducelab/config.hpp"
 #include "reducelab/trace_format.hpp"
+#include "reducelab/views.hpp"
 
 namespace rl {
 
@@ -94,6 +95,14 @@ struct TraceSummary {
 };
 
 TraceSummary summarize(const TraceData& t);
+// The step a view opens on when nothing asks for one: the step that shows its point, not the last
+// (often an empty "store C" or "result"). Bank view: the most conflicted step, else the first
+// shared access; warp view: the first step where some lanes wait; coalescing: the first global
+// access; all four: conflicts, else idle lanes; the tree and others: the last step.
+int tellingStep(const TraceData& t, const TraceSummary& sum, ViewId view);
+// A step request: kTellingStep (tellingStep), -1 (the last step) or a step index, clamped.
+constexpr int kTellingStep = -2;
+int requestedStep(const TraceData& t, const TraceSummary& sum, ViewId view, int request);
 std::string stepLabel(const trace::StepHeader& s);
 // Where offset 0 of a global slot's region lies, in bytes from its allocation (the header's
 // globalBase, secondBase or outputBase).

@@ -74,9 +74,9 @@ struct TraceState {
   float timer = 0;
   int warp = 0;             // selected warp (bank and coalescing views)
   int slot = -1;            // selected access slot, -1: the first that applies
-  // Set by lessons and the command line: applied when the next trace arrives (-1 = last step).
+  // Set by lessons and the command line: applied when the next trace arrives.
   bool pendingSelection = false;
-  int pendingStep = -1, pendingWarp = 0;
+  int pendingStep = -2, pendingWarp = 0;  // -2 kTellingStep, -1 the last
   int pendingSlot = -1;  // the slot a lesson step asks for (-1: the first that applies), set with the trace
 };
 
