@@ -408,6 +408,34 @@ TEST(LessonTable, RowsWithDifferentFinalStagesAreComparedWithTheFinalStageInclud
   EXPECT_EQ(cellOf(gui::lessonTable(gpu, peaks, true), 1, "kernel time ms"), "1.5000");
 }
 
+// The Live tab while a lesson is open tells the lesson so far: the runs of steps up to the current
+// one (a recording holds every step's: step 1 once showed the ending), and which are the current
+// step's (the headline's), on the lesson table's basis.
+TEST(LessonTable, TheLiveTabShowsTheLessonSoFarOnTheTablesBasis) {
+  gui::LessonState s = stateOf("step: a\nset kernel=k1 final=cpu\nrun label=K01\nstep: b\nset final=gpu\nrun label=K02\nrun label=K02b\nstep: c\nrun label=K03 kernel=k3\n");
+  ASSERT_EQ(s.rows.size(), 4u);
+  for (gui::LessonRow& r : s.rows) r.runs.push_back(measured(r.config, 1.0, 2.0));
+  size_t current = 0;
+  s.step = 0;
+  std::vector<Measurement> soFar = gui::lessonRunsSoFar(s, &current);
+  ASSERT_EQ(soFar.size(), 1u);
+  EXPECT_EQ(current, 1u);
+  EXPECT_EQ(soFar[0].config.kernel, "k1");
+  s.step = 1;
+  soFar = gui::lessonRunsSoFar(s, &current);
+  EXPECT_EQ(soFar.size(), 3u);
+  EXPECT_EQ(current, 2u);
+  s.step = 2;
+  soFar = gui::lessonRunsSoFar(s, &current);
+  EXPECT_EQ(soFar.size(), 4u);
+  EXPECT_EQ(current, 1u);
+  EXPECT_EQ(soFar.back().config.kernel, "k3");
+  // K01 ends on the CPU, K02 on the GPU: end to end, as the table's headers say.
+  EXPECT_EQ(gui::lessonBasis(s), TimeBasis::EndToEnd);
+  const Table t = gui::lessonTable(s, Peaks{}, true);
+  EXPECT_NE(std::find(t.headers.begin(), t.headers.end(), bandwidthLabel(gui::lessonBasis(s))), t.headers.end());
+}
+
 TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {
   gui::LessonState s = stateOf(
       "seed-method: label=warm_L2,_mean_of_1000 span=kernel stat=mean warm-l2=true reps=1000\n"

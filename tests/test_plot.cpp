@@ -798,3 +798,31 @@ TEST(FigureLayout, LegendKeepsOffLinesBetweenPointsAndFitsThePlot) {
   EXPECT_LE(W.legend.box.x1, 420.0f);
   for (const PlotLegendEntry& e : W.legend.entries) EXPECT_LE(approxMeasure(e.text.text, e.text.px) + e.text.x, 420.0f);
 }
+
+// A peak's label is not written over the data that runs along its line (CUB's plateau at the
+// measured read peak hid "measured read 4521 GB/s"), nor through another reference line.
+TEST(PlotLayout, ReferenceLabelsKeepOffTheDataAlongTheirLine) {
+  PlotSpec spec;
+  spec.y.includeZero = true;
+  Series plateau;
+  plateau.name = "cub";
+  for (int k = 0; k < 40; ++k) {
+    plateau.x.push_back(k);
+    plateau.y.push_back(k < 10 ? 400.0 * k : 4521.0 + (k % 2 ? 8 : -8));
+  }
+  spec.series.push_back(plateau);
+  spec.references.push_back({4814, "theoretical peak 4814 GB/s"});
+  spec.references.push_back({4521, "measured read 4521 GB/s"});
+  const PlotLayout L = computePlotLayout(spec, 1200, 700, 15, approxMeasure);
+  for (const PlotReferenceLayout& R : L.references) {
+    ASSERT_FALSE(R.label.empty());
+    const float w = approxMeasure(R.label.text, R.label.px);
+    const PlotRect box{R.label.x - w, R.label.y, R.label.x, R.label.y + R.label.px};
+    for (const PlotPoint& p : L.series[0].points)
+      EXPECT_FALSE(p.valid && p.px >= box.x0 - L.markerRadius && p.px <= box.x1 + L.markerRadius &&
+                   p.py >= box.y0 - L.markerRadius && p.py <= box.y1 + L.markerRadius)
+          << R.label.text << " is written over a point";
+    for (const PlotReferenceLayout& other : L.references)
+      EXPECT_FALSE(other.py > box.y0 && other.py < box.y1) << R.label.text << " is written through a line";
+  }
+}

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "reducelab/gui/lesson_view.hpp"
 #include "reducelab/gui/multi_view.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/plots.hpp"
@@ -92,24 +93,51 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
   }
 }
 
-// The live figure is rebuilt when the results change, not every frame (the store is append-only:
-// same generation and size means same rows).
-const Figure& liveFigure(const Model& model) {
+// While a lesson is open the Live tab tells the lesson's story so far (its steps up to the current
+// one, on the lesson table's basis); otherwise the session's runs on the results table's basis.
+struct LiveRuns {
+  bool lesson = false;
+  TimeBasis basis = TimeBasis::Kernel;
+  std::vector<Measurement> lessonRuns;  // the lesson so far
+  size_t ofCurrentStep = 0;             // how many of them the current step measured (at the end)
+};
+LiveRuns liveRuns(const Model& model) {
+  LiveRuns r;
+  r.lesson = model.lesson.active;
+  if (r.lesson) {
+    r.lessonRuns = lessonRunsSoFar(model.lesson, &r.ofCurrentStep);
+    r.basis = lessonBasis(model.lesson);
+  } else {
+    r.basis = model.results.basis();
+  }
+  return r;
+}
+
+// The live figure is rebuilt when what it shows changes, not every frame (the store is
+// append-only: same generation and size means same rows; a lesson's runs only grow too).
+const Figure& liveFigure(const Model& model, const LiveRuns& live) {
   static Figure fig;
   static uint64_t instance = 0;  // whose results: another window's rows are never drawn here
   static uint64_t generation = ~uint64_t(0);
   static size_t size = 0;
   static double theoretical = -1, read = -1;
   static TimeBasis basis = TimeBasis::Kernel;
-  if (basis != model.results.basis() || instance != model.instance || generation != model.results.generation() || size != model.results.size() ||
-      theoretical != model.peaks.theoreticalGBs || read != model.peaks.readGBs) {
+  static int lessonStep = -2;  // -2: no lesson
+  const int step = live.lesson ? model.lesson.step : -2;
+  const size_t count = live.lesson ? live.lessonRuns.size() : model.results.size();
+  if (basis != live.basis || lessonStep != step || instance != model.instance ||
+      generation != model.results.generation() || size != count || theoretical != model.peaks.theoreticalGBs ||
+      read != model.peaks.readGBs) {
     // The latest runs only: drawing cost must not grow with the session (the results table
     // holds every run). Run numbers stay those of the whole session.
     constexpr size_t kLiveRuns = 500;
-    const std::vector<Measurement>& all = model.results;
+    const std::vector<Measurement>& all = live.lesson ? live.lessonRuns : model.results.rows();
     const size_t from = all.size() > kLiveRuns ? all.size() - kLiveRuns : 0;
-    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks,
-                              model.results.basis());
+    fig = liveBandwidthFigure(std::vector<Measurement>(all.begin() + long(from), all.end()), model.peaks, live.basis);
+    if (live.lesson) {
+      fig.spec.title = "The lesson so far: steps 1 to " + std::to_string(model.lesson.step + 1);
+      fig.spec.emptyMessage = "This lesson has measured nothing up to this step";
+    }
     if (from > 0) {
       for (Series& sr : fig.spec.series)
         for (double& x : sr.x) x += double(from);
@@ -120,9 +148,10 @@ const Figure& liveFigure(const Model& model) {
                           " runs (every run is in the results table)";
     }
     instance = model.instance;
-    basis = model.results.basis();
+    basis = live.basis;
+    lessonStep = step;
     generation = model.results.generation();
-    size = model.results.size();
+    size = count;
     theoretical = model.peaks.theoreticalGBs;
     read = model.peaks.readGBs;
   }
@@ -130,21 +159,37 @@ const Figure& liveFigure(const Model& model) {
 }
 
 void liveTab(Model& model, UiActions& actions) {
-  const Figure& fig = liveFigure(model);
-  // On the session's basis, named: the same number as the plot and the results table show.
-  const std::optional<Headline> head = liveHeadline(model.results, model.peaks, model.results.basis());
+  const LiveRuns live = liveRuns(model);
+  const Figure& fig = liveFigure(model, live);
+  // On the screen's basis, named: the same number as the plot and the table show. In a lesson,
+  // the current step's latest run (a later step's is not given away).
+  const std::optional<Headline> head =
+      live.lesson ? liveHeadline(std::vector<Measurement>(live.lessonRuns.end() - long(live.ofCurrentStep), live.lessonRuns.end()),
+                                 model.peaks, live.basis)
+                  : liveHeadline(model.results, model.peaks, live.basis);
   if (head) {
     ImGui::PushFont(fonts().large);
     ImGui::TextUnformatted(head->value.c_str());
     ImGui::PopFont();
     ImGui::SameLine();
-    ImGui::BeginGroup();
+    ImGui::BeginGroup();  // wrapped, never clipped: a narrow panel still shows every word
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(head->config.c_str());
-    ImGui::TextDisabled("%s", head->detail.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextUnformatted(head->detail.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", model.replay.active() && !model.replay.recording->fromGpu()
+    const LessonState& l = model.lesson;
+    const size_t st = size_t(std::max(l.step, 0));
+    const bool stepRuns = st < l.lesson.steps.size() && !l.lesson.steps[st].runs.empty();
+    ImGui::TextWrapped("%s", live.lesson && !stepRuns ? "This lesson step measures nothing: the plot shows the lesson so far."
+                             : live.lesson && model.measuring ? "Measuring this step's runs..."
+                             : live.lesson && model.cpuModel() ? "This step's runs need an NVIDIA GPU or a recording made on one."
+                             : live.lesson ? "This step's runs have no result yet."
+                             : model.replay.active() && !model.replay.recording->fromGpu()
                                  ? "The recording was made with the CPU model: it holds no GPU runs."
                              : model.replay.replaying() ? "Replaying the recording's runs..."
                              : model.cpuModel()         ? "Live bandwidth needs an NVIDIA GPU."

@@ -34,6 +34,29 @@ ComparedTime comparedTime(const std::vector<LessonRow>& rows) {
   return {basis == TimeBasis::EndToEnd, std::string(timeBasisName(basis)) + " time", bandwidthLabel(basis)};
 }
 
+}  // namespace
+
+TimeBasis lessonBasis(const LessonState& lesson) {
+  return comparedTime(lesson.rows).endToEnd ? TimeBasis::EndToEnd : TimeBasis::Kernel;
+}
+
+std::vector<Measurement> lessonRunsSoFar(const LessonState& lesson, size_t* ofCurrentStep) {
+  std::vector<Measurement> out;
+  const size_t step = size_t(std::max(lesson.step, 0));
+  const size_t begin = step < lesson.firstRowOfStep.size() ? size_t(lesson.firstRowOfStep[step]) : lesson.rows.size();
+  const size_t end = step + 1 < lesson.firstRowOfStep.size() ? size_t(lesson.firstRowOfStep[step + 1]) : lesson.rows.size();
+  size_t current = 0;
+  for (size_t r = 0; r < std::min(end, lesson.rows.size()); ++r)
+    for (const Measurement& m : lesson.rows[r].runs) {
+      out.push_back(m);
+      current += r >= begin;
+    }
+  if (ofCurrentStep) *ofCurrentStep = current;
+  return out;
+}
+
+namespace {
+
 // A time for a table cell, in the unit that keeps it readable.
 std::string timeCell(double ms) {
   return ms < 1.0 ? fixed(ms * 1e3, 2) + " us" : fixed(ms, 3) + " ms";

@@ -586,27 +586,54 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       if (y < b && a < y + refRow) return false;
     return true;
   };
+  std::vector<float> refLines;  // where the visible lines are: a label is not written through one
+  for (const ReferenceLine& ref : spec.references)
+    if (L.y.accepts(ref.value) && ref.value >= L.y.lo && ref.value <= L.y.hi) refLines.push_back(L.y.map(ref.value));
+  auto crossesALine = [&](float y) {
+    return std::any_of(refLines.begin(), refLines.end(), [&](float py) { return py > y && py < y + refRow; });
+  };
+  // Whether a label box would be written over the data (a point or a line between two points).
+  auto overData = [&](const PlotRect& box) {
+    const PlotRect around{box.x0 - L.markerRadius, box.y0 - L.markerRadius, box.x1 + L.markerRadius, box.y1 + L.markerRadius};
+    for (size_t si = 0; si < L.series.size(); ++si) {
+      const std::vector<PlotPoint>& pts = L.series[si].points;
+      const bool line = spec.series[si].kind == SeriesKind::Line;
+      for (size_t k = 0; k < pts.size(); ++k) {
+        if (!pts[k].valid) continue;
+        if (around.contains(pts[k].px, pts[k].py)) return true;
+        if (line && k + 1 < pts.size() && pts[k + 1].valid &&
+            segmentCrosses(pts[k].px, pts[k].py, pts[k + 1].px, pts[k + 1].py, box))
+          return true;
+      }
+    }
+    return false;
+  };
   for (const ReferenceLine& ref : spec.references) {
     PlotReferenceLayout R;
     R.visible = L.y.accepts(ref.value) && ref.value >= L.y.lo && ref.value <= L.y.hi;
     if (R.visible) {
       R.py = L.y.map(ref.value);
-      const float above = R.py - smallPx * 1.2f, below = R.py + 0.2f * smallPx;
-      std::optional<float> y;
-      for (int k = 0; !y && (above - float(k) * refRow >= r.y0 || below + float(k) * refRow <= r.y1); ++k)
-        for (float candidate : {above - float(k) * refRow, below + float(k) * refRow})
-          if (refRowFree(candidate)) {
-            y = candidate;
-            break;
-          }
       // The label right-aligned inside the plot: the long form where it fits the plot's width,
       // else the short one, else none (a narrow plot cut "theoretical peak" to "eoretical peak").
       const float room = (r.x1 - 0.4f * fontPx) - r.x0;
       const std::string* text = nullptr;
       for (const std::string* candidate : {&ref.label, &ref.shortLabel})
         if (!text && !candidate->empty() && measure(*candidate, smallPx) <= room) text = candidate;
+      const float right = r.x1 - 0.4f * fontPx, left = text ? right - measure(*text, smallPx) : right;
+      const float above = R.py - smallPx * 1.2f, below = R.py + 0.2f * smallPx;
+      std::optional<float> y;
+      // Nearest the line first: a row off the data and the other lines, else off the lines, else any
+      // row free of other labels.
+      for (int pass = 0; pass < 3 && !y; ++pass)
+        for (int k = 0; !y && (above - float(k) * refRow >= r.y0 || below + float(k) * refRow <= r.y1); ++k)
+          for (float candidate : {above - float(k) * refRow, below + float(k) * refRow})
+            if (refRowFree(candidate) && (pass == 2 || !crossesALine(candidate)) &&
+                (pass >= 1 || !overData({left, candidate, right, candidate + smallPx}))) {
+              y = candidate;
+              break;
+            }
       if (text && y) {
-        R.label = {*text, r.x1 - 0.4f * fontPx, *y, smallPx, TextAlign::Right};
+        R.label = {*text, right, *y, smallPx, TextAlign::Right};
         refRows.push_back({*y, *y + refRow});
       }
     }
@@ -693,9 +720,12 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
           if (!p.label.empty() && overlaps(textBounds(p.label), box)) ++data;
         }
       }
-      for (const PlotReferenceLayout& R : L.references)  // and keep the reference labels readable
+      int lines = 0;
+      for (const PlotReferenceLayout& R : L.references) {  // and keep the reference labels readable
         if (R.visible && !R.label.empty() && overlaps(textBounds(R.label), box)) data += 5;
-      count = data;
+        lines += R.visible && R.py >= around.y0 && R.py <= around.y1;  // a corner off the peak lines is better
+      }
+      count = data + lines;  // (a line under the legend alone moves it to another corner, not out)
       for (const PlotShadeLayout& S : L.shades)  // these can move out of the way (below)
         if (S.visible && !S.label.empty() && overlaps(textBounds(S.label), box)) count += 1;
       if (count < bestCount) best = c, bestCount = count, bestData = data;

@@ -12,6 +12,13 @@ float lessonBarHeight(const Model& model, float width, float maxHeight);
 void drawLessonBar(Model& model, UiActions& actions);
 void drawLessonTable(Model& model);
 Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu);
+// The time the lesson's rows are compared by (the lesson table's headers name it): the Live tab
+// uses it too while the lesson is open, so the screen tells one story.
+TimeBasis lessonBasis(const LessonState& lesson);
+// The lesson so far: the runs of the rows of steps up to the current one, in row order (the Live
+// tab's plot while a lesson is open: a recording's later steps are not given away on step 1), and
+// how many of them belong to the current step (at the end).
+std::vector<Measurement> lessonRunsSoFar(const LessonState& lesson, size_t* ofCurrentStep = nullptr);
 // Seed 002's pitfalls of the current step: the seed's code beside the fix, the findings and the
 // table, labelled with where they ran (GPU or CPU model). Drawn in the lesson tab.
 void drawLessonPitfalls(Model& model);
