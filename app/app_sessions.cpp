@@ -13,7 +13,8 @@ namespace rl::app {
 
 std::string Application::openRecording(const std::string& path) {
   auto rec = std::make_shared<Recording>();
-  std::string err = readRecording(path, rec.get());
+  // "" opens the recording shipped in the binary (File > Open the shipped H200 recording).
+  std::string err = path.empty() ? readShippedRecording(rec.get()) : readRecording(path, rec.get());
   std::optional<Lesson> lesson;
   if (err.empty() && !rec->lessonName.empty()) {
     lesson = parseLesson(rec->lessonText, rec->lessonName + ".lesson", &err);
@@ -28,7 +29,7 @@ std::string Application::openRecording(const std::string& path) {
   model_.sweep.rows = rec->sweeps;
   if (rec->peaks.theoreticalGBs > 0 || !rec->device.available) model_.peaks = rec->peaks;
   model_.replay.recording = rec;
-  model_.replay.path = path;
+  model_.replay.path = path.empty() ? kShippedRecordingName : path;
   model_.replay.banner = rec->banner();
   model_.replay.replayed = 0;
   if (lesson) {

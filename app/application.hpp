@@ -77,6 +77,7 @@ class Application final : public gui::UiActions {
   void requestSaveSession() override;  // app_sessions.cpp
   void requestLessonStep(int step) override;  // app_lessons.cpp
   void requestOpenLesson(const std::string& name) override;
+  void requestOpenShippedRecording() override { openRecording(""); }  // app_sessions.cpp
   void requestCloseLesson() override;
   void requestTogglePresentation() override;  // app_window.cpp
   void requestFileChoice(gui::FileChoice choice) override;  // app_dialogs.cpp

@@ -156,7 +156,7 @@ void Controller::apply(BackendEvents& all) {
     model_.resources = ev.resources->usage;
     model_.resourcesMeasured = ev.resources->error.empty() && ev.resources->usage.registers > 0;
     if (!model_.resourcesMeasured)  // no instantiation or a query error: the calculator's view
-      model_.resources = resourceUsage(model_.config, model_.device, nullptr);
+      model_.resources = resourceUsage(model_.config, model_.shownDevice(), nullptr);
   }
   for (TraceResult& t : all.traces) takeTrace(t);
   if (ev.progress) runProgress_ = ev.progress;
@@ -237,7 +237,7 @@ void Controller::requestResources() {
   model_.resourcesMeasured = false;
   if (!model_.configError.empty()) return;
   // Shown at once from the calculator; replaced by the device's figures when they arrive.
-  model_.resources = resourceUsage(model_.config, model_.device, nullptr);
+  model_.resources = resourceUsage(model_.config, model_.shownDevice(), nullptr);  // no GPU: the shown one's
   if (model_.device.available) backend_->queueResources(model_.config);
 }
 

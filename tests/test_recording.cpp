@@ -15,6 +15,7 @@
 
 #include "application.hpp"
 #include "file_dialog.hpp"
+#include "reducelab/gui/layout_check.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/recording.hpp"
@@ -693,4 +694,104 @@ TEST(RecordingGui, ReportFromARecordingNamesItsGpu) {
   ASSERT_FALSE(report.empty());
   EXPECT_NE(report.find("**Device:** NVIDIA H200"), std::string::npos);
   EXPECT_NE(report.find("measured read 4500 GB/s"), std::string::npos);
+}
+
+namespace {
+// What the Live tab's headline must say for the lesson's rows [0, rows): the latest ok run of
+// those rows, on the lesson's basis (end to end: the UPC lesson mixes CPU and GPU finals).
+std::string headlineOf(const Recording& rec, size_t fromRow, size_t toRow) {
+  const Measurement* last = nullptr;
+  for (const Measurement& m : rec.measurements) {
+    if (m.label.rfind("lesson:", 0) != 0 || !m.ok) continue;
+    const size_t row = std::stoul(m.label.substr(7));
+    if (row >= fromRow && row < toRow) last = &m;
+  }
+  if (!last) return "";
+  char b[48];
+  std::snprintf(b, sizeof b, "%.0f GB/s", last->endToEndGBs);
+  return b;
+}
+}  // namespace
+
+// A recording with a lesson: on step 1 the Live tab shows step 1 only (the whole recording's runs
+// once gave the ending away), its headline is step 1's run, and Next moves both on.
+TEST(RecordingGui, TheLiveTabFollowsTheLessonStepNotTheWholeRecording) {
+  Recording rec;
+  ASSERT_EQ(readRecording(shippedRecording(), &rec), "");
+  if (!rec.fromGpu()) GTEST_SKIP() << "the shipped recording holds no GPU runs";
+  HeadlessApp h(1600, 900);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  ASSERT_EQ(h.app->openRecording(shippedRecording()), "");
+  for (int i = 0; i < 2000 && h.app->model().replay.replaying(); ++i) h.frames(1);
+  h.frames(3);
+  const rl::gui::LessonState& l = h.app->model().lesson;
+  ASSERT_TRUE(l.active);
+  ASSERT_GE(l.firstRowOfStep.size(), 3u);
+  auto shownText = [&] {
+    std::string text;
+    for (const auto& t : rl::gui::collectTextRuns()) text += t.text + "\n";
+    return text;
+  };
+  std::string text = shownText();
+  const std::string step1 = headlineOf(rec, 0, size_t(l.firstRowOfStep[1]));
+  const std::string last = headlineOf(rec, size_t(l.firstRowOfStep.back()), l.rows.size());
+  ASSERT_FALSE(step1.empty());
+  EXPECT_NE(text.find(step1), std::string::npos) << "step 1's headline " << step1 << " is not shown";
+  if (last != step1) EXPECT_EQ(text.find(last), std::string::npos) << "the last step's " << last << " is shown on step 1";
+  EXPECT_NE(text.find("The lesson so far: steps 1 to 1"), std::string::npos);
+  h.app->requestLessonStep(1);
+  h.frames(3);
+  text = shownText();
+  const std::string step2 = headlineOf(rec, size_t(l.firstRowOfStep[1]), size_t(l.firstRowOfStep[2]));
+  EXPECT_NE(text.find(step2), std::string::npos) << "step 2's headline " << step2 << " is not shown";
+  EXPECT_NE(text.find("The lesson so far: steps 1 to 2"), std::string::npos);
+}
+
+// Without a GPU the occupancy calculator answers for the GPU shown (the CPU model's H200, or the
+// recording's): it once said 0 active blocks and 0 % for every kernel.
+TEST(RecordingGui, WithoutAGpuTheOccupancyIsComputedForTheShownDevice) {
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  if (!h.app->model().cpuModel()) GTEST_SKIP() << "a GPU answers for itself here";
+  h.app->model().config.kernel = "k3";
+  h.app->model().config.block = 256;
+  h.frames(3);
+  const ResourceUsage& r = h.app->model().resources;
+  EXPECT_GT(r.activeBlocksPerSM, 0);
+  EXPECT_GT(r.occupancy, 0.0);
+  EXPECT_GT(r.waves, 0.0);
+  EXPECT_EQ(h.app->model().shownDevice().name, assumedH200().name);
+}
+
+// A sweep's file (`reducelab sweep ... --out`) opens as a sweep: its rows in the sweep of its axis,
+// drawn against N in the N tab, not as runs against the run index.
+TEST(Recording, ASweepFileOpensAsTheSweepOfItsAxis) {
+  Recording rec;
+  ASSERT_EQ(readRecording(sourceDir() + "/docs/data/h200-sweep-n.json", &rec), "");
+  EXPECT_TRUE(rec.measurements.empty());
+  ASSERT_EQ(rec.sweeps.count("n"), 1u);
+  EXPECT_GT(rec.sweeps["n"].size(), 10u);
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  ASSERT_EQ(h.app->openRecording(sourceDir() + "/docs/data/h200-sweep-n.json"), "");
+  h.frames(2);
+  EXPECT_EQ(h.app->model().sweep.rows["n"].size(), rec.sweeps["n"].size());
+  EXPECT_TRUE(h.app->model().results.empty());
+}
+
+// Without a GPU the shipped H200 recording is one click away (File and Lessons menus), read from
+// the binary itself: no assets folder needed.
+TEST(RecordingGui, TheShippedRecordingOpensFromTheBinary) {
+  Recording embedded, file;
+  ASSERT_EQ(readShippedRecording(&embedded), "");
+  ASSERT_EQ(readRecording(shippedRecording(), &file), "");
+  EXPECT_EQ(embedded.measurements.size(), file.measurements.size());
+  EXPECT_EQ(embedded.lessonName, "upc");
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  h.app->requestOpenShippedRecording();
+  h.frames(2);
+  EXPECT_TRUE(h.app->model().replay.active());
+  EXPECT_TRUE(h.app->model().lesson.active);
+  EXPECT_EQ(h.app->model().replay.path, kShippedRecordingName);
 }

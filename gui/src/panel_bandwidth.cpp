@@ -81,7 +81,14 @@ void sweepControls(Model& model, UiActions& actions, const char* axis, char* ker
   if (!canRun) ImGui::EndDisabled();
   if (running) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(model.cpuModel() ? "Sweeps need an NVIDIA GPU" : "Measure over this axis with the other parameters as set");
+    ImGui::SetTooltip("%s", model.cpuModel() ? "Sweeps need an NVIDIA GPU (File > Open loads a recorded one)"
+                            : !model.configError.empty() ? model.configError.c_str()
+                                                         : "Measure over this axis with the other parameters as set");
+  if (!canRun && !running) {  // greyed: the reason in words, not only on hover
+    const char* why = model.cpuModel() ? "needs an NVIDIA GPU" : "the parameters are not valid";
+    sameLineIfFits(ImGui::CalcTextSize(why).x);
+    ImGui::TextDisabled("%s", why);
+  }
   if (running && model.sweep.axis == axis) {
     sameLineIfFits(buttonWidth("Cancel"));
     if (ImGui::Button("Cancel")) actions.requestCancelSweep();
@@ -291,10 +298,9 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
   const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
   sweepTab("N", fN, "n", nKernels, sizeof nKernels, maxN[nMaxChoice],
            [&](const auto& rows) {
-             // The GPU the sweep ran on: a recording's, this machine's, else the assumed H200.
+             // The GPU the sweep ran on: a recording's, else the shown one.
              const bool recorded = model.replay.active() && model.replay.recording->fromGpu();
-             return nSweepFigure(rows, model.peaks,
-                                 recorded ? model.replay.recording->device : model.device.available ? model.device : assumedH200());
+             return nSweepFigure(rows, model.peaks, recorded ? model.replay.recording->device : model.shownDevice());
            },
            [&] {
              ImGui::SetNextItemWidth(150 * uiScale());

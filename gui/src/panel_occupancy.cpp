@@ -12,7 +12,7 @@ namespace rl::gui {
 
 void drawOccupancyPanel(Model& model, UiActions& actions) {
   const ResourceUsage& r = model.resources;
-  const DeviceInfo d = model.device.available ? model.device : assumedH200();
+  const DeviceInfo d = model.shownDevice();
   static bool whatIf = false;
   static int regs = kAssumedRegisters, smemKiB = 0;
   // The curve over block sizes comes from the same resources as the figures above it (and
@@ -53,7 +53,16 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   ImGui::EndChild();
   ImGui::SameLine();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const PlotHit hit = drawPlot("occupancy-plot", fig.spec, ImVec2(avail.x, std::max(80.0f, avail.y)));
+  if (avail.y < 7 * ImGui::GetTextLineHeightWithSpacing()) {  // squeezed, the plot is unreadable: say so
+    ImGui::BeginChild("occupancy-room", avail);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("The occupancy plot needs more room: drag the panel's edge up, F4 hides the side panels, "
+                       "Ctrl+- shrinks the UI; PNG and SVG above save it at full size.");
+    ImGui::PopStyleColor();
+    ImGui::EndChild();
+    return;
+  }
+  const PlotHit hit = drawPlot("occupancy-plot", fig.spec, ImVec2(avail.x, avail.y));
   if (hit.clicked && hit.point >= 0 && size_t(hit.point) < fig.configs[0].size()) {
     const int block = fig.configs[0][size_t(hit.point)].block;
     if (block >= findKernel(model.config.kernel)->minBlock) model.config.block = block;

@@ -73,6 +73,12 @@ ImGuiStyle themeStyle(Theme theme, float scale) {
 
 void Model::addLog(LogLevel level, std::string text) { log.push_back({level, std::move(text)}); }
 
+DeviceInfo Model::shownDevice() const {
+  if (device.available) return device;
+  if (replay.active() && replay.recording->fromGpu()) return replay.recording->device;
+  return assumedH200();
+}
+
 bool Ui::init(float contentScale, std::string* error) {
   contentScale_ = contentScale > 0 ? contentScale : 1.0f;
   fontOk_ = std::filesystem::exists(fontDir() + "DejaVuSans.ttf");
@@ -142,6 +148,9 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     if (model.fileDialogOpen) ImGui::BeginDisabled();
     if (ImGui::MenuItem("Open recording or session...", "Ctrl+O")) actions.requestFileChoice(FileChoice::OpenRecording);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A .reducelab recording (reducelab record) or a session JSON; or drop it onto the window");
+    if (ImGui::MenuItem("Open the shipped H200 recording (UPC lesson)")) actions.requestOpenShippedRecording();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The UPC lecture's kernels measured and traced on an NVIDIA H200: real GPU figures without a GPU");
     if (ImGui::MenuItem("Save session as...")) actions.requestFileChoice(FileChoice::SaveSession);
     if (ImGui::MenuItem("Open your kernel (.cu)...", nullptr, false, !model.editor.doc.unsavedWork()))
       actions.requestFileChoice(FileChoice::OpenKernel);
@@ -196,6 +205,9 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Lessons")) {
+    if (ImGui::MenuItem("upc on the H200 (the shipped recording)")) actions.requestOpenShippedRecording();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The UPC lesson with the runs and traces an NVIDIA H200 recorded: no GPU needed");
+    ImGui::Separator();
     for (const std::string& name : shippedLessons()) {
       std::string err;
       auto l = loadLesson(name, &err);
@@ -254,7 +266,8 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
                           ? ". Runs and traces come from the recording; configurations it lacks use the CPU model."
                           : ". Traces come from the CPU model; the recording holds no GPU measurements.")
                : "CPU model mode: " + model.device.unavailableReason +
-                     ". Traces come from the CPU model; measurements need an NVIDIA GPU.";
+                     ". Traces come from the CPU model; measurements need an NVIDIA GPU "
+                     "(Lessons > upc on the H200 shows real H200 figures).";
     const float wrapW = d.x - 2 * ImGui::GetStyle().WindowPadding.x;
     const float bannerH = ImGui::CalcTextSize(banner.c_str(), nullptr, false, wrapW).y +
                           2 * ImGui::GetStyle().WindowPadding.y + 2 * s;

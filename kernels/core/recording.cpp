@@ -397,6 +397,15 @@ std::string writeRecording(const std::string& path, const Recording& r) {
   return writeTextAtomic(path, bytes);
 }
 
+extern const unsigned char kShippedRecording[];
+extern const unsigned long long kShippedRecordingSize;
+
+std::string readShippedRecording(Recording* out) {
+  if (std::string e = decodeRecording(kShippedRecording, size_t(kShippedRecordingSize), out); !e.empty())
+    return std::string(kShippedRecordingName) + ": " + e;
+  return {};
+}
+
 std::string readRecording(const std::string& path, Recording* out) {
   std::string bytes;
   if (std::string e = readTextFile(path, &bytes, kRecordingMaxHeaderBytes + kRecordingMaxTraceBytes); !e.empty()) return e;
@@ -418,6 +427,15 @@ std::string readRecording(const std::string& path, Recording* out) {
   r.peaks = peaksFromJson(j);
   for (Measurement& m : r.measurements)  // its lesson is not in a session JSON: plain runs
     if (m.label.rfind("lesson:", 0) == 0) m.label.clear();
+  // A sweep's file (`reducelab sweep`, benchmarks[0].name "sweep-<axis>") is a sweep, drawn against
+  // its axis in its tab, not a row of runs against the run index.
+  const json& first = j["benchmarks"].is_array() && !j["benchmarks"].empty() ? j["benchmarks"][0] : json();
+  const std::string bench = first.is_object() && first.contains("name") && first["name"].is_string() ? first["name"].get<std::string>() : "";
+  if (bench.starts_with("sweep-"))
+    if (const std::optional<SweepAxis> axis = parseSweepAxis(bench.substr(6))) {
+      r.sweeps[std::string(name(*axis))] = std::move(r.measurements);
+      r.measurements.clear();
+    }
   *out = std::move(r);
   return {};
 }

@@ -77,6 +77,10 @@ bool looksLikeRecording(const void* data, size_t size);
 std::string writeRecording(const std::string& path, const Recording& r);
 // Opens a recording, or a session JSON of earlier versions (measurements only). "" or the error.
 std::string readRecording(const std::string& path, Recording* out);
+// The recording shipped inside the binary (assets/recordings/upc.reducelab: the UPC lesson on an
+// H200), and the name it is shown under.
+std::string readShippedRecording(Recording* out);
+inline constexpr const char* kShippedRecordingName = "the shipped H200 recording (upc.reducelab)";
 
 // The current UTC date in the recording's form.
 std::string utcNow();

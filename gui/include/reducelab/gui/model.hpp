@@ -257,6 +257,9 @@ struct Model {
   EditorState editor;
 
   bool cpuModel() const { return !device.available; }
+  // The GPU the figures of this screen are about: this machine's, else the open recording's, else
+  // the H200 the CPU model assumes (the occupancy calculator, the N sweep's L2 shade).
+  DeviceInfo shownDevice() const;
   void addLog(LogLevel level, std::string text);
 };
 
@@ -282,6 +285,8 @@ class UiActions {
   virtual void requestSaveSession() = 0;
   virtual void requestLessonStep(int step) = 0;  // go to this lesson step (clamped)
   virtual void requestOpenLesson(const std::string& name) = 0;
+  // The recording shipped in the binary (a route to GPU figures from a machine without a GPU).
+  virtual void requestOpenShippedRecording() = 0;
   virtual void requestTogglePresentation() = 0;
   virtual void requestCloseLesson() {}  // leave the lesson: its bar and table go, the configuration stays
   // A file chooser (the desktop's, else the in-app path field) for opening a recording, saving
