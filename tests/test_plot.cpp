@@ -826,3 +826,35 @@ TEST(PlotLayout, ReferenceLabelsKeepOffTheDataAlongTheirLine) {
       EXPECT_FALSE(other.py > box.y0 && other.py < box.y1) << R.label.text << " is written through a line";
   }
 }
+
+// A narrow plot whose every corner has data (the N sweep in the right panel at 1600x900): the
+// legend goes under the plot, not over the curves, and the shade labels stay whole inside the plot
+// (a shade at the left edge cut "latency" to "atency").
+TEST(PlotLayout, ANarrowPlotPutsItsLegendUnderneathAndKeepsShadeLabelsWhole) {
+  const rl::Peaks peaks{4814, 4521, 4256, "test"};
+  std::vector<rl::Measurement> rows;
+  const std::pair<const char*, double> kernels[] = {{"k3", 780}, {"k7", 3800}, {"k10", 4520}, {"cub", 4520}};
+  for (const auto& [k, plateau] : kernels)
+    for (int e = 10; e <= 35; ++e) {
+      rl::Measurement m = timedRow(k, rl::FinalStage::Gpu, 1, 1);
+      m.config.n = uint64_t(1) << e;
+      m.bandwidthGBs = plateau / (1.0 + std::exp(-(e - 22.0)));
+      m.bytesRead = m.bandwidthGBs * 1e6;  // 1 ms
+      m.kernel = rl::Stats::of({1.0});
+      rows.push_back(m);
+    }
+  rl::DeviceInfo d;
+  d.l2Bytes = 60 << 20;
+  const Figure f = nSweepFigure(rows, peaks, d);
+  ASSERT_FALSE(f.spec.shades.empty());
+  const PlotLayout L = computePlotLayout(f.spec, 430, 620, 14, approxMeasure);
+  ASSERT_TRUE(L.legend.visible);
+  EXPECT_GE(L.legend.box.y0, L.plot.y1) << "the legend is over the data";
+  EXPECT_LE(L.legend.box.y1, 620.0f);
+  for (const PlotShadeLayout& S : L.shades) {
+    if (S.label.empty()) continue;
+    const float w = approxMeasure(S.label.text, S.label.px);
+    EXPECT_GE(S.label.x - 0.5f * w, L.plot.x0 - 0.5f) << S.label.text;
+    EXPECT_LE(S.label.x + 0.5f * w, L.plot.x1 + 0.5f) << S.label.text;
+  }
+}

@@ -131,6 +131,17 @@ class Painter {
     cairo_arc(cr_, x, y, r, 0, 2 * M_PI);
     cairo_fill(cr_);
   }
+  // A label over the data: a translucent backdrop of the plot's colour keeps it readable.
+  void textOnBackdrop(const PlotText& t, uint32_t c, uint32_t backdrop) {
+    if (t.empty()) return;
+    setFont(cr_, t.px);
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr_, validUtf8(t.text).c_str(), &ext);
+    const double w = ext.x_advance;
+    const double x0 = t.align == TextAlign::Center ? t.x - w / 2 : t.align == TextAlign::Right ? t.x - w : t.x;
+    rect({float(x0 - 2), t.y - 1, float(x0 + w + 2), t.y + t.px + 1}, backdrop, 0.75);
+    text(t, c);
+  }
   // The layout anchors text on the top of its line box; cairo draws from the baseline.
   void text(const PlotText& t, uint32_t c) {
     if (t.empty()) return;
@@ -246,7 +257,6 @@ void drawFigure(Painter& P, const PlotSpec& spec, const PlotLayout& L, const The
     if (!S.visible) continue;
     const uint32_t c = spec.shades[i].color ? spec.shades[i].color : th.shade;
     P.rect({S.px0, r.y0, S.px1, r.y1}, c | 0xFF000000u, shadeOpacity(c));
-    P.text(S.label, th.tickText);
   }
   if (!L.x.categorical)
     for (const PlotTick& t : L.x.ticks) P.line(t.pos, r.y0, t.pos, r.y1, th.grid, 1);
@@ -256,9 +266,16 @@ void drawFigure(Painter& P, const PlotSpec& spec, const PlotLayout& L, const The
     if (!R.visible) continue;
     const uint32_t c = (spec.references[i].color ? spec.references[i].color : th.reference) | 0xFF000000u;
     P.line(r.x0, R.py, r.x1, R.py, c, 1.5, spec.references[i].dashed);
-    P.text(R.label, c);
   }
   for (size_t i = 0; i < spec.series.size(); ++i) drawSeries(P, spec.series[i], L.series[i], L, th.text);
+  // The labels of shades and peak lines over everything (on a backdrop: a crowded plot puts data
+  // under them).
+  for (size_t i = 0; i < spec.shades.size(); ++i)
+    if (L.shades[i].visible) P.textOnBackdrop(L.shades[i].label, th.tickText, th.plotBackground);
+  for (size_t i = 0; i < spec.references.size(); ++i)
+    if (L.references[i].visible)
+      P.textOnBackdrop(L.references[i].label, (spec.references[i].color ? spec.references[i].color : th.reference) | 0xFF000000u,
+                       th.plotBackground);
 
   P.line(r.x0, r.y1, r.x1, r.y1, th.axis, 1);
   P.line(r.x0, r.y0, r.x0, r.y1, th.axis, 1);

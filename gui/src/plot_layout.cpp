@@ -361,9 +361,10 @@ std::string formatPlotValue(double v) {
 
 namespace {
 
-// The whole layout; `legendStrip` > 0 reserves that many pixels at the right for the legend.
+// The whole layout; `legendStrip` > 0 reserves that many pixels at the right for the legend,
+// `legendBelow` > 0 that many at the bottom (a plot too narrow for a strip beside it).
 PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fontPx, const TextMeasure& measure,
-                      float legendStrip) {
+                      float legendStrip, float legendBelow = 0) {
   PlotLayout L;
   L.width = width;
   L.height = height;
@@ -450,7 +451,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     L.y.pixHi = L.y2.pixHi = r.y0;
   };
   PlotRect r{pad + 3 * fontPx, top, width - pad - (L.hasY2 ? 3 * fontPx : fontPx) - legendStrip,
-             height - pad - 2 * fontPx - xLabelH};
+             height - pad - 2 * fontPx - xLabelH - legendBelow};
   for (int pass = 0; pass < 2; ++pass) {
     place(r);
     chooseTicks(L.x, spec.x, true, fontPx, measure);
@@ -463,7 +464,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     const float right = pad + (L.hasY2 ? std::max(maxLabelWidth(L.y2, measure) + L.tickLength + gap, overRight)
                                        : std::max(0.5f * fontPx, overRight));
     const float bottom = pad + L.tickLength + gap + float(L.x.labelRows) * fontPx * 1.15f + xLabelH;
-    r = {left, top, width - right - legendStrip, height - bottom};
+    r = {left, top, width - right - legendStrip, height - bottom - legendBelow};
   }
   place(r);
   r = L.plot;
@@ -624,8 +625,8 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       std::optional<float> y;
       // Nearest the line first: a row off the data and the other lines, else off the lines, else any
       // row free of other labels.
-      for (int pass = 0; pass < 3 && !y; ++pass)
-        for (int k = 0; !y && (above - float(k) * refRow >= r.y0 || below + float(k) * refRow <= r.y1); ++k)
+      for (int pass = 0; pass < 3 && !y; ++pass)  // (the first two within 3 rows of the line: near it)
+        for (int k = 0; !y && (pass == 2 || k <= 3) && (above - float(k) * refRow >= r.y0 || below + float(k) * refRow <= r.y1); ++k)
           for (float candidate : {above - float(k) * refRow, below + float(k) * refRow})
             if (refRowFree(candidate) && (pass == 2 || !crossesALine(candidate)) &&
                 (pass >= 1 || !overData({left, candidate, right, candidate + smallPx}))) {
@@ -651,9 +652,24 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       S.px0 = std::min(a, b);
       S.px1 = std::max(a, b);
       S.visible = S.px1 - S.px0 >= 0.5f;
-      if (S.visible && !sh.label.empty())
-        S.label = {sh.label, (S.px0 + S.px1) * 0.5f, r.y0 + (0.3f + 1.3f * float(shadeLabelRow++)) * fontPx, smallPx,
-                   TextAlign::Center};
+      if (S.visible && !sh.label.empty()) {
+        // Whole inside the plot (a shade at the left edge cut "latency" to "atency"), in the first
+        // row below those taken that no peak line or peak label crosses.
+        S.label = {sh.label, (S.px0 + S.px1) * 0.5f, 0, smallPx, TextAlign::Center};
+        fitTextInto(S.label, r.x0 + 2, r.x1 - 2, measure);
+        for (int row = shadeLabelRow;; ++row) {
+          S.label.y = r.y0 + (0.3f + 1.3f * float(row)) * fontPx;
+          const PlotRect box = textBounds(S.label);
+          const bool clear = !crossesALine(S.label.y) &&
+                             std::none_of(L.references.begin(), L.references.end(), [&](const PlotReferenceLayout& R) {
+                               return !R.label.empty() && overlaps(textBounds(R.label), box);
+                             });
+          if (clear || row >= shadeLabelRow + 6 || S.label.y + 2 * smallPx > r.y1) {
+            shadeLabelRow = row + 1;
+            break;
+          }
+        }
+      }
     }
     L.shades.push_back(std::move(S));
   }
@@ -735,6 +751,23 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       xs[best % 2] = width - legendStrip + 0.5f * m, ys[best / 2] = r.y0;
       G.covered = 0;
     }
+    if (legendBelow > 0) {  // the strip under the x axis label: entries in as many columns as fit
+      G.covered = 0;
+      const float entryW = 2 * inner + swatchW + maxW, x0 = pad, y0 = height - legendBelow;
+      const int cols = std::max(1, int((width - 2 * pad) / entryW));
+      int i = 0;
+      for (PlotLegendEntry& e : G.entries) {
+        const float ex = x0 + float(i % cols) * entryW, ey = y0 + 0.3f * fontPx + float(i / cols) * rowH;
+        const float ddx = ex - (e.series < 0 ? e.text.x - inner : e.swatch.x0 - inner), ddy = ey - (e.text.y - (rowH - fontPx) * 0.5f);
+        e.swatch = {e.swatch.x0 + ddx, e.swatch.y0 + ddy, e.swatch.x1 + ddx, e.swatch.y1 + ddy};
+        e.text.x += ddx;
+        e.text.y += ddy;
+        ++i;
+      }
+      const int rows = (int(G.entries.size()) + cols - 1) / cols;
+      G.box = {x0, y0, x0 + float(std::min<int>(cols, int(G.entries.size()))) * entryW, y0 + 0.6f * fontPx + float(rows) * rowH};
+      xs[best % 2] = G.box.x0, ys[best / 2] = G.box.y0;
+    }
     const float dx = xs[best % 2] - G.box.x0, dy = ys[best / 2] - G.box.y0;
     G.box = {G.box.x0 + dx, G.box.y0 + dy, G.box.x1 + dx, G.box.y1 + dy};
     for (PlotLegendEntry& e : G.entries) {
@@ -802,10 +835,17 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
 PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, float fontPx,
                              const TextMeasure& measure) {
   PlotLayout L = layoutPlot(spec, width, height, fontPx, measure, 0);
-  // A legend that would cover data in every corner moves out, into a strip at the right.
+  // A legend that would cover data in every corner moves out, into a strip at the right, else
+  // (a narrow plot) into rows under the plot.
   if (L.legend.visible && L.legend.covered > 0) {
     const float strip = L.legend.box.width() + 1.2f * fontPx;
     if (strip < 0.4f * width) return layoutPlot(spec, width, height, fontPx, measure, strip);
+    const float pad = std::max(6.0f, 0.6f * fontPx), rowH = fontPx * 1.35f;
+    const float entryW = L.legend.box.width() - 0.5f * fontPx;  // its entries' width, without the box's margin
+    const int cols = std::max(1, int((width - 2 * pad) / std::max(entryW, 1.0f)));
+    const int rows = (int(L.legend.entries.size()) + cols - 1) / cols;
+    const float below = 0.6f * fontPx + float(rows) * rowH + 0.3f * fontPx;
+    if (below < 0.35f * height) return layoutPlot(spec, width, height, fontPx, measure, 0, below);
   }
   return L;
 }

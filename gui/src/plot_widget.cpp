@@ -60,6 +60,15 @@ struct Painter {
     dl->AddConvexPolyFilled(pts.data(), int(pts.size()), col);
   }
 
+  // A label over the data: a translucent backdrop keeps it readable.
+  void textOnBackdrop(const PlotText& t, ImU32 col, ImU32 backdrop) const {
+    if (t.empty()) return;
+    const float w = font->CalcTextSizeA(t.px, FLT_MAX, 0.0f, t.text.c_str()).x;
+    const float x0 = t.align == TextAlign::Center ? t.x - 0.5f * w : t.align == TextAlign::Right ? t.x - w : t.x;
+    dl->AddRectFilled(at(x0 - 2, t.y - 1), at(x0 + w + 2, t.y + t.px + 1), backdrop, 2.0f);
+    text(t, col);
+  }
+
   void line(ImVec2 a, ImVec2 b, ImU32 col, float thickness, bool dashed) const {
     const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
     const float dash = 6.0f, gap = 4.0f;
@@ -232,7 +241,6 @@ PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& sizeArg) {
     const PlotShadeLayout& S = L.shades[i];
     if (!S.visible) continue;
     dl->AddRectFilled(P.at(S.px0, r.y0), P.at(S.px1, r.y1), shadeFill(spec.shades[i].color));
-    P.text(S.label, dimText);
   }
   if (!L.x.categorical)
     for (const PlotTick& t : L.x.ticks) dl->AddLine(P.crisp(t.pos, r.y0), P.crisp(t.pos, r.y1), grid);
@@ -242,9 +250,18 @@ PlotHit drawPlot(const char* id, const PlotSpec& spec, const ImVec2& sizeArg) {
     if (!R.visible) continue;
     const ImU32 c = spec.references[i].color ? spec.references[i].color : ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
     P.line(P.at(r.x0, R.py), P.at(r.x1, R.py), c, 1.5f, spec.references[i].dashed);
-    P.text(R.label, c | IM_COL32_A_MASK);
   }
   for (size_t i = 0; i < spec.series.size(); ++i) drawSeries(P, spec.series[i], L.series[i], L);
+  // The labels of shades and peak lines over everything (on a backdrop: a crowded plot puts data
+  // under them).
+  const ImU32 backdrop = ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f);
+  for (size_t i = 0; i < spec.shades.size(); ++i)
+    if (L.shades[i].visible) P.textOnBackdrop(L.shades[i].label, dimText, backdrop);
+  for (size_t i = 0; i < spec.references.size(); ++i)
+    if (L.references[i].visible)
+      P.textOnBackdrop(L.references[i].label,
+                       (spec.references[i].color ? spec.references[i].color : ImGui::GetColorU32(ImGuiCol_Text, 0.6f)) | IM_COL32_A_MASK,
+                       backdrop);
   dl->PopClipRect();
 
   // Point labels may reach over the plot's top edge.
