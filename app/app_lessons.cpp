@@ -48,6 +48,13 @@ void Application::enterLessonStep(int step) {
   model_.trace.pendingSlot = st.slot;  // with the step's trace, as the step and the warp
   model_.trace.playing = false;
   if (!st.panel.empty()) model_.focusPanel = st.panel;
+  // Presentation mode shows one panel at a time: the one the step points at, else the views.
+  using P = gui::Model::Presenting;
+  const std::string& p = st.panel;
+  // (`panel lesson` beside a `view` line only brings the table's tab forward: the view is the point.)
+  model_.presenting = p == "live" || p == "ladder" || p == "block" || p == "n" || p == "types" ? P::Plots
+                      : p == "results" || p == "occupancy" || (p == "lesson" && st.view.empty()) ? P::Results
+                                                                                                 : P::Views;
   if (!st.exercise.empty()) loadExercise(st.exercise);
   // Measure what the step asks for, once (going back does not measure again).
   for (int r = l.firstRowOfStep[size_t(step)], i = 0; i < int(st.runs.size()); ++r, ++i) {

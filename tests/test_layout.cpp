@@ -104,6 +104,9 @@ void setUp(rl::app::Application& app, const LayoutCase& c) {
   if (c.view.rfind("plot-", 0) == 0) m.focusPanel = c.view.substr(5);
   if (c.view == "occupancy") m.focusPanel = "occupancy";
   if (lesson) m.view = rl::gui::CentreView::BankConflicts;  // the lesson's key view: its first step's
+  // Presenting shows one panel: the one this case is about.
+  using P = rl::gui::Model::Presenting;
+  m.presenting = c.view.rfind("plot-", 0) == 0 ? P::Plots : c.view == "occupancy" ? P::Results : P::Views;
   app.setDisplaySize(c.width, c.height);
 }
 
@@ -400,4 +403,56 @@ TEST(LayoutChecker, GlyphsAreKnownAfterAFontRebuildThatKeepsTheTextureId) {
   }
   ImGui::DestroyContext(context);
   ImGui::SetCurrentContext(previous);
+}
+
+// Presentation mode with the shipped H200 recording open, at the three projector sizes: the panel
+// presented fills the screen under the lesson bar (the plot once fell to ~60 px and the warp
+// digits vanished), its text is whole, and nothing is drawn below 18 px (the caption no longer
+// shrinks). The same recording in the normal layout has no cut text either.
+TEST(LayoutMatrix, PresentationWithARecordingFillsTheScreenWithWholeReadableText) {
+  std::string error;
+  rl::app::Application* shared = sharedApp(&error);
+  if (!shared) GTEST_SKIP() << "no headless GL context: " << error;
+  rl::app::Application& app = *shared;
+  app.setRecordText(true);
+  ASSERT_EQ(app.openRecording(""), "");  // the shipped one, from the binary
+  for (int i = 0; i < 2000 && app.model().replay.replaying(); ++i) app.drawFrame();
+  using P = rl::gui::Model::Presenting;
+  const int sizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}};
+  for (const bool presentation : {true, false})
+    for (const auto& size : sizes)
+      for (const int step : {0, 6})
+        for (const P presenting : {P::Views, P::Plots, P::Results}) {
+          if (!presentation && presenting != P::Views) continue;  // the normal layout shows all at once
+          rl::gui::Model& m = app.model();
+          if (m.presentation != presentation) app.requestTogglePresentation();
+          m.ui.uiScale = presentation ? 1.5f : 1.0f;
+          app.requestLessonStep(step);
+          m.presenting = presenting;
+          app.setDisplaySize(size[0], size[1]);
+          for (int f = 0; f < 3; ++f) app.drawFrame();
+          const std::string name = std::to_string(size[0]) + "x" + std::to_string(size[1]) + " step " +
+                                   std::to_string(step + 1) + (presentation ? " presenting " + std::to_string(int(presenting)) : " normal");
+          std::vector<std::string> problems;
+          for (const rl::gui::LayoutIssue& issue : rl::gui::findLayoutIssues(app.textRuns()))
+            if (rl::gui::isKeyWindow(issue.window)) problems.push_back(issue.describe());
+          EXPECT_TRUE(problems.empty()) << name << ": " << (problems.empty() ? "" : problems.front());
+          // REDUCELAB_PRESENT_SHOTS=DIR: every case's screenshot (the set in docs/images/presentation).
+          const char* all = std::getenv("REDUCELAB_PRESENT_SHOTS");
+          if (const char* dir = all ? all : std::getenv("REDUCELAB_LAYOUT_SHOTS"); dir && (all || !problems.empty())) {
+            std::string file = name;
+            for (char& ch : file)
+              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '-';
+            app.saveScreenshot(std::string(dir) + "/" + file + ".png");
+          }
+          if (!presentation) continue;
+          const char* panel = presenting == P::Plots ? "Bandwidth" : presenting == P::Results ? "Results" : "Views";
+          ASSERT_TRUE(m.layout.count(panel)) << name;
+          const rl::gui::Rect& r = m.layout.at(panel);
+          EXPECT_EQ(int(r.w), size[0]) << name << ": the presented panel is not full width";
+          EXPECT_GE(r.h, 0.45f * float(size[1])) << name << ": the presented panel is " << r.h << " px high";
+          EXPECT_EQ(m.layout.count("Kernel") + m.layout.count("status"), 0u) << name << ": other panels share the screen";
+          EXPECT_GE(ImGui::GetIO().Fonts->Fonts[0]->FontSize, 18.0f) << name;
+        }
+  if (app.model().presentation) app.requestTogglePresentation();
 }

@@ -19,6 +19,7 @@ struct GlyphIndex {
   int texW = 0, texH = 0;
   std::unordered_map<uint64_t, const ImFontGlyph*> byUv;  // intact glyphs by their top-left UV
   std::vector<const ImFontGlyph*> all;
+  std::unordered_map<const ImFontGlyph*, const ImFont*> fontOf;  // a run is one font's glyphs
 };
 
 uint64_t uvKey(float u, float v) {
@@ -46,6 +47,7 @@ const GlyphIndex& glyphIndex() {
         if (!g.Visible) continue;
         index.byUv[uvKey(g.U0, g.V0)] = &g;
         index.all.push_back(&g);
+        index.fontOf[&g] = f;
       }
   }
   return index;
@@ -61,6 +63,7 @@ struct Quad {
   ImVec2 p0, p1;
   bool trimmed;
   unsigned codepoint;
+  const ImFont* font = nullptr;
 };
 
 // A glyph quad: indices (a, a+1, a+2, a, a+2, a+3) over an axis-aligned rectangle whose UVs
@@ -78,6 +81,7 @@ bool glyphQuad(const ImDrawList& dl, const ImDrawCmd& cmd, unsigned k, const Gly
   if (it != gi.byUv.end() && it->second->U1 == v[2].uv.x && it->second->V1 == v[2].uv.y) {
     q->trimmed = false;
     q->codepoint = it->second->Codepoint;
+    q->font = gi.fontOf.at(it->second);
     return true;
   }
   // Not a whole glyph: a glyph the CPU clipped (ImGui's fine clipping) or another textured quad.
@@ -86,6 +90,7 @@ bool glyphQuad(const ImDrawList& dl, const ImDrawCmd& cmd, unsigned k, const Gly
     if (cu >= g->U0 && cu <= g->U1 && cv >= g->V0 && cv <= g->V1) {
       q->trimmed = true;
       q->codepoint = g->Codepoint;
+      q->font = gi.fontOf.at(g);
       return true;
     }
   return false;
@@ -116,7 +121,9 @@ std::vector<TextRun> collectTextRuns() {
         }
         k += 6;
         const float h = q.p1.y - q.p0.y;
-        const bool sameLine = run && q.p0.y < last.p1.y && q.p1.y > last.p0.y;
+        // One run is one font's glyphs on one line: a large value beside small text is two runs
+        // (merged, the value's tall box seemed to lie over the small text's second line).
+        const bool sameLine = run && q.font == last.font && q.p0.y < last.p1.y && q.p1.y > last.p0.y;
         const bool continues = sameLine && q.p0.x >= last.p1.x - 1.5f &&
                                q.p0.x <= last.p1.x + 1.2f * std::max(h, last.p1.y - last.p0.y);
         if (!continues) {

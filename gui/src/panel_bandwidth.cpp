@@ -178,7 +178,10 @@ void liveTab(Model& model, UiActions& actions) {
     ImGui::PushFont(fonts().large);
     ImGui::TextUnformatted(head->value.c_str());
     ImGui::PopFont();
-    ImGui::SameLine();
+    // Beside the value where both lines fit unwrapped, else under it (never over it).
+    const float side = std::max(ImGui::CalcTextSize(head->config.c_str()).x, ImGui::CalcTextSize(head->detail.c_str()).x);
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + side <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
     ImGui::BeginGroup();  // wrapped, never clipped: a narrow panel still shows every word
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(head->config.c_str());

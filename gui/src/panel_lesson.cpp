@@ -271,7 +271,8 @@ void drawLessonBar(Model& model, UiActions& actions) {
   ImGui::PopTextWrapPos();
   // The caption takes what is left of the bar, in smaller type when the bar was capped.
   const float captionH = std::max(ImGui::GetTextLineHeight(), ImGui::GetContentRegionAvail().y);
-  const float f = captionScaleToFit(st.caption, captionW, captionH);
+  // Presenting, the caption keeps its size (read from the back of the room) and scrolls instead.
+  const float f = model.presentation ? 1.0f : captionScaleToFit(st.caption, captionW, captionH);
   ImGui::BeginChild("lesson-caption", ImVec2(captionW, captionH), false);
   ImGui::SetWindowFontScale(f);
   ImGui::PushTextWrapPos(0.0f);

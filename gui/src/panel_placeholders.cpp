@@ -1,4 +1,5 @@
 // Panels whose content arrives with later features: clearly labelled placeholders; shared helpers.
+#include <cstdarg>
 #include <imgui.h>
 
 #include "reducelab/gui/panels.hpp"
@@ -11,6 +12,17 @@ void placeholder(const char* what, const char* arrivesWith) {
   ImGui::TextWrapped("%s", what);
   ImGui::Spacing();
   ImGui::TextWrapped("(%s)", arrivesWith);
+  ImGui::PopStyleColor();
+}
+
+void textWrappedColored(const ImVec4& colour, const char* fmt, ...) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::PushTextWrapPos(0.0f);
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+  ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
 }
 

@@ -676,7 +676,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
 
   // --- Legend: inside the plot area, one row per named series, in the corner that hides the
   // fewest points (top-left when there is a tie).
-  if (spec.legend) {
+  if (spec.legend && !L.empty) {  // an empty plot has nothing to name
     const float rowH = fontPx * 1.35f, swatchW = fontPx * 1.6f, inner = 0.5f * fontPx;
     float maxW = 0;
     for (const Series& s : spec.series)
@@ -690,7 +690,10 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     float y = G.box.y0 + 0.3f * fontPx;
     int named = 0;
     for (const Series& s : spec.series) named += !s.name.empty();
-    const int skip = spec.legendMaxEntries > 0 ? std::max(0, named - spec.legendMaxEntries) : 0;
+    // No more rows than the plot holds (a short plot cut its legend): the earlier ones summarised.
+    const int fitRows = std::max(1, int((r.height() - 1.8f * fontPx) / rowH));
+    const int maxEntries = std::min(spec.legendMaxEntries > 0 ? spec.legendMaxEntries : named, named > fitRows ? fitRows - 1 : named);
+    const int skip = std::max(0, named - std::max(1, maxEntries));
     if (skip > 0) {  // the earlier series are summarised in one line (no hover on paper: no "hover")
       const std::string more = "+ " + std::to_string(skip) + " earlier series";
       maxW = std::max(maxW, measure(more, fontPx) - swatchW - inner);

@@ -34,6 +34,9 @@ const std::vector<Shortcut>& shortcuts() {
       {F5, false, false, true, "F5", "run", "run the configuration"},
       {F11, false, false, true, "F11", "presentation", "presentation mode on / off"},
       {Escape, false, false, false, "Esc", "leave-presentation", "leave presentation mode"},
+      {Digit1, false, false, false, "1", "present-views", "presenting: the trace views"},
+      {Digit2, false, false, false, "2", "present-plots", "presenting: the bandwidth plots"},
+      {Digit3, false, false, false, "3", "present-results", "presenting: the lesson table / results"},
       {F2, false, false, true, "F2", "toggle-left", "left panels"},
       {F3, false, false, true, "F3", "toggle-right", "right panel"},
       {F4, false, false, true, "F4", "toggle-bottom", "bottom panel"},
@@ -66,6 +69,9 @@ void runShortcut(const std::string& action, Model& model, UiActions& actions) {
     else if (!model.configError.empty()) model.addLog(LogLevel::Warn, "Run (F5): " + model.configError);
     else actions.requestRun();
   } else if (action == "presentation") actions.requestTogglePresentation();
+  else if (action == "present-views") model.presenting = Model::Presenting::Views;
+  else if (action == "present-plots") model.presenting = Model::Presenting::Plots;
+  else if (action == "present-results") model.presenting = Model::Presenting::Results;
   else if (action == "leave-presentation") {
     if (model.presentation) actions.requestTogglePresentation();
   } else if (action == "toggle-left") model.ui.showLeft = !model.ui.showLeft;

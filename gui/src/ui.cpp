@@ -126,11 +126,13 @@ void Ui::applyPendingSettings(Model& model) {
   // views keep room for their text. The status bar says so; the user's setting is kept.
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float fits = d.x > 0 && d.y > 0 ? std::max(0.5f, std::min(d.x / 900.0f, d.y / 500.0f)) : 3.0f;
-  // Presentation is sized for the room, not the monitor: on a display larger than 1920 x 1080 that
-  // reports no content scale of its own (a 4K projector), the text grows with it.
+  // Presentation is sized for the room, not the monitor: text keeps its share of the screen's
+  // height (the presentation scale is for 1920 x 1080: a 4K projector grows it, a 1280 x 720 one
+  // shrinks it, where 1.5 left the plot 60 px), never below the 18 px of scale 1.
   const float roomFactor =
-      model.presentation && d.x > 0 && d.y > 0 ? std::max(1.0f, std::min(d.x / 1920.0f, d.y / 1080.0f) / contentScale_) : 1.0f;
-  const float wanted = contentScale_ * model.ui.uiScale * roomFactor;
+      model.presentation && d.x > 0 && d.y > 0 ? std::min(d.x / 1920.0f, d.y / 1080.0f) / contentScale_ : 1.0f;
+  const float wanted = model.presentation ? std::max(1.0f, contentScale_ * model.ui.uiScale * roomFactor)
+                                          : contentScale_ * model.ui.uiScale;
   const float scale = std::round(std::min(wanted, fits) * 20.0f) / 20.0f;  // steps of 0.05: fewer font rebuilds
   model.ui.scaleLimited = scale < wanted - 0.01f;
   if (scale != appliedScale_ || model.ui.theme != appliedTheme_) {
@@ -257,7 +259,8 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float s = g_scale;
   float top = model.layout["menu"].h;
-  if (model.replay.active() || model.cpuModel()) {
+  // Presenting, where the numbers come from goes on the row of panel buttons: every line counts.
+  if ((model.replay.active() || model.cpuModel()) && !model.presentation) {
     // An opened recording says where its numbers come from instead of "CPU model".
     const bool replay = model.replay.active();
     const std::string banner =
@@ -269,7 +272,9 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
                      ". Traces come from the CPU model; measurements need an NVIDIA GPU "
                      "(Lessons > upc on the H200 shows real H200 figures).";
     const float wrapW = d.x - 2 * ImGui::GetStyle().WindowPadding.x;
-    const float bannerH = ImGui::CalcTextSize(banner.c_str(), nullptr, false, wrapW).y +
+    // Presenting: one line (the class sees the screen's content, the detail is on hover).
+    const float bannerH = (model.presentation ? ImGui::GetTextLineHeight()
+                                              : ImGui::CalcTextSize(banner.c_str(), nullptr, false, wrapW).y) +
                           2 * ImGui::GetStyle().WindowPadding.y + 2 * s;
     ImGui::SetNextWindowPos(ImVec2(0, top));
     ImGui::SetNextWindowSize(ImVec2(d.x, bannerH));
@@ -277,7 +282,13 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0, 0, 0, 1));
     ImGui::Begin("##cpu-model-banner", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar |
                                                     ImGuiWindowFlags_NoScrollbar);
-    ImGui::TextWrapped("%s", banner.c_str());
+    if (model.presentation) {
+      const std::string shown = replay ? model.replay.banner : "CPU model: no NVIDIA GPU (traces from the model)";
+      ImGui::TextUnformatted(shown.c_str());
+      if (ImGui::IsWindowHovered()) ImGui::SetTooltip("%s", banner.c_str());
+    } else {
+      ImGui::TextWrapped("%s", banner.c_str());
+    }
     ImGui::End();
     ImGui::PopStyleColor(2);
     model.layout["banner"] = {0, top, d.x, bannerH};
@@ -298,6 +309,10 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
     top += barH;
   } else {
     model.layout.erase("lesson");
+  }
+  if (model.presentation) {  // one panel at a time, filling the screen: readable from the back
+    drawPresentation(model, actions, top, d.y);
+    return;
   }
   const float statusH = ImGui::GetFrameHeight() + 10 * s;
   const float bottom = d.y - statusH;
@@ -328,6 +343,59 @@ void Ui::drawPanels(Model& model, UiActions& actions) {
   panel("Results", leftW, bottom - bottomH, centreW, bottomH,
         [&] { drawResultsAndLog(model, actions); });
   panel("Bandwidth", leftW + centreW, top, rightW, mid, [&] { drawBandwidthPanel(model, actions); });
+}
+
+// Presentation mode: a row to choose what fills the screen, then that one panel, full size.
+void Ui::drawPresentation(Model& model, UiActions& actions, float top, float bottom) {
+  using P = Model::Presenting;
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float rowH = ImGui::GetFrameHeightWithSpacing() + 2 * ImGui::GetStyle().WindowPadding.y;
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(d.x, rowH));
+  beginTiled("##presenting", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  const struct {
+    P what;
+    const char* label;
+  } choices[] = {{P::Views, "Trace views (1)"}, {P::Plots, "Bandwidth (2)"},
+                 {P::Results, model.lesson.active ? "Lesson table (3)" : "Results (3)"}};
+  for (const auto& c : choices) {
+    const bool on = model.presenting == c.what;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(c.label)) model.presenting = c.what;
+    if (on) ImGui::PopStyleColor();
+    ImGui::SameLine();
+  }
+  ImGui::TextDisabled("F11 / Esc: leave");
+  if (model.replay.active() || model.cpuModel()) {  // where the numbers come from (the banner's place)
+    // The longest form that fits the row: never a second, cut line.
+    const std::string gpu = model.replay.active() ? model.replay.recording->device.name : "";
+    const std::string forms[] = {model.replay.active() ? model.replay.banner : "CPU model: no NVIDIA GPU",
+                                 model.replay.active() ? "Recorded on " + gpu : "CPU model", gpu};
+    const float room = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x -
+                       ImGui::GetStyle().ItemSpacing.x;
+    for (const std::string& from : forms)
+      if (!from.empty() && ImGui::CalcTextSize(from.c_str()).x <= room) {
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, model.replay.active() ? ImVec4(0.10f, 0.40f, 0.80f, 1.0f) : ImVec4(0.80f, 0.40f, 0.0f, 1.0f));
+        ImGui::TextUnformatted(from.c_str());
+        ImGui::PopStyleColor();
+        break;
+      }
+  }
+  ImGui::End();
+  model.layout["presenting"] = {0, top, d.x, rowH};
+  top += rowH;
+  const char* id = model.presenting == P::Plots ? "Bandwidth" : model.presenting == P::Results ? "Results" : "Views";
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(d.x, bottom - top));
+  if (beginTiled(id)) {
+    if (model.presenting == P::Plots) drawBandwidthPanel(model, actions);
+    else if (model.presenting == P::Results) drawResultsAndLog(model, actions);
+    else drawCentreViews(model, actions);
+  }
+  ImGui::End();
+  for (const char* other : {"Kernel", "Parameters", "Views", "Results", "Bandwidth", "status"}) model.layout.erase(other);
+  model.layout[id] = {0, top, d.x, bottom - top};
 }
 
 // The in-app path field: where no desktop file chooser runs (zenity missing or failing).

@@ -127,7 +127,7 @@ void drawBankConflicts(Model& model) {
     const bool roomForText = ImGui::GetContentRegionAvail().y >= wrapped + ImGui::GetTextLineHeightWithSpacing();
     if (roomForText) {
       ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(a->degree > 1 ? pal.conflict : pal.ok), "%s", sentence);
+      textWrappedColored(ImGui::ColorConvertU32ToFloat4(a->degree > 1 ? pal.conflict : pal.ok), "%s", sentence);
       ImGui::PopTextWrapPos();
     }
     if (phases > 1 && roomForText) {

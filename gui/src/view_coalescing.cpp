@@ -88,7 +88,7 @@ void drawCoalescing(Model& model) {
               lanes, bytes, requested, sectors.size(), moved, lines.size(), lines.size() == 1 ? "" : "s",
               100.0 * requested / moved);
   if (t.data.steps[size_t(t.step)].kind == trace::kStepGridStride)
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
+    textWrappedColored(ImGui::ColorConvertU32ToFloat4(pal.dim),
                        "First iteration shown; each lane makes up to %u iterations. All iterations: "
                        "%llu requests, %llu sectors, %llu B.",
                        t.data.steps[size_t(t.step)].maxIterations,

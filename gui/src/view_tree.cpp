@@ -77,7 +77,7 @@ void drawReductionTree(Model& model) {
   }
   const char* columnsNote = registers ? "columns: threads (registers and shuffles)" : "columns: sdata[] positions";
   sameLineIfFits(ImGui::CalcTextSize(columnsNote).x);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.dim), "%s", columnsNote);
+  textWrappedColored(ImGui::ColorConvertU32ToFloat4(pal.dim), "%s", columnsNote);
   const int K = std::min(columnsChoice, t.data.blockSize());
   const int steps = t.data.numSteps();
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -250,6 +250,10 @@ struct Model {
   LessonState lesson;
   std::string focusPanel;           // a tab to bring to front once (lessons): live, ladder, n, ...
   bool presentation = false;        // large fonts, light theme, keyboard navigation
+  // What presentation mode shows, filling the screen under the lesson bar: the trace views, the
+  // bandwidth plots, or the results (the lesson's table). A lesson step's `panel` line chooses it.
+  enum class Presenting { Views, Plots, Results };
+  Presenting presenting = Presenting::Views;
   bool showMultiGpu = false;        // the multi-GPU animation window
   ReplayState replay;
   PathPrompt pathPrompt;

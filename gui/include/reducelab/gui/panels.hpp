@@ -19,6 +19,8 @@ void helpMarker(const char* text);  // "(?)" with a tooltip
 // Rows of buttons and fields: the next item stays on this line only if `nextWidth` still fits,
 // else it starts a new line (a row cut at the panel's edge hid "Run sweep" at large UI scales).
 void sameLineIfFits(float nextWidth);
+// Coloured text that wraps at the window's edge (ImGui::TextColored does not: a long note was cut).
+void textWrappedColored(const ImVec4& colour, const char* fmt, ...) IM_FMTARGS(2);
 float buttonWidth(const char* label, bool small = false);
 // `full` when a widget with this label (plus `extra` pixels: a radio's circle) fits the width
 // left in the window, else `brief`: narrow views (All four, projector scales) keep whole labels.

@@ -26,7 +26,7 @@ void runShortcut(const std::string& action, Model& model, UiActions& actions);
 
 // GLFW key codes the GUI refers to (gui/ does not include GLFW).
 namespace keys {
-constexpr int Space = 32, Minus = 45, Equal = 61, N = 78, O = 79, P = 80, Q = 81, S = 83, Y = 89, Z = 90, Escape = 256, Right = 262, Left = 263,
+constexpr int Space = 32, Minus = 45, Digit1 = 49, Digit2 = 50, Digit3 = 51, Equal = 61, N = 78, O = 79, P = 80, Q = 81, S = 83, Y = 89, Z = 90, Escape = 256, Right = 262, Left = 263,
               PageUp = 266, PageDown = 267, Home = 268, End = 269, F2 = 291, F3 = 292, F4 = 293, F5 = 294,
               F11 = 300, F12 = 301, KeypadSubtract = 333, KeypadAdd = 334;
 }

@@ -24,6 +24,7 @@ class Ui {
   void drawMenuBar(Model& model, UiActions& actions);
   void drawPanels(Model& model, UiActions& actions);
   void drawStatusBar(Model& model, float y, float h);
+  void drawPresentation(Model& model, UiActions& actions, float top, float bottom);
 
   float contentScale_ = 1.0f;
   float appliedScale_ = 0.0f;
