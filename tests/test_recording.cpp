@@ -4,6 +4,8 @@
 // it had when a bad one is opened; Save session in the same format; the file chooser through
 // zenity (a fake one on PATH) and its fallback.
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 #include <zlib.h>
 
 #include <chrono>
@@ -794,4 +796,22 @@ TEST(RecordingGui, TheShippedRecordingOpensFromTheBinary) {
   EXPECT_TRUE(h.app->model().replay.active());
   EXPECT_TRUE(h.app->model().lesson.active);
   EXPECT_EQ(h.app->model().replay.path, kShippedRecordingName);
+}
+
+// The results table follows the newest row while it shows the last one (the runs of a replayed
+// recording, or a sweep, arrived below the fold and stayed out of sight).
+TEST(RecordingGui, TheResultsTableFollowsTheNewestRow) {
+  HeadlessApp h(1280, 720);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  ASSERT_EQ(h.app->openRecording(""), "");
+  h.app->requestCloseLesson();
+  h.app->model().focusPanel = "results";
+  for (int i = 0; i < 2000 && h.app->model().replay.replaying(); ++i) h.frames(1);
+  h.frames(3);
+  ImGuiWindow* table = nullptr;
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (std::string(w->Name).find("/results_") != std::string::npos && w->WasActive) table = w;
+  ASSERT_NE(table, nullptr) << "no results table drawn";
+  ASSERT_GT(table->ScrollMax.y, 0.0f) << "the case needs more rows than the table shows";
+  EXPECT_GE(table->Scroll.y, table->ScrollMax.y - 1.0f) << "the newest rows are out of sight";
 }

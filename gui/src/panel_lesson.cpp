@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "reducelab/formats/output_formats.hpp"
 #include "reducelab/formats/table_writers.hpp"
@@ -144,9 +145,47 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
                  (peaks.readGBs > 0 ? "the measured read peak" : "the theoretical peak") +
                  " of this GPU. Seed columns: each seed time against its own GPU's peak (memory clock x bus width); "
                  "IMPOSSIBLE: faster than reading the input once at that peak, so not a kernel time";
+  // What each run is next to its name (the type fell off a 1600 px screen at the far end).
+  for (const char* id : {"type", "kernel"}) {
+    auto it = std::find_if(columns.begin(), columns.end(), [&](const auto& c) { return c.first == id; });
+    if (it == columns.end()) continue;
+    auto col = *it;
+    columns.erase(it);
+    columns.insert(columns.begin() + 1, col);
+  }
+  // Units and sources (the GUI's header tooltips, the exports' column list); the columns a step
+  // needs are shown, the rest on demand (right-click a header).
+  const std::string basisWords = compared.endToEnd ? "end-to-end" : "kernel";
+  const std::map<std::string, std::string> notes = {
+      {"time", "our run on this GPU: median " + basisWords + " time of the repetitions, ms"},
+      {"floor", "the step's bytes read once at this GPU's " +
+                    std::string(peaks.readGBs > 0 ? "measured read peak" : "theoretical peak") + ": no kernel can be faster"},
+      {"seed time", "the time the seed document printed, on its GPU, timed its way"},
+      {"seed floor at peak", "the same bytes at the seed GPU's theoretical peak (memory clock x bus width, assets/seed_gpus.txt)"},
+      {"seed % of its peak", "the bandwidth the seed's time implies as a share of its GPU's peak; over 100 % is impossible"},
+      {"seed check", "IMPOSSIBLE: faster than reading the input once at the seed GPU's peak, so not a kernel time"},
+      {"like", "our run timed the seed's way (its span and statistic), ms"},
+      {"seed GB/s", "bytes read (N x element size) / the seed's time, in 10^9 B/s; a figure the seed printed itself "
+                    "may differ (2^30-byte GB, other bytes counted)"},
+      {"seed GPU", "the GPU the seed measured on"},
+      {"seed GPU peak GB/s", "memory clock x bus width of the seed's GPU, 10^9 B/s"},
+      {"seed MB read", "N x element size, 10^6 B"},
+      {"GB/s", "bytes read (N x element size) / the time column, 10^9 B/s"},
+      {"% of peak", "GB/s / this GPU's theoretical peak (memory clock x bus width)"},
+      {"vs CPU", "the seeds' CPU loop's time / our end-to-end time"},
+      {"result", "the kernel's result; FAIL where it differs from the exact CPU reference beyond the type's tolerance"},
+      {"N", "elements reduced"},
+      {"final", "how the partial sums are finished: cpu, gpu (a second pass), atomic, lastblock"}};
+  const std::set<std::string> onDemand = {"floor", "seed floor at peak", "seed % of its peak", "like", "seed GB/s", "seed GPU",
+                                          "seed GPU peak GB/s", "seed MB read", "vs CPU", "N", "block"};
   for (const auto& [id, col] : columns) {
     t.headers.push_back(col.header);
     t.numeric.push_back(col.numeric);
+    const auto note = notes.find(id);
+    t.notes.push_back(note != notes.end() ? note->second
+                      : id.rfind("ref", 0) == 0 ? "from the lesson file: the seed's own figures"
+                                                : "");
+    t.onDemand.push_back(onDemand.count(id) > 0);
   }
   for (size_t ri = 0; ri < lesson.rows.size(); ++ri) {
     const LessonRow& row = lesson.rows[ri];
@@ -473,10 +512,19 @@ void drawLessonTable(Model& model) {
   const Table t = lessonTable(model.lesson, model.peaks, !model.cpuModel() || recordedOnGpu);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("lesson-table", int(t.headers.size()), flags)) {
+  if (ImGui::BeginTable("lesson-table", int(t.headers.size()), flags | ImGuiTableFlags_Hideable)) {
     ImGui::TableSetupScrollFreeze(1, 1);
-    for (const auto& h : t.headers) ImGui::TableSetupColumn(h.c_str());
-    ImGui::TableHeadersRow();
+    for (size_t c = 0; c < t.headers.size(); ++c)
+      ImGui::TableSetupColumn(t.headers[c].c_str(), c < t.onDemand.size() && t.onDemand[c] ? ImGuiTableColumnFlags_DefaultHide : 0);
+    // The header row by hand: each header's tooltip says its unit and source.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (size_t c = 0; c < t.headers.size(); ++c) {
+      if (!ImGui::TableSetColumnIndex(int(c))) continue;
+      ImGui::TableHeader(t.headers[c].c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s(right-click: show or hide columns)", c < t.notes.size() ? t.notes[c].c_str() : "",
+                          c < t.notes.size() && !t.notes[c].empty() ? "\n" : "");
+    }
     int first = model.lesson.step < int(model.lesson.firstRowOfStep.size()) ? model.lesson.firstRowOfStep[size_t(model.lesson.step)] : -1;
     const int next = model.lesson.step + 1 < int(model.lesson.firstRowOfStep.size())
                          ? model.lesson.firstRowOfStep[size_t(model.lesson.step + 1)] : int(t.rows.size());
@@ -484,6 +532,11 @@ void drawLessonTable(Model& model) {
       ImGui::TableNextRow();
       if (int(i) >= first && int(i) < next)
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, ImGui::GetColorU32(ImGuiCol_HeaderActive, 0.5f));
+      // A new step brings its rows into sight, once (the user may scroll away afterwards).
+      if (int(i) == first && model.lesson.tableScrolledToStep != model.lesson.step) {
+        ImGui::SetScrollHereY(0.25f);
+        model.lesson.tableScrolledToStep = model.lesson.step;
+      }
       for (const std::string& cell : t.rows[i]) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(cell.c_str());

@@ -118,6 +118,10 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
         ImGui::TableSetupScrollFreeze(2, 1);
         for (const auto& h : headers) ImGui::TableSetupColumn(h.c_str());
         ImGui::TableHeadersRow();
+        // A new row comes into sight when the table showed the last one (scrolled up, it stays).
+        int* seen = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("rows-seen"), 0);
+        const bool follow = int(rows.size()) > *seen && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 2.0f;
+        *seen = int(rows.size());
         // Only the visible rows are drawn; their text was formatted once, when they arrived.
         ImGuiListClipper clipper;
         clipper.Begin(int(rows.size()));
@@ -131,6 +135,7 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
               else ImGui::TextUnformatted(row.cells[c].c_str());
             }
           }
+        if (follow) ImGui::SetScrollHereY(1.0f);
         ImGui::EndTable();
       };
       if (!cache.rows.empty()) drawTable("results", cache.columns.headers, cache.rows);

@@ -5,6 +5,13 @@
 
 namespace rl {
 
+std::string columnNotes(const Table& t, const std::string& linePrefix) {
+  std::string out;
+  for (size_t c = 0; c < t.headers.size() && c < t.notes.size(); ++c)
+    if (!t.notes[c].empty()) out += linePrefix + t.headers[c] + ": " + t.notes[c] + "\n";
+  return out;
+}
+
 std::string fixed(double v, int decimals) {
   if (!std::isfinite(v)) return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
   char b[64];

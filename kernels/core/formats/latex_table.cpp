@@ -129,6 +129,12 @@ void writeLatex(std::ostringstream& o, const Table& t) {
     }
   }
   if (landscape) o << "\\end{landscape}\n";
+  if (const std::string notes = columnNotes(t); !notes.empty()) {  // what each column means, under the table
+    o << "\\begin{description}\\footnotesize\n";
+    for (size_t c = 0; c < t.headers.size() && c < t.notes.size(); ++c)
+      if (!t.notes[c].empty()) o << "\\item[" << latexEscape(t.headers[c]) << "] " << latexEscape(t.notes[c]) << "\n";
+    o << "\\end{description}\n";
+  }
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ std::string markdownTable(const Table& t) {
     for (size_t c = 0; c < cols; ++c) o << ' ' << esc(c < r.size() ? r[c] : "") << " |";
     o << '\n';
   }
+  if (const std::string notes = columnNotes(t, "- "); !notes.empty()) o << "\nColumns:\n\n" << notes;
   return o.str();
 }
 

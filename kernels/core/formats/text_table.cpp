@@ -39,6 +39,7 @@ std::string textTable(const Table& t) {
   for (size_t c = 0; c < cols; ++c) total += w[c] + (c ? 2 : 0);
   o << std::string(total, '-') << '\n';
   for (const auto& r : t.rows) line(r);
+  if (const std::string notes = columnNotes(t, "  "); !notes.empty()) o << "Columns:\n" << notes;
   return o.str();
 }
 

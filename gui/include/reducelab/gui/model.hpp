@@ -108,6 +108,7 @@ struct LessonState {
   std::vector<bool> sweepQueued;
   std::vector<LessonPitfall> pitfalls;  // every `pitfall` line, in file order
   std::vector<int> firstPitfallOfStep;  // index into pitfalls
+  int tableScrolledToStep = -1;         // the step whose rows the lesson table last scrolled to
 };
 
 // Sweeps run in the background; their rows stream in as they are measured.
