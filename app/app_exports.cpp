@@ -1,6 +1,7 @@
 // Exports from the window: figures and tables in the registries' formats (figure_export.hpp) and
 // the report folder, each under a name no earlier file in the export folder has.
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 
@@ -23,6 +24,12 @@ std::string Application::freePath(const std::string& stem, const std::string& ex
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(p, ec))) return p.string();  // a dangling link is taken too
   }
+}
+
+// An export's outcome: in the Log, and beside the buttons that asked for it (model.saved).
+void Application::noteSaved(const std::string& key, const std::string& path, const std::string& error) {
+  model_.addLog(error.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, error.empty() ? "Saved " + path : error);
+  model_.saved = {key, error.empty() ? "Saved " + path : error, !error.empty(), ImGui::GetTime()};
 }
 
 void Application::requestExportFigure(const gui::Figure& figure, const gui::FigureWriter& format) {
@@ -66,9 +73,36 @@ void Application::processExports() {
     std::string e;
     const std::string bytes = p.format->render(p.figure->spec, o, &e);
     if (e.empty()) e = writeTextAtomic(path, bytes);
-    model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+    noteSaved(p.figure->fileStem, path, e);
   }
   pendingFigures_.clear();
+  // The views as drawn this frame: their pixels, cropped from the framebuffer.
+  if (!pendingViews_.empty()) {
+    int fbw = 0, fbh = 0;
+    ctx_.framebufferSize(&fbw, &fbh);
+    glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
+    if (!ctx_.headless()) glReadBuffer(GL_BACK);
+    const std::vector<uint8_t> frame = readFramebufferRgba(fbw, fbh);  // top row first
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const float sx = d.x > 0 ? float(fbw) / d.x : 1.0f, sy = d.y > 0 ? float(fbh) / d.y : 1.0f;
+    for (const PendingView& v : pendingViews_) {
+      const int x0 = std::clamp(int(std::lround(v.region.x * sx)), 0, fbw), y0 = std::clamp(int(std::lround(v.region.y * sy)), 0, fbh);
+      const int x1 = std::clamp(int(std::lround((v.region.x + v.region.w) * sx)), 0, fbw);
+      const int y1 = std::clamp(int(std::lround((v.region.y + v.region.h) * sy)), 0, fbh);
+      std::vector<uint8_t> crop;
+      crop.reserve(size_t(std::max(0, x1 - x0)) * size_t(std::max(0, y1 - y0)) * 4);
+      for (int y = y0; y < y1; ++y)
+        crop.insert(crop.end(), frame.begin() + (long(y) * fbw + x0) * 4, frame.begin() + (long(y) * fbw + x1) * 4);
+      std::string e = prepareFolder(model_.exportDir), path;
+      if (e.empty()) {
+        path = freePath(v.stem, std::string(v.format->extension));
+        const std::string bytes = v.format->renderImage(crop, x1 - x0, y1 - y0, &e);
+        if (e.empty()) e = writeTextAtomic(path, bytes);
+      }
+      noteSaved(v.stem, path, e);
+    }
+    pendingViews_.clear();
+  }
   if (reportRequested_) {
     reportRequested_ = false;
     char stamp[32];

@@ -102,7 +102,9 @@ double Application::drawFrame() {
   const auto t0 = std::chrono::steady_clock::now();
   renderFrame();
   glFinish();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  processExports();  // as the run loop does after each frame (exports read the frame just drawn)
+  return ms;
 }
 
 // A new trace (block size, kernel, type changed) keeps the step the user was looking at by what
@@ -131,7 +133,7 @@ void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHea
 // Frames are drawn back to back only while something moves; otherwise the loop waits for input.
 bool Application::animating() const {
   return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() || model_.replay.replaying() ||
-         !pendingFigures_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty() ||
+         !pendingFigures_.empty() || !pendingViews_.empty() || reportRequested_ || screenshotRequested_ || !keyQueue_.empty() ||
          editorBusy();
 }
 

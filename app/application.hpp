@@ -73,6 +73,9 @@ class Application final : public gui::UiActions {
   void requestCancelRuns() override { controller_->cancelRuns(); }
   void requestExportFigure(const gui::Figure& figure, const gui::FigureWriter& format) override;  // app_exports.cpp
   void requestExportTable(const Table& table, const std::string& stem) override;
+  void requestExportView(const gui::Rect& region, const std::string& stem, const gui::FigureWriter& format) override {
+    pendingViews_.push_back({region, stem, &format});  // written after the frame is drawn (app_exports.cpp)
+  }
   void requestReport() override { reportRequested_ = true; }
   void requestSaveSession() override;  // app_sessions.cpp
   void requestLessonStep(int step) override;  // app_lessons.cpp
@@ -173,6 +176,13 @@ class Application final : public gui::UiActions {
     const gui::FigureWriter* format;
   };
   std::vector<PendingFigure> pendingFigures_;
+  struct PendingView {
+    gui::Rect region;
+    std::string stem;
+    const gui::FigureWriter* format;
+  };
+  std::vector<PendingView> pendingViews_;
+  void noteSaved(const std::string& key, const std::string& path, const std::string& error);
   FileDialog fileDialog_;
   gui::FileChoice dialogPurpose_ = gui::FileChoice::OpenRecording;
   std::string dialogProgram_ = "zenity";

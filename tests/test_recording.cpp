@@ -815,3 +815,48 @@ TEST(RecordingGui, TheResultsTableFollowsTheNewestRow) {
   ASSERT_GT(table->ScrollMax.y, 0.0f) << "the case needs more rows than the table shows";
   EXPECT_GE(table->Scroll.y, table->ScrollMax.y - 1.0f) << "the newest rows are out of sight";
 }
+
+// The trace views export like the plots (PNG, SVG, PDF): the view as drawn, cropped from the
+// frame, in the export folder; the saved path is said beside the buttons, not only in the Log.
+TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
+  HeadlessApp h(1600, 900);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  rl::gui::Model& m = h.app->model();
+  const std::string dir = rl::test::tempPath("view-export");
+  std::filesystem::remove_all(dir);
+  m.exportDir = dir;
+  m.view = rl::ViewId::BankConflicts;
+  m.config.kernel = "k2";
+  h.frames(4);
+  ASSERT_GT(m.viewRect.w, 100.0f);
+  ASSERT_GT(m.viewRect.h, 100.0f);
+  for (const char* name : {"png", "pdf", "svg"}) {
+    const rl::gui::FigureWriter* f = rl::gui::figureFormats().find(name);
+    ASSERT_NE(f, nullptr);
+    ASSERT_NE(f->renderImage, nullptr) << name;
+    const std::string stem = "view-bank-k2-step" + std::to_string(m.trace.step);  // as the view's buttons name it
+    h.app->requestExportView(m.viewRect, stem, *f);
+    h.frames(1);
+    EXPECT_EQ(m.saved.key, stem);
+    EXPECT_FALSE(m.saved.error) << m.saved.text;
+    const std::string path = m.saved.text.substr(m.saved.text.find(' ') + 1);
+    ASSERT_TRUE(std::filesystem::exists(path)) << m.saved.text;
+    const std::string bytes = bytesOf(path);
+    if (std::string(name) == "png") {
+      const rl::test::Image img = rl::test::loadPng(path);
+      ASSERT_TRUE(img.ok());
+      EXPECT_EQ(img.width, int(std::lround(m.viewRect.w)));
+      EXPECT_EQ(img.height, int(std::lround(m.viewRect.h)));
+      EXPECT_GT(rl::test::distinctColours(img), 8) << "a blank picture";
+    } else if (std::string(name) == "pdf") {
+      EXPECT_EQ(bytes.rfind("%PDF-", 0), 0u);
+    } else {
+      EXPECT_NE(bytes.find("<svg"), std::string::npos);
+    }
+  }
+  // The notice is drawn beside the buttons in the next frames.
+  h.frames(1);
+  bool shown = false;
+  for (const auto& t : rl::gui::collectTextRuns()) shown = shown || t.text.find("Saved") != std::string::npos;
+  EXPECT_TRUE(shown) << "the saved path is not shown where the user clicked";
+}

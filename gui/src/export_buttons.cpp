@@ -4,12 +4,25 @@
 
 #include "reducelab/formats/output_formats.hpp"
 #include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/plots.hpp"
 #include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/ui.hpp"
 
 namespace rl::gui {
 
-void figureExportButtons(const Figure& fig, UiActions& actions, const char* idSuffix) {
+void savedNotice(const Model& model, const std::string& key) {
+  const Model::SavedNotice& n = model.saved;
+  if (n.key != key || n.at < 0 || ImGui::GetTime() - n.at > 8.0) return;
+  sameLineIfFits(ImGui::CalcTextSize(n.text.c_str()).x);
+  if (n.error) textWrappedColored(ImVec4(0.9f, 0.3f, 0.3f, 1.0f), "%s", n.text.c_str());
+  else {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", n.text.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void figureExportButtons(const Model& model, const Figure& fig, UiActions& actions, const char* idSuffix) {
   bool first = true;
   // Raster first (what slides take), then vector; each in the registry's order.
   for (const bool vector : {false, true})
@@ -22,6 +35,7 @@ void figureExportButtons(const Figure& fig, UiActions& actions, const char* idSu
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Save the figure as %s in the export folder", std::string(f.description).c_str());
     }
+  savedNotice(model, fig.fileStem);
 }
 
 std::string tableExportFormatsText() {

@@ -14,8 +14,8 @@
 namespace rl::gui {
 namespace {
 
-void exportButtons(const Figure& fig, const Table* table, UiActions& actions) {
-  figureExportButtons(fig, actions);
+void exportButtons(const Model& model, const Figure& fig, const Table* table, UiActions& actions) {
+  figureExportButtons(model, fig, actions);
   if (table) {
     sameLineIfFits(buttonWidth("Table", true));
     if (ImGui::SmallButton("Table")) actions.requestExportTable(*table, fig.fileStem);
@@ -211,7 +211,7 @@ void liveTab(Model& model, UiActions& actions) {
   sameLineIfFits(buttonWidth("Run (F5)", true));
   if (ImGui::SmallButton("Run (F5)")) actions.requestRun();
   sameLineIfFits(buttonWidth("PNG", true));
-  exportButtons(fig, nullptr, actions);
+  exportButtons(model, fig, nullptr, actions);
   sameLineIfFits(buttonWidth("Table", true));
   if (ImGui::SmallButton("Table")) {  // formatted only when asked for: it grows with the runs
     const RunTables tables = runTables(model.results.rows(), model.peaks);  // matrix runs: their own columns
@@ -250,7 +250,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     std::vector<Measurement> ladder = rows;
     fillLadderSpeedups(ladder);
     Table t = benchTable(ladder, model.peaks);
-    exportButtons(fig, &t, actions);
+    exportButtons(model, fig, &t, actions);
     // The chart, and the seed's table under it.
     const float avail = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("ladder-chart", ImVec2(0, rows.empty() ? avail : avail * 0.62f));
@@ -290,7 +290,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     const std::vector<Measurement>& rows = model.sweep.rows[axis];
     const Figure fig = makeFigure(rows);
     Table t = sweepTable(rows, model.peaks);
-    exportButtons(fig, &t, actions);
+    exportButtons(model, fig, &t, actions);
     plotFigure(model, fig, axis);
     ImGui::EndTabItem();
   };

@@ -422,7 +422,7 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     return;
   }
   const Figure fig = multiFigure(s.measured);
-  figureExportButtons(fig, actions);
+  figureExportButtons(model, fig, actions);
   ImGui::SameLine();
   if (ImGui::SmallButton("Table")) actions.requestExportTable(multi::vectorTable(s.measured), "multi-allreduce");
   for (const std::string& n : s.measured.notMeasured) ImGui::TextDisabled("not measured: %s", n.c_str());

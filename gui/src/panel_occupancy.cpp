@@ -49,7 +49,7 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
   Figure fig = whatIf ? occupancyFigure(d, model.config.kernel, regs, smemKiB * 1024, 0)
                       : occupancyFigure(d, model.config.kernel, curve.registers, curve.sharedFixedBytes,
                                         curve.sharedPerThreadBytes);
-  figureExportButtons(fig, actions, "##occ");
+  figureExportButtons(model, fig, actions, "##occ");
   ImGui::EndChild();
   ImGui::SameLine();
   const ImVec2 avail = ImGui::GetContentRegionAvail();

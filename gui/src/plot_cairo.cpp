@@ -7,6 +7,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
@@ -424,6 +425,46 @@ std::string renderFigure(const PlotSpec& spec, Surface format, const FigureOptio
   return bytes;
 }
 
+std::string renderImageAs(Surface format, const std::vector<uint8_t>& rgba, int width, int height, std::string* error) {
+  if (width <= 0 || height <= 0 || rgba.size() < size_t(width) * size_t(height) * 4) {
+    if (error) *error = "no picture to save (the view has no area)";
+    return {};
+  }
+  SurfacePtr image(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height));
+  cairo_surface_flush(image.get());
+  unsigned char* dst = cairo_image_surface_get_data(image.get());
+  const int stride = cairo_image_surface_get_stride(image.get());
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const uint8_t* p = &rgba[(size_t(y) * size_t(width) + size_t(x)) * 4];
+      uint32_t argb = 0xFF000000u | (uint32_t(p[0]) << 16) | (uint32_t(p[1]) << 8) | p[2];  // opaque
+      std::memcpy(dst + size_t(y) * size_t(stride) + size_t(x) * 4, &argb, 4);
+    }
+  cairo_surface_mark_dirty(image.get());
+  std::string bytes;
+  if (format == Surface::Png) {
+    if (cairo_surface_write_to_png_stream(image.get(), appendBytes, &bytes) != CAIRO_STATUS_SUCCESS) {
+      if (error) *error = "cairo could not encode the PNG";
+      return {};
+    }
+    return bytes;
+  }
+  SurfacePtr doc(format == Surface::Pdf ? cairo_pdf_surface_create_for_stream(appendBytes, &bytes, width, height)
+                                        : cairo_svg_surface_create_for_stream(appendBytes, &bytes, width, height));
+  {
+    CairoPtr cr(cairo_create(doc.get()));
+    cairo_set_source_surface(cr.get(), image.get(), 0, 0);
+    cairo_paint(cr.get());
+    cairo_show_page(cr.get());
+  }
+  cairo_surface_finish(doc.get());
+  if (cairo_surface_status(doc.get()) != CAIRO_STATUS_SUCCESS) {
+    if (error) *error = std::string("cairo: ") + cairo_status_to_string(cairo_surface_status(doc.get()));
+    return {};
+  }
+  return bytes;
+}
+
 std::string renderPdf(const PlotSpec& spec, const FigureOptions& o, std::string* e) {
   return renderFigure(spec, Surface::Pdf, o, e);
 }
@@ -441,16 +482,19 @@ FormatRegistry<FigureWriter> makeFigureRegistry() {
                     .description = "PDF (vector, fonts embedded, for print)", .writes = kWritesFigures}};
   pdf.vector = true;
   pdf.render = renderPdf;
+  pdf.renderImage = [](const std::vector<uint8_t>& px, int w, int h, std::string* e) { return renderImageAs(Surface::Pdf, px, w, h, e); };
   r.add(pdf);
   FigureWriter svg{{.name = "svg", .extension = ".svg", .label = "SVG",
                     .description = "SVG (vector, text kept as text)", .writes = kWritesFigures}};
   svg.vector = svg.panelButton = svg.fallback = true;
   svg.render = renderSvg;
+  svg.renderImage = [](const std::vector<uint8_t>& px, int w, int h, std::string* e) { return renderImageAs(Surface::Svg, px, w, h, e); };
   r.add(svg);
   FigureWriter png{{.name = "png", .extension = ".png", .label = "PNG",
                     .description = "PNG (2x, white background)", .writes = kWritesFigures}};
   png.panelButton = true;
   png.render = renderPng;
+  png.renderImage = [](const std::vector<uint8_t>& px, int w, int h, std::string* e) { return renderImageAs(Surface::Png, px, w, h, e); };
   r.add(png);
   return r;
 }

@@ -14,7 +14,7 @@ struct Palette {
 };
 const Palette& palette(Theme theme);
 
-void drawTraceControls(Model& model);
+void drawTraceControls(Model& model, UiActions& actions);
 void drawWarpActivity(Model& model);
 void drawBankConflicts(Model& model);
 void drawReductionTree(Model& model);

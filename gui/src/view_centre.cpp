@@ -5,6 +5,7 @@
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/gui/panels.hpp"
+#include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
 
@@ -13,7 +14,7 @@ namespace rl::gui {
 void drawKernelSource(Model& model, UiActions& actions, const KernelInfo& k, const std::string& highlight);
 void drawKernelEditor(Model& model, UiActions& actions);  // panel_editor.cpp
 
-void drawTraceControls(Model& model) {
+void drawTraceControls(Model& model, UiActions& actions) {
   TraceState& t = model.trace;
   const float s = uiScale();
   const int last = t.data.numSteps() - 1;
@@ -48,8 +49,24 @@ void drawTraceControls(Model& model) {
   ImGui::SetNextItemWidth(130 * s);
   ImGui::SliderFloat("##speed", &t.stepsPerSecond, 0.25f, 8.0f, "%.2f steps/s", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Animation speed");
+  // The view as drawn, saved like the plots (a picture: the views are GL and ImGui, not a figure).
+  const std::string stem = std::string("view-") + std::string(viewInfo(model.view).name) + "-" + model.config.kernel +
+                           "-step" + std::to_string(t.step);
+  bool first = true;
+  for (const bool vector : {false, true})
+    for (const FigureWriter& f : figureFormats().all()) {
+      if (f.vector != vector || !f.renderImage) continue;
+      if (!first) ImGui::SameLine();
+      first = false;
+      if (ImGui::SmallButton((std::string(f.label) + "##view").c_str())) actions.requestExportView(model.viewRect, stem, f);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Save this view as drawn (%s, a picture of the screen's pixels) in the export folder",
+                          std::string(f.label).c_str());
+    }
+  ImGui::SameLine();
   ImGui::TextDisabled("Block %u of %u, %d threads: trace from the %s", t.data.header.tracedBlock,
                       t.data.header.gridSize, t.data.blockSize(), t.source.c_str());
+  savedNotice(model, stem);
 }
 
 void drawCentreViews(Model& model, UiActions& actions) {
@@ -114,7 +131,9 @@ void drawCentreViews(Model& model, UiActions& actions) {
     }
   }
   ImGui::EndChild();
-  drawTraceControls(model);
+  const ImVec2 v0 = ImGui::GetItemRectMin(), v1 = ImGui::GetItemRectMax();  // the view, for its export
+  model.viewRect = {v0.x, v0.y, v1.x - v0.x, v1.y - v0.y};
+  drawTraceControls(model, actions);
 }
 
 }  // namespace rl::gui

@@ -261,6 +261,16 @@ struct Model {
   bool fileDialogOpen = false;      // the desktop's chooser is open (its result comes in a later frame)
   EditorState editor;
 
+  // The last file an export wrote, shown beside the buttons that asked for it (not only in the
+  // Log): `key` is the figure's or the view's file stem, `at` ImGui's time when it was written.
+  struct SavedNotice {
+    std::string key, text;
+    bool error = false;
+    double at = -1;
+  };
+  SavedNotice saved;
+  Rect viewRect;  // where the trace view was drawn this frame (screen coordinates), for its export
+
   bool cpuModel() const { return !device.available; }
   // The GPU the figures of this screen are about: this machine's, else the open recording's, else
   // the H200 the CPU model assumes (the occupancy calculator, the N sweep's L2 shade).
@@ -286,6 +296,8 @@ class UiActions {
   // Exports into model.exportDir (never over an existing file); the result goes to the log.
   virtual void requestExportFigure(const Figure& figure, const FigureWriter& format) = 0;
   virtual void requestExportTable(const Table& table, const std::string& stem) = 0;
+  // The pixels of `region` (screen coordinates) after this frame is drawn, as `format`'s picture.
+  virtual void requestExportView(const Rect& region, const std::string& stem, const FigureWriter& format) = 0;
   virtual void requestReport() = 0;
   virtual void requestSaveSession() = 0;
   virtual void requestLessonStep(int step) = 0;  // go to this lesson step (clamped)

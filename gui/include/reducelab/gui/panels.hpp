@@ -27,7 +27,9 @@ float buttonWidth(const char* label, bool small = false);
 const std::string& labelThatFits(const std::string& full, const std::string& brief, float extra = 0);
 // A figure's export buttons: one per figure format the registry offers to panels (plot.hpp).
 // `idSuffix` tells apart the buttons of two figures in one window ("##occ").
-void figureExportButtons(const Figure& fig, UiActions& actions, const char* idSuffix = "");
+void figureExportButtons(const Model& model, const Figure& fig, UiActions& actions, const char* idSuffix = "");
+// "Saved PATH" (or the error) beside the export buttons of `key` for a few seconds after it was written.
+void savedNotice(const Model& model, const std::string& key);
 // "CSV, Markdown and LaTeX": what a table export writes (one file per table file format).
 std::string tableExportFormatsText();
 

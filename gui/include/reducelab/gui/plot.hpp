@@ -104,6 +104,9 @@ struct FigureWriter : FormatInfo {
   bool fallback = false;     // what a chart file whose extension names no format is written as (SVG)
   // The file's bytes, or "" with *error.
   std::string (*render)(const PlotSpec& spec, const FigureOptions& options, std::string* error) = nullptr;
+  // A picture of a view as drawn on screen (the trace views are GL and ImGui, not a PlotSpec):
+  // `rgba` top row first, opaque. PNG as is; PDF and SVG hold it as an image at its pixel size.
+  std::string (*renderImage)(const std::vector<uint8_t>& rgba, int width, int height, std::string* error) = nullptr;
 };
 const FormatRegistry<FigureWriter>& figureFormats();
 // The writer for this file name: by its extension, else the fallback.
