@@ -3,6 +3,7 @@
 #  - six quick Space taps (20 ms apart, press and release between two frames) toggle play six times
 #  - F5 is handled with the Parameters panel hidden (presentation mode)
 #  - presentation mode on and off: the window comes back where it was, inside the screen
+#  - presenting: keys 1, 2, 3 put the views, the plots or the results on the whole screen
 #  - the window's geometry is saved in settings.json and restored (clamped) on the next start
 #  - idle CPU: near zero over 10 s (the loop waits for events)
 #  - two F12 presses in one second: two screenshots in the export folder, neither overwritten
@@ -65,6 +66,17 @@ xdotool key F11; sleep 3
 import -window root "$OUT/presentation.png"
 xdotool key F5; sleep 0.5
 check "F5 runs with the Parameters panel hidden (presentation)" '[ "$(count run)" = 1 ]'
+# Presenting one panel at a time: 2 the plots, 3 the results, 1 the views again, each full screen.
+xdotool key 2; sleep 1.5
+import -window root "$OUT/presentation-plots.png"
+xdotool key 3; sleep 1.5
+import -window root "$OUT/presentation-results.png"
+xdotool key 1; sleep 1.5
+check "keys 1, 2 and 3 choose what presentation shows" \
+  '[ "$(count present-plots)" = 1 ] && [ "$(count present-results)" = 1 ] && [ "$(count present-views)" = 1 ]'
+differ() { [ "$(compare -metric AE "$OUT/$1" "$OUT/$2" null: 2>&1 | cut -d' ' -f1 | cut -d. -f1)" -gt 20000 ] 2>/dev/null; }
+check "the plots, then the results, replace the views on the screen" \
+  'differ presentation.png presentation-plots.png && differ presentation-plots.png presentation-results.png'
 xdotool key Escape; sleep 3
 import -window root "$OUT/after-presentation.png"
 read -r X1 Y1 < <(xdotool getwindowgeometry "$WIN" | awk '/Position/ {split($2,p,","); print p[1], p[2]}')
