@@ -3,6 +3,8 @@
 // member functions live in their own file (docs/architecture.md, "The application, by feature").
 #include "application.hpp"
 
+#include "reducelab/gui/shader.hpp"
+
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
@@ -187,6 +189,7 @@ Application::~Application() {
   controller_.reset();
   interop_.detach();
   if (model_.interop.buffer) glDeleteBuffers(1, &model_.interop.buffer);
+  gui::releaseWindowGlObjects();  // this window's programs and vertex array, in its GL context
   ImGui_ImplOpenGL3_Shutdown();
   if (ctx_.window()) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext(imgui_);

@@ -860,3 +860,36 @@ TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
   for (const auto& t : rl::gui::collectTextRuns()) shown = shown || t.text.find("Saved") != std::string::npos;
   EXPECT_TRUE(shown) << "the saved path is not shown where the user clicked";
 }
+
+// Two windows in one process (each its own GL and ImGui context): the second draws its views with
+// its own GL programs and vertex array (process-wide statics handed it the first's, which do not
+// exist in its context), and the panels' fields are each window's own.
+TEST(RecordingGui, ASecondWindowDrawsItsViewsWithItsOwnGlObjectsAndFields) {
+  HeadlessApp a(1280, 720);
+  if (!a.app) GTEST_SKIP() << "no headless GL: " << a.error;
+  HeadlessApp b(1280, 720);
+  if (!b.app) GTEST_SKIP() << "no second headless GL context: " << b.error;
+  const std::string dir = rl::test::tempPath("two-windows");
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> pictures;
+  for (HeadlessApp* h : {&a, &b}) {
+    rl::gui::Model& m = h->app->model();
+    m.exportDir = dir;
+    m.view = rl::ViewId::WarpActivity;
+    h->frames(4);
+    h->app->requestExportView(m.viewRect, h == &a ? "first" : "second", *rl::gui::figureFormats().find("png"));
+    h->frames(1);
+    ASSERT_FALSE(m.saved.error) << m.saved.text;
+    pictures.push_back(m.saved.text.substr(m.saved.text.find(' ') + 1));
+  }
+  a.frames(1);  // the first window still draws after the second was made
+  const rl::test::Image first = rl::test::loadPng(pictures[0]), second = rl::test::loadPng(pictures[1]);
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_EQ(first.width, second.width);
+  ASSERT_EQ(first.height, second.height);
+  EXPECT_EQ(first.rgba, second.rgba) << "the second window's warp view is not the first's picture";
+  std::snprintf(a.app->model().fields.nKernels, sizeof a.app->model().fields.nKernels, "%s", "k1");
+  a.app->model().fields.whatIf = true;
+  EXPECT_STREQ(b.app->model().fields.nKernels, "k3,k7,k10,cub");
+  EXPECT_FALSE(b.app->model().fields.whatIf);
+}

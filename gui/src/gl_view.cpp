@@ -1,5 +1,7 @@
 #include "reducelab/gui/gl_view.hpp"
 
+#include "reducelab/gui/shader.hpp"
+
 #include <algorithm>
 #include <deque>
 
@@ -41,10 +43,6 @@ void addGlPass(ImDrawList* list, ImVec2 rectMin, ImVec2 rectMax, std::function<v
 
 void endGlPassFrame() { g_passes.clear(); }
 
-GLuint emptyVertexArray() {
-  static GLuint vao = 0;
-  if (!vao) glGenVertexArrays(1, &vao);
-  return vao;
-}
+GLuint emptyVertexArray() { return windowVertexArray(); }
 
 }  // namespace rl::gui

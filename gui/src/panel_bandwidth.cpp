@@ -225,10 +225,10 @@ void liveTab(Model& model, UiActions& actions) {
 }  // namespace
 
 void drawBandwidthPanel(Model& model, UiActions& actions) {
-  static char blockKernels[64] = "k3,k7,k10";
-  static char nKernels[64] = "k3,k7,k10,cub";
-  static char typeKernels[64] = "k7,k10,cub";
-  static int nMaxChoice = 2;  // 2^24, 2^26, 2^28, 2^30, largest
+  char* const blockKernels = model.fields.blockKernels;  // the window's own (Model::PanelFields)
+  char* const nKernels = model.fields.nKernels;
+  char* const typeKernels = model.fields.typeKernels;
+  int& nMaxChoice = model.fields.nMaxChoice;
   if (!ImGui::BeginTabBar("bandwidth-tabs")) return;
   // A lesson may bring one tab to the front.
   auto flag = [&](const char* key) {
@@ -295,11 +295,11 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     ImGui::EndTabItem();
   };
   auto none = [] {};
-  sweepTab("Block size", fBlock, "block", blockKernels, sizeof blockKernels, 0,
+  sweepTab("Block size", fBlock, "block", blockKernels, sizeof model.fields.blockKernels, 0,
            [&](const auto& rows) { return blockSweepFigure(rows, model.peaks); }, none);
   const char* choices[] = {"2^24", "2^26", "2^28", "2^30", "largest that fits"};
   const uint64_t maxN[] = {uint64_t(1) << 24, uint64_t(1) << 26, uint64_t(1) << 28, uint64_t(1) << 30, 0};
-  sweepTab("N", fN, "n", nKernels, sizeof nKernels, maxN[nMaxChoice],
+  sweepTab("N", fN, "n", nKernels, sizeof model.fields.nKernels, maxN[nMaxChoice],
            [&](const auto& rows) {
              // The GPU the sweep ran on: a recording's, else the shown one.
              const bool recorded = model.replay.active() && model.replay.recording->fromGpu();
@@ -310,7 +310,7 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
              ImGui::Combo("up to", &nMaxChoice, choices, 5);
              sameLineIfFits(buttonWidth("PNG", true));
            });
-  sweepTab("Types", fTypes, "type", typeKernels, sizeof typeKernels, 0,
+  sweepTab("Types", fTypes, "type", typeKernels, sizeof model.fields.typeKernels, 0,
            [&](const auto& rows) { return typeSweepFigure(rows, model.peaks); }, none);
   ImGui::EndTabBar();
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "reducelab/gui/multi_view.hpp"
@@ -16,9 +17,9 @@ namespace rl::gui {
 
 namespace col = rl::collective;
 
-MultiPanelState& multiPanelState() {
-  static MultiPanelState state;
-  return state;
+MultiPanelState& multiPanelState(Model& model) {
+  if (!model.multiPanel) model.multiPanel = std::make_shared<MultiPanelState>();
+  return *model.multiPanel;
 }
 
 std::string loadMultiResults(MultiPanelState& s, const std::string& path) {
@@ -307,7 +308,7 @@ std::string scheduleSvg(const col::Schedule& s, int done) {
 }
 
 void drawMultiGpuPanel(Model& model, UiActions& actions) {
-  MultiPanelState& s = multiPanelState();
+  MultiPanelState& s = multiPanelState(model);
   const float sc = uiScale();
   // Controls.
   ImGui::SetNextItemWidth(90 * sc);

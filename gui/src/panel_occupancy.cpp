@@ -13,8 +13,9 @@ namespace rl::gui {
 void drawOccupancyPanel(Model& model, UiActions& actions) {
   const ResourceUsage& r = model.resources;
   const DeviceInfo d = model.shownDevice();
-  static bool whatIf = false;
-  static int regs = kAssumedRegisters, smemKiB = 0;
+  bool& whatIf = model.fields.whatIf;  // the window's own
+  int& regs = model.fields.whatIfRegisters;
+  int& smemKiB = model.fields.whatIfSmemKiB;
   // The curve over block sizes comes from the same resources as the figures above it (and
   // as `reducelab report`): shared memory that scales with the block scales on the curve too.
   const OccupancyCurveInputs curve = occupancyCurveInputs(r, model.config.block);

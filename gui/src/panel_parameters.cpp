@@ -12,7 +12,7 @@ namespace rl::gui {
 
 void selectKernel(Model& model, const KernelInfo& k);
 void drawFamilyParameters(RunConfig& c, const KernelInfo& k);
-void drawReductionParameters(RunConfig& c, const KernelInfo* k);
+void drawReductionParameters(Model& model, RunConfig& c, const KernelInfo* k);
 void drawCommonParameters(RunConfig& c);
 void drawRunButtons(Model& model, UiActions& actions, float s);
 
@@ -50,7 +50,7 @@ void drawParametersPanel(Model& model, UiActions& actions) {
   }
   if (k) drawFamilyParameters(c, *k);  // its own, from its list (none for the reductions)
   if (!k || familyOf(*k).hasOperation()) {
-    drawReductionParameters(c, k);
+    drawReductionParameters(model, c, k);
   } else {  // a transpose or a product: float types, its block set by its own parameters
     enumCombo("element type", &c.type, {ElemType::Float32, ElemType::Float64}, nullptr);
     normalizeConfig(c);
@@ -96,7 +96,7 @@ void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
   normalizeConfig(c);
 }
 
-void drawReductionParameters(RunConfig& c, const KernelInfo* k) {
+void drawReductionParameters(Model& model, RunConfig& c, const KernelInfo* k) {
   {
   if (ImGui::BeginCombo("block size", std::to_string(c.block).c_str())) {
     for (int b = 32; b <= 1024; b *= 2)
@@ -110,14 +110,14 @@ void drawReductionParameters(RunConfig& c, const KernelInfo* k) {
             "same: partial sums in the input type, as the seeds do (int32 overflows, float32 rounds);\n"
             "wide: int32 -> int64, float32 -> float64");
   // N as text: 16M, 2^24, 16777216.
-  static char nText[32] = "";
-  static uint64_t shownN = 0;
+  char* const nText = model.fields.nText;  // the window's own: what is being typed, and its error
+  uint64_t& shownN = model.fields.nShown;
   if (shownN != c.n) {
-    std::snprintf(nText, sizeof nText, "%s", formatCount(c.n).c_str());
+    std::snprintf(nText, sizeof model.fields.nText, "%s", formatCount(c.n).c_str());
     shownN = c.n;
   }
-  static std::string nError;
-  if (ImGui::InputText("N", nText, sizeof nText, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) ||
+  std::string& nError = model.fields.nError;
+  if (ImGui::InputText("N", nText, sizeof model.fields.nText, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) ||
       ImGui::IsItemDeactivatedAfterEdit()) {
     if (auto v = parseCount(nText, &nError)) {
       c.n = *v;

@@ -17,18 +17,16 @@ void drawInteropStrip(const InteropStrip& strip, ImVec2 size) {
     ImGui::GetWindowDrawList()->AddRectFilled(p0, p1, IM_COL32(90, 90, 90, 255));
     return;
   }
-  static GLuint program = 0;
-  static bool failed = false;
-  static std::string error;
-  if (!program && !failed) failed = !(program = buildProgram("fullscreen.vert", "strip.frag", &error));
-  if (failed) {
+  std::string error;
+  const GLuint program = windowProgram("fullscreen.vert", "strip.frag", &error);
+  if (!program) {
     ImGui::GetWindowDrawList()->AddRectFilled(p0, p1, IM_COL32(160, 0, 0, 255));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("strip shader failed: %s", error.c_str());
     return;
   }
   const GLuint buffer = strip.buffer;
   const int count = strip.count;
-  addGlPass(ImGui::GetWindowDrawList(), p0, p1, [buffer, count] {
+  addGlPass(ImGui::GetWindowDrawList(), p0, p1, [program, buffer, count] {
     glUseProgram(program);
     glBindVertexArray(emptyVertexArray());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);

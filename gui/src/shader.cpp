@@ -1,5 +1,8 @@
 #include "reducelab/gui/shader.hpp"
 
+#include <imgui.h>
+
+#include <map>
 #include <sstream>
 
 #include "reducelab/embedded_text.hpp"
@@ -77,6 +80,51 @@ GLuint buildProgram(std::string_view vertName, std::string_view fragName, std::s
     return 0;
   }
   return prog;
+}
+
+namespace {
+// Per window, keyed by its ImGui context (each window has its own, current while it draws and
+// renders); released by the window before it goes, so a later window at the same address starts empty.
+struct WindowGlObjects {
+  GLuint vertexArray = 0;
+  std::map<std::string, GLuint, std::less<>> programs;
+  std::map<std::string, std::string, std::less<>> failures;
+};
+std::map<const ImGuiContext*, WindowGlObjects>& glObjectsByWindow() {
+  static std::map<const ImGuiContext*, WindowGlObjects> byWindow;
+  return byWindow;
+}
+}  // namespace
+
+GLuint windowProgram(std::string_view vertName, std::string_view fragName, std::string* error) {
+  WindowGlObjects& w = glObjectsByWindow()[ImGui::GetCurrentContext()];
+  const std::string key = std::string(vertName) + "|" + std::string(fragName);
+  if (auto f = w.failures.find(key); f != w.failures.end()) {
+    if (error) *error = f->second;
+    return 0;
+  }
+  if (auto p = w.programs.find(key); p != w.programs.end()) return p->second;
+  std::string log;
+  const GLuint program = buildProgram(vertName, fragName, &log);
+  if (program) w.programs[key] = program;
+  else w.failures[key] = log;
+  if (error) *error = program ? "" : log;
+  return program;
+}
+
+GLuint windowVertexArray() {
+  WindowGlObjects& w = glObjectsByWindow()[ImGui::GetCurrentContext()];
+  if (!w.vertexArray) glGenVertexArrays(1, &w.vertexArray);
+  return w.vertexArray;
+}
+
+void releaseWindowGlObjects() {
+  auto& all = glObjectsByWindow();
+  auto it = all.find(ImGui::GetCurrentContext());
+  if (it == all.end()) return;
+  for (const auto& [key, program] : it->second.programs) glDeleteProgram(program);
+  if (it->second.vertexArray) glDeleteVertexArrays(1, &it->second.vertexArray);
+  all.erase(it);
 }
 
 }  // namespace rl::gui

@@ -170,14 +170,14 @@ void Ui::drawMenuBar(Model& model, UiActions& actions) {
     ImGui::Separator();
     if (ImGui::MenuItem("Save screenshot", "F12")) actions.requestScreenshot();
     if (ImGui::MenuItem("Write report folder")) actions.requestReport();
-    static char dir[256] = "";
-    static std::string shownDir;
+    char* const dir = model.fields.exportDir;  // the window's own
+    std::string& shownDir = model.fields.exportDirShown;
     if (shownDir != model.exportDir) {  // chosen elsewhere (the folder chooser): show it
       shownDir = model.exportDir;
-      std::snprintf(dir, sizeof dir, "%s", model.exportDir.c_str());
+      std::snprintf(dir, sizeof model.fields.exportDir, "%s", model.exportDir.c_str());
     }
     ImGui::SetNextItemWidth(220 * g_scale);
-    if (ImGui::InputText("export folder", dir, sizeof dir)) model.exportDir = shownDir = dir;
+    if (ImGui::InputText("export folder", dir, sizeof model.fields.exportDir)) model.exportDir = shownDir = dir;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Figures, tables, sessions and reports are written here (created if needed)");
     ImGui::SameLine();
     if (model.fileDialogOpen) ImGui::BeginDisabled();

@@ -13,13 +13,7 @@
 namespace rl::gui {
 namespace {
 
-GLuint coalescingProgram(std::string* error) {
-  static GLuint program = 0;
-  static std::string failure;
-  if (!program && failure.empty()) program = buildProgram("fullscreen.vert", "coalescing.frag", &failure);
-  if (error) *error = failure;
-  return program;
-}
+GLuint coalescingProgram(std::string* error) { return windowProgram("fullscreen.vert", "coalescing.frag", error); }
 
 int firstStepWithGlobalLoads(const TraceData& t) {
   for (int s = 0; s < t.numSteps(); ++s)

@@ -52,7 +52,6 @@ std::vector<Flow> flowsAt(const TraceData& t, int step, bool registers) {
   return out;
 }
 
-uint64_t shownVersion_ = 0;
 
 }  // namespace
 
@@ -65,9 +64,10 @@ void drawReductionTree(Model& model) {
       if (h.kind == trace::kStepShuffle || h.kind == trace::kStepWarpReduce) return true;
     return false;
   }();
-  static int columnsChoice = 0;  // 0: the default, 16 (shared-memory trees) or 32 (a warp's lanes)
-  if (columnsChoice == 0 || (registers && columnsChoice == 16 && t.version != shownVersion_)) columnsChoice = registers ? 32 : 16;
-  shownVersion_ = t.version;
+  int& columnsChoice = model.fields.treeColumns;  // the window's own
+  uint64_t& shownVersion = model.fields.treeTraceVersion;
+  if (columnsChoice == 0 || (registers && columnsChoice == 16 && t.version != shownVersion)) columnsChoice = registers ? 32 : 16;
+  shownVersion = t.version;
   ImGui::TextUnformatted("Elements shown:");
   for (int c : {16, 32, 64}) {
     char lab[16];

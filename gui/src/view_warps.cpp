@@ -14,13 +14,7 @@
 namespace rl::gui {
 namespace {
 
-GLuint warpGridProgram(std::string* error) {
-  static GLuint program = 0;
-  static std::string failure;
-  if (!program && failure.empty()) program = buildProgram("fullscreen.vert", "warp_grid.frag", &failure);
-  if (error) *error = failure;
-  return program;
-}
+GLuint warpGridProgram(std::string* error) { return windowProgram("fullscreen.vert", "warp_grid.frag", error); }
 
 // The seed table's cells as text, and each column's width measured from its header and cells:
 // the table is set with exactly these widths, so whether it fits is known before it is drawn

@@ -24,6 +24,8 @@
 
 namespace rl::gui {
 
+struct MultiPanelState;  // multi_view.hpp
+
 enum class Theme { Dark, Light };
 
 struct UiSettings {
@@ -270,6 +272,25 @@ struct Model {
   };
   SavedNotice saved;
   Rect viewRect;  // where the trace view was drawn this frame (screen coordinates), for its export
+  // What the panels' own fields hold between frames: per window, not process-wide statics (a
+  // window opened beside another took its sweep lists, its N being typed and its what-if).
+  struct PanelFields {
+    char blockKernels[64] = "k3,k7,k10";
+    char nKernels[64] = "k3,k7,k10,cub";
+    char typeKernels[64] = "k7,k10,cub";
+    int nMaxChoice = 2;  // 2^24, 2^26, 2^28, 2^30, largest
+    bool whatIf = false;
+    int whatIfRegisters = 32, whatIfSmemKiB = 0;
+    char nText[32] = "";
+    uint64_t nShown = 0;  // the N whose text nText holds (0: refill it)
+    std::string nError;
+    char exportDir[256] = "";
+    std::string exportDirShown;
+    int treeColumns = 0;          // 0: the default, 16 (shared-memory trees) or 32 (a warp's lanes)
+    uint64_t treeTraceVersion = 0;
+  };
+  PanelFields fields;
+  std::shared_ptr<MultiPanelState> multiPanel;  // the multi-GPU panel's (multi_view.hpp), made on first use
 
   bool cpuModel() const { return !device.available; }
   // The GPU the figures of this screen are about: this machine's, else the open recording's, else

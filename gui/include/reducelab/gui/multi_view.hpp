@@ -26,7 +26,7 @@ struct MultiPanelState {
   multi::Report measured;
 };
 
-MultiPanelState& multiPanelState();  // the panel's state (one per process, like the GUI)
+MultiPanelState& multiPanelState(Model& model);  // the window's panel state (made on first use)
 
 // Loads a saved `reducelab multi --format json` file into the panel. "" or a one-line error.
 std::string loadMultiResults(MultiPanelState& s, const std::string& path);
