@@ -578,7 +578,9 @@ void drawKernelEditor(Model& model, UiActions& actions) {
   const float lineH = ImGui::GetTextLineHeightWithSpacing();
   const bool checks = (e.checksInFront || e.showChecks) && (e.checking || !e.cases.empty());
   const float below = std::clamp(ImGui::GetContentRegionAvail().y * (checks ? 0.45f : 0.25f), lineH * 4, lineH * (checks ? 22 : 12));
-  drawText(model, std::max(ImGui::GetTextLineHeightWithSpacing() * 4, ImGui::GetContentRegionAvail().y - below));
+  // The text gives way first (down to three lines): the messages under it keep their four lines
+  // (their tab bar and the first message were cut in a short Views panel).
+  drawText(model, std::max(ImGui::GetTextLineHeightWithSpacing() * 3, ImGui::GetContentRegionAvail().y - below));
   if (ImGui::BeginTabBar("editor-results")) {
     char label[64];
     std::snprintf(label, sizeof label, "Messages (%zu)###messages", e.diagnostics.size());
