@@ -38,13 +38,12 @@ void Application::requestExportFigure(const gui::Figure& figure, const gui::Figu
 
 void Application::requestExportTable(const Table& table, const std::string& stem) {
   if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
-    model_.addLog(gui::LogLevel::Error, e);
+    noteSaved(stem, "", e);
     return;
   }
   for (const OutputFormat* format : tableFileFormats()) {
     const std::string path = freePath(stem, std::string(format->extension));
-    const std::string e = writeTextAtomic(path, format->table(table));
-    model_.addLog(e.empty() ? gui::LogLevel::Info : gui::LogLevel::Error, e.empty() ? "Saved " + path : e);
+    noteSaved(stem, path, writeTextAtomic(path, format->table(table)));
   }
 }
 
@@ -64,7 +63,7 @@ void Application::saveRequestedScreenshot() {
 void Application::processExports() {
   for (PendingFigure& p : pendingFigures_) {
     if (std::string e = prepareFolder(model_.exportDir); !e.empty()) {
-      model_.addLog(gui::LogLevel::Error, e);
+      noteSaved(p.figure->fileStem, "", e);
       continue;
     }
     const std::string path = freePath(p.figure->fileStem, std::string(p.format->extension));
@@ -83,12 +82,17 @@ void Application::processExports() {
     glBindFramebuffer(GL_FRAMEBUFFER, ctx_.framebuffer());
     if (!ctx_.headless()) glReadBuffer(GL_BACK);
     const std::vector<uint8_t> frame = readFramebufferRgba(fbw, fbh);  // top row first
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float sx = d.x > 0 ? float(fbw) / d.x : 1.0f, sy = d.y > 0 ? float(fbh) / d.y : 1.0f;
+    // The display may be smaller than the framebuffer (setDisplaySize): it lies in the lower left
+    // (GL's origin), so its top row is `top` rows down the image read top row first.
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
+    const int top = std::max(0, fbh - int(std::lround(io.DisplaySize.y * sy)));
     for (const PendingView& v : pendingViews_) {
-      const int x0 = std::clamp(int(std::lround(v.region.x * sx)), 0, fbw), y0 = std::clamp(int(std::lround(v.region.y * sy)), 0, fbh);
+      const int x0 = std::clamp(int(std::lround(v.region.x * sx)), 0, fbw);
+      const int y0 = std::clamp(top + int(std::lround(v.region.y * sy)), 0, fbh);
       const int x1 = std::clamp(int(std::lround((v.region.x + v.region.w) * sx)), 0, fbw);
-      const int y1 = std::clamp(int(std::lround((v.region.y + v.region.h) * sy)), 0, fbh);
+      const int y1 = std::clamp(top + int(std::lround((v.region.y + v.region.h) * sy)), 0, fbh);
       std::vector<uint8_t> crop;
       crop.reserve(size_t(std::max(0, x1 - x0)) * size_t(std::max(0, y1 - y0)) * 4);
       for (int y = y0; y < y1; ++y)

@@ -53,7 +53,7 @@ void Application::enterLessonStep(int step) {
   const std::string& p = st.panel;
   // (`panel lesson` beside a `view` line only brings the table's tab forward: the view is the point.)
   model_.presenting = p == "live" || p == "ladder" || p == "block" || p == "n" || p == "types" ? P::Plots
-                      : p == "results" || p == "occupancy" || (p == "lesson" && st.view.empty()) ? P::Results
+                      : p == "results" || p == "occupancy" || (p == "lesson" && !st.viewGiven) ? P::Results
                                                                                                  : P::Views;
   if (!st.exercise.empty()) loadExercise(st.exercise);
   // Measure what the step asks for, once (going back does not measure again).

@@ -773,6 +773,15 @@ TEST(Recording, ASweepFileOpensAsTheSweepOfItsAxis) {
   EXPECT_TRUE(rec.measurements.empty());
   ASSERT_EQ(rec.sweeps.count("n"), 1u);
   EXPECT_GT(rec.sweeps["n"].size(), 10u);
+  // A tile or size sweep (the matrix families) has no tab of its own: its rows stay runs.
+  nlohmann::json j = nlohmann::json::parse(bytesOf(sourceDir() + "/docs/data/h200-sweep-n.json"));
+  j["benchmarks"][0]["name"] = "sweep-tile";
+  const std::string tile = rl::test::tempPath("sweep-tile.json");
+  std::ofstream(tile) << j.dump();
+  Recording tiles;
+  ASSERT_EQ(readRecording(tile, &tiles), "");
+  EXPECT_TRUE(tiles.sweeps.empty());
+  EXPECT_EQ(tiles.measurements.size(), rec.sweeps["n"].size());
   HeadlessApp h;
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   ASSERT_EQ(h.app->openRecording(sourceDir() + "/docs/data/h200-sweep-n.json"), "");
@@ -892,4 +901,52 @@ TEST(RecordingGui, ASecondWindowDrawsItsViewsWithItsOwnGlObjectsAndFields) {
   a.app->model().fields.whatIf = true;
   EXPECT_STREQ(b.app->model().fields.nKernels, "k3,k7,k10,cub");
   EXPECT_FALSE(b.app->model().fields.whatIf);
+}
+
+// A display smaller than the framebuffer (setDisplaySize: the layout tests' shared 4K app) lies in
+// its lower left: a view's export crops there, at scale 1, and matches a window of that size.
+TEST(RecordingGui, AViewExportFromADisplaySmallerThanTheFramebufferCropsTheView) {
+  HeadlessApp exact(1280, 720);
+  if (!exact.app) GTEST_SKIP() << "no headless GL: " << exact.error;
+  HeadlessApp large(1600, 900);
+  if (!large.app) GTEST_SKIP() << "no second headless GL context: " << large.error;
+  large.app->setDisplaySize(1280, 720);
+  const std::string dir = rl::test::tempPath("view-crop");
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> pictures;
+  for (HeadlessApp* h : {&exact, &large}) {
+    rl::gui::Model& m = h->app->model();
+    m.exportDir = dir;
+    m.view = rl::ViewId::WarpActivity;
+    h->frames(4);
+    h->app->requestExportView(m.viewRect, h == &exact ? "exact" : "large", *rl::gui::figureFormats().find("png"));
+    h->frames(1);
+    ASSERT_FALSE(m.saved.error) << m.saved.text;
+    pictures.push_back(m.saved.text.substr(m.saved.text.find(' ') + 1));
+  }
+  const rl::test::Image a = rl::test::loadPng(pictures[0]), b = rl::test::loadPng(pictures[1]);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  EXPECT_EQ(a.rgba, b.rgba) << "the smaller display's export is not the view";
+}
+
+// Presenting, a lesson step with `panel lesson` and no `view` line shows the lesson table (the
+// parser's default view name made the step look as if it had one).
+TEST(RecordingGui, PresentingAStepThatPointsAtTheLessonTableShowsIt) {
+  std::string err;
+  const std::optional<rl::Lesson> l =
+      rl::parseLesson("title: t\ndescription: d\n\nstep: a\nset kernel=k3\npanel lesson\n\nstep: b\nview bank\npanel lesson\n", "t.lesson", &err);
+  ASSERT_TRUE(l) << err;
+  EXPECT_FALSE(l->steps[0].viewGiven);
+  EXPECT_TRUE(l->steps[1].viewGiven);
+  HeadlessApp h;
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  h.app->requestOpenLesson("small");  // its first step: `panel lesson`, no view line
+  h.frames(2);
+  ASSERT_TRUE(h.app->model().lesson.active);
+  const rl::LessonStep& first = h.app->model().lesson.lesson.steps.front();
+  ASSERT_EQ(first.panel, "lesson");
+  ASSERT_FALSE(first.viewGiven);
+  EXPECT_EQ(h.app->model().presenting, rl::gui::Model::Presenting::Results);
 }

@@ -691,10 +691,13 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
     int named = 0;
     for (const Series& s : spec.series) named += !s.name.empty();
     // No more rows than the plot holds (a short plot cut its legend): the earlier ones summarised.
-    const int fitRows = std::max(1, int((r.height() - 1.8f * fontPx) / rowH));
+    // A plot that holds fewer than two rows gets no legend at all (a lone "+ N earlier" line only
+    // covered a peak label): the series are named on hover and in the table.
+    const int fitRows = std::max(0, int((r.height() - 1.8f * fontPx) / rowH));
+    const bool room = fitRows >= 2;
     const int maxEntries = std::min(spec.legendMaxEntries > 0 ? spec.legendMaxEntries : named, named > fitRows ? fitRows - 1 : named);
     const int skip = std::max(0, named - std::max(1, maxEntries));
-    if (skip > 0) {  // the earlier series are summarised in one line (no hover on paper: no "hover")
+    if (room && skip > 0) {  // the earlier series are summarised in one line (no hover on paper: no "hover")
       const std::string more = "+ " + std::to_string(skip) + " earlier series";
       maxW = std::max(maxW, measure(more, fontPx) - swatchW - inner);
       PlotLegendEntry e;
@@ -704,7 +707,7 @@ PlotLayout layoutPlot(const PlotSpec& spec, float width, float height, float fon
       y += rowH;
     }
     int seen = 0;
-    for (size_t si = 0; si < spec.series.size(); ++si) {
+    for (size_t si = 0; room && si < spec.series.size(); ++si) {
       if (spec.series[si].name.empty()) continue;
       if (seen++ < skip) continue;
       PlotLegendEntry e;
@@ -847,8 +850,20 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
     const float entryW = L.legend.box.width() - 0.5f * fontPx;  // its entries' width, without the box's margin
     const int cols = std::max(1, int((width - 2 * pad) / std::max(entryW, 1.0f)));
     const int rows = (int(L.legend.entries.size()) + cols - 1) / cols;
-    const float below = 0.6f * fontPx + float(rows) * rowH + 0.3f * fontPx;
+    // One row spare: the shorter plot may summarise more series in a "+ N earlier" line.
+    const float below = 0.6f * fontPx + float(rows + 1) * rowH + 0.3f * fontPx;
     if (below < 0.35f * height) return layoutPlot(spec, width, height, fontPx, measure, 0, below);
+    // Nowhere to go in a small plot: a legend over a peak's label would garble both; without it
+    // the series are still named on hover and in the table.
+    for (const PlotReferenceLayout& R : L.references) {
+      if (R.label.empty()) continue;
+      const float w = measure(R.label.text, R.label.px);
+      const PlotRect& b = L.legend.box;
+      if (R.label.x - w < b.x1 && b.x0 < R.label.x && R.label.y < b.y1 && b.y0 < R.label.y + R.label.px) {
+        L.legend = {};
+        break;
+      }
+    }
   }
   return L;
 }

@@ -355,7 +355,7 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
       if (f.spec.subtitle.empty()) f.spec.subtitle = subtitleOf(m.config, false, true, true);
       nMin = nMin == 0 ? double(m.config.n) : std::min(nMin, double(m.config.n));
       nMax = std::max(nMax, double(m.config.n));
-      floorMs = std::min(floorMs, m.kernel.median);
+      floorMs = std::min(floorMs, comparedTime(m, basis).median);  // the axis's basis
       elem = elemBytes(m.config.type);
     }
   int style = 0;
@@ -378,7 +378,7 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
   if (floorMs < 1e29) {  // where the time is within 4x of the smallest: launch latency dominates
     double edge = nMin;
     for (const Measurement& m : rows)
-      if (m.ok && m.kernel.median < 4 * floorMs) edge = std::max(edge, double(m.config.n));
+      if (m.ok && comparedTime(m, basis).median < 4 * floorMs) edge = std::max(edge, double(m.config.n));
     char b[96];
     std::snprintf(b, sizeof b, "launch latency dominates (time < 4 x %.1f us)", floorMs * 1000);
     if (edge > nMin) f.spec.shades.push_back({nMin, edge, b, 0x30A0A0A0});

@@ -488,6 +488,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       v >> which;
       if (!findView(which)) return fail("view '" + which + "' is not one of: " + viewNames());
       step->view = which;
+      step->viewGiven = true;
       std::string opts, bad;
       std::getline(v, opts);
       for (auto& [k, val] : keyValues(opts, &bad)) {

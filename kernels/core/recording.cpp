@@ -431,8 +431,10 @@ std::string readRecording(const std::string& path, Recording* out) {
   // its axis in its tab, not a row of runs against the run index.
   const json& first = j["benchmarks"].is_array() && !j["benchmarks"].empty() ? j["benchmarks"][0] : json();
   const std::string bench = first.is_object() && first.contains("name") && first["name"].is_string() ? first["name"].get<std::string>() : "";
+  // (The matrix families' tile and size sweeps have no tab of their own: they stay runs.)
   if (bench.starts_with("sweep-"))
-    if (const std::optional<SweepAxis> axis = parseSweepAxis(bench.substr(6))) {
+    if (const std::optional<SweepAxis> axis = parseSweepAxis(bench.substr(6));
+        axis && (name(*axis) == "kernel" || name(*axis) == "block" || name(*axis) == "n" || name(*axis) == "type")) {
       r.sweeps[std::string(name(*axis))] = std::move(r.measurements);
       r.measurements.clear();
     }

@@ -92,6 +92,7 @@ struct LessonStep {
   std::vector<LessonRun> runs;
   std::optional<LessonSweep> sweep;
   std::string view{viewInfo(kDefaultView).name};  // a view's name (reducelab/views.hpp)
+  bool viewGiven = false;      // the step has a `view` line (else `view` is the default)
   int viewStep = -2;           // kTellingStep: the step that shows the view's point; -1: the last
   int warp = 0;
   int slot = -1;               // the access the bank view shows (`slot=K`: the step's K-th slot), -1: the first
