@@ -139,6 +139,17 @@ while [ $# -gt 0 ]; do
       reducelab record --lesson upc --out "$OUT/upc.reducelab" 2>&1 | tail -3
       reducelab --headless --frames 3 --size 1920x1080 --screenshot "$OUT/recording-upc.png" --dump-layout "$OUT/recording-upc.json" "$OUT/upc.reducelab"
       timeout 300 reducelab_gpu_tests --gtest_filter='GpuRecording.*' 2>&1 | grep -E "^\[  (FAILED|PASSED|SKIPPED) |Failure" ;;
+    live-screens)
+      # Issue 25 on a live GPU: lessons stepped in presentation mode (each step's panel, headline and
+      # plot from runs measured now) at the three projector sizes, and the normal window after --run.
+      log "live screens"; rm -rf /tmp/live; mkdir -p /tmp/live
+      for s in 1280x720 1600x900 1920x1080; do
+        l=upc; [ $s = 1600x900 ] && l=harris
+        timeout 200 reducelab lesson $l --headless --presentation --size $s --out /tmp/live/present-$l-$s 2>&1 | tail -3
+        timeout 60 reducelab --headless --frames 4 --size $s --run --kernel k3,k8,k12,cub --type float32 --n 2^24 \
+          --screenshot /tmp/live/run-$s.png --dump-layout /tmp/live/run-$s.json 2>&1 | tail -2
+      done
+      tar czf "$OUT/live.tgz" -C /tmp/live . ; find /tmp/live -name '*.png' | wc -l ;;
     lessons)
       log lessons; rm -rf /tmp/lessons; mkdir -p /tmp/lessons
       for l in upc tour; do reducelab lesson $l --headless --out /tmp/lessons/$l | tail -22; done

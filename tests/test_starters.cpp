@@ -109,7 +109,7 @@ TEST(Starters, EachCompilesForEveryClaimWithoutAWarning) {
         for (const uc::Diagnostic& d : r.diagnostics) ADD_FAILURE() << what << ": " << d.text();
         EXPECT_EQ(r.kernels.size(), c.perBlockInstances() ? c.blocks.size() : 1u) << what;
         for (const uc::KernelBuild& k : r.kernels) {
-          EXPECT_TRUE(k.resources.known) << what;
+          EXPECT_TRUE(k.resources.known) << what << ": " << k.loweredName << " not in NVRTC's log:\n" << r.log;
           EXPECT_EQ(k.resources.spillStoreBytes + k.resources.spillLoadBytes, 0) << what << " spills";
         }
       }

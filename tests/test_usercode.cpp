@@ -546,6 +546,19 @@ TEST(UserCompile, HarrisKernelCompilesWithItsResources) {
   EXPECT_EQ(i64.kernels[0].loweredName, "_Z7reduce3PKxPxj");  // long long
 }
 
+// NVRTC 12.9+ caches builds where a driver is installed (the GPU machines) and a build it serves
+// has no ptxas report: the second of two identical builds lost its registers and shared memory.
+TEST(UserCompile, ASecondIdenticalBuildStillReportsItsResources) {
+  REQUIRE_NVRTC();
+  for (int i = 0; i < 3; ++i) {
+    const uc::CompileResult r = uc::compileUserKernel(request("harris3.cu", ElemType::Int32, Op::Min, ""));
+    ASSERT_TRUE(r.ok()) << r.environmentError;
+    ASSERT_EQ(r.kernels.size(), 1u);
+    EXPECT_TRUE(r.kernels[0].resources.known) << "build " << i << ": ptxas said nothing:\n" << r.log;
+    EXPECT_GT(r.kernels[0].resources.registers, 0) << "build " << i;
+  }
+}
+
 TEST(UserCompile, ErrorOnLineSevenIsReportedAtLineSeven) {
   REQUIRE_NVRTC();
   const uc::CompileResult r = uc::compileUserKernel(request("compile_error.cu", ElemType::Int32, Op::Sum, ""));

@@ -515,6 +515,9 @@ CompileResult compileUserKernel(const CompileRequest& q) {
   }
   const std::string program = programPrelude(q.type, q.op) + "#line 1 \"" + quotedFile + "\"\n" + q.source;
   r.options = {"--gpu-architecture=" + archName(q.sm), "--ptxas-options=-v", "--generate-line-info"};
+  // NVRTC 12.9+ keeps its own cache where a driver is installed; a build served from it carries no
+  // ptxas report (registers, shared memory, spills). Ours is the cache, keyed by the same text.
+  if (api.major > 12 || (api.major == 12 && api.minor >= 9)) r.options.push_back("--no-cache");
   std::vector<std::pair<int, std::string>> instances;  // (block, name expression)
   if (r.contract.perBlockInstances()) {
     for (int b : r.contract.blocks) instances.push_back({b, r.contract.nameExpression(b)});
