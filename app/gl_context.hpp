@@ -33,4 +33,8 @@ class GlContext {
 std::unique_ptr<GlContext> createWindowContext(int width, int height, std::string* error);
 std::unique_ptr<GlContext> createHeadlessContext(int width, int height, std::string* error);
 
+// With REDUCELAB_GL_DEBUG=1, the current context reports GL errors and warnings on stderr as
+// they happen (KHR_debug, synchronous): a blank frame on one driver names its first bad call.
+void installGlDebugOutput();
+
 }  // namespace rl::app

@@ -154,6 +154,7 @@ std::unique_ptr<GlContext> createHeadlessContext(int width, int height, std::str
     *error = "EGL context could not be made current or GL could not be loaded on " + desc;
     return nullptr;
   }
+  installGlDebugOutput();
   auto c = std::make_unique<EglContext>(dpy, ctx, surf, desc, width, height);
   if (!c->complete()) {
     *error = "the offscreen framebuffer of " + std::to_string(width) + "x" +

@@ -80,7 +80,8 @@ std::unique_ptr<GlContext> createWindowContext(int width, int height, std::strin
     glfwDestroyWindow(win);
     glfwTerminate();
     return nullptr;
-  }
+  }  installGlDebugOutput();
+
   return std::make_unique<GlfwContext>(win);
 }
 

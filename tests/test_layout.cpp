@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 #include <cstdio>
 
 #include <cstdlib>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "application.hpp"
 #include "gl_context.hpp"
@@ -23,6 +25,7 @@
 #include "reducelab/gui/layout_check.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "reducelab/lesson.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -455,4 +458,103 @@ TEST(LayoutMatrix, PresentationWithARecordingFillsTheScreenWithWholeReadableText
           EXPECT_GE(ImGui::GetIO().Fonts->Fonts[0]->FontSize, 18.0f) << name;
         }
   if (app.model().presentation) app.requestTogglePresentation();
+}
+
+// The Results panel with runs in it, as a live GPU leaves it (the layout matrix draws recordings and
+// the CPU model, whose Results panel is empty): on the H200 the basis sentence beside "Export table"
+// was cut at 1280x720, 1600x900 and 1920x1080, and a row scrolled under the table's frozen header
+// counted as overlapping it. Synthetic rows (--dev-fill-results) stand for the runs.
+TEST(LayoutMatrix, ResultsPanelWithRunsHasNoCutOrOverlappingText) {
+  for (const char* size : {"1280x720", "1600x900", "1920x1080"})
+    for (int rows : {4, 40})
+      for (const char* mode : {"", " --presentation"}) {
+        const std::string what = std::string(size) + ", " + std::to_string(rows) + " rows" + mode;
+        const std::string dump = rl::test::tempPath("results-layout.json");
+        const auto r = rl::test::runReducelab("--headless --frames 3 --size " + std::string(size) +
+                                              " --dev-fill-results " + std::to_string(rows) + mode + " --dump-layout " + dump);
+        ASSERT_EQ(r.exitCode, 0) << what << ": " << r.err;
+        const nlohmann::json j = nlohmann::json::parse(rl::test::readFile(dump), nullptr, false);
+        ASSERT_TRUE(j.is_object()) << what;
+        EXPECT_TRUE(j["layout_issues"].empty()) << what << ": " << j["layout_issues"].dump(1);
+        std::string results;
+        for (const auto& t : j["text"])
+          if (t["window"].get<std::string>().find("Results") != std::string::npos) results += t["text"].get<std::string>() + "\n";
+        if (!*mode) EXPECT_NE(results.find(std::to_string(rows) + " runs, by kernel time"), std::string::npos) << what << "\n" << results;
+      }
+}
+
+// The checker itself, on frames built to hold each case: text cut by a pixel or more, text over
+// other text, and the two that are not (a descender trimmed by a fraction of a pixel; a table row
+// scrolled under its frozen header, which the clip hides).
+TEST(LayoutChecker, FindsCutAndOverlappingTextAndNotWhatTheClipHides) {
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* context = ImGui::CreateContext();
+  ImGui::SetCurrentContext(context);
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(800, 600);
+  io.IniFilename = nullptr;
+  const char* dir = std::getenv("REDUCELAB_FONT_DIR");
+  const std::string font = std::string(dir ? dir : "/usr/share/fonts/truetype/dejavu") + "/DejaVuSans.ttf";
+  if (!io.Fonts->AddFontFromFileTTF(font.c_str(), 16.0f)) {
+    ImGui::DestroyContext(context);
+    ImGui::SetCurrentContext(previous);
+    GTEST_SKIP() << "no " << font;
+  }
+  unsigned char* pixels;
+  int w, h;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(intptr_t(1)));
+  auto frame = [&](const std::function<void()>& draw, const char* window = "Results") {
+    for (int f = 0; f < 3; ++f) {  // a window's first frame is hidden; a table settles its widths
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(10, 10));
+      ImGui::SetNextWindowSize(ImVec2(400, 300));
+      ImGui::Begin(window, nullptr, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+      draw();
+      ImGui::End();
+      ImGui::Render();
+    }
+    std::string kinds;
+    for (const rl::gui::LayoutIssue& i : rl::gui::findLayoutIssues(rl::gui::collectTextRuns())) kinds += i.describe() + "\n";
+    return kinds;
+  };
+  // Cut: a label of a key view in a child 8 px high (a key view's text may not pass under an edge).
+  EXPECT_NE(frame([] {
+              ImGui::BeginChild("low", ImVec2(200, 8), false, ImGuiWindowFlags_NoScrollbar);
+              ImGui::TextUnformatted("Measured bandwidth");
+              ImGui::EndChild();
+            }, "Bandwidth").find("cut"),
+            std::string::npos);
+  // Overlap: two texts at one place.
+  EXPECT_NE(frame([] {
+              ImGui::TextUnformatted("kernel time");
+              ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPos().x + 20, ImGui::GetCursorPos().y - ImGui::GetTextLineHeight()));
+              ImGui::TextUnformatted("end to end");
+            }).find("overlap"),
+            std::string::npos);
+  // Neither: a small button with descenders, text beside it, and a table scrolled by part of a
+  // row under its frozen header.
+  const std::string clean = frame([] {
+    ImGui::SmallButton("Export table, quip");
+    ImGui::SameLine();
+    ImGui::TextDisabled("4 runs, by kernel time");
+    if (ImGui::BeginTable("t", 2, ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders, ImVec2(300, 80))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("kernel");
+      ImGui::TableSetupColumn("GB/s");
+      ImGui::TableHeadersRow();
+      for (int i = 0; i < 12; ++i) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("k%d", i + 1);
+        ImGui::TableNextColumn();
+        ImGui::Text("%d.5", 100 * i);
+      }
+      ImGui::SetScrollY(ImGui::GetTextLineHeightWithSpacing() * 2.5f);
+      ImGui::EndTable();
+    }
+  });
+  EXPECT_EQ(clean, "");
+  ImGui::DestroyContext(context);
+  ImGui::SetCurrentContext(previous);
 }

@@ -498,3 +498,26 @@ TEST(LessonTable, SeedColumnsShowTheCheckTheFloorAndTheSeedsMethodBesideOurs) {
   EXPECT_EQ(cellOf(c, 0, "floor at peak"), "-");
   EXPECT_EQ(cellOf(c, 0, "seed check"), "IMPOSSIBLE");
 }
+
+// A lesson step's `panel ladder` shows the ladder of what the lesson measured so far when no kernel
+// sweep was run (on the H200, Harris's last step showed "run the ladder" after k1..k7 were measured);
+// a sweep, once run, is what the tab shows; transposes and products form no ladder.
+TEST(LessonTable, TheLadderTabShowsTheLessonsRunsWhenNoLadderWasSwept) {
+  gui::Model model;
+  bool fromLesson = true;
+  EXPECT_TRUE(gui::ladderRowsShown(model, &fromLesson).empty());
+  EXPECT_FALSE(fromLesson);
+  model.lesson = stateOf("step: a\nset kernel=k1\nrun label=K1\nstep: b\nrun label=K2 kernel=k2\nrun label=T kernel=tr-tile\nstep: c\nrun label=K3 kernel=k3\n");
+  model.lesson.active = true;
+  for (gui::LessonRow& r : model.lesson.rows) r.runs.push_back(measured(r.config, 1.0, 2.0));
+  model.lesson.step = 1;
+  std::vector<Measurement> shown = gui::ladderRowsShown(model, &fromLesson);
+  EXPECT_TRUE(fromLesson);
+  ASSERT_EQ(shown.size(), 2u) << "k1 and k2 so far; the transpose is no rung";
+  EXPECT_EQ(shown[0].config.kernel, "k1");
+  EXPECT_EQ(shown[1].config.kernel, "k2");
+  model.sweep.rows["kernel"] = {measured(shown[0].config, 3.0, 4.0)};
+  shown = gui::ladderRowsShown(model, &fromLesson);
+  EXPECT_FALSE(fromLesson);
+  EXPECT_EQ(shown.size(), 1u);
+}

@@ -88,7 +88,12 @@ bool glyphQuad(const ImDrawList& dl, const ImDrawCmd& cmd, unsigned k, const Gly
   const float cu = (v[0].uv.x + v[2].uv.x) * 0.5f, cv = (v[0].uv.y + v[2].uv.y) * 0.5f;
   for (const ImFontGlyph* g : gi.all)
     if (cu >= g->U0 && cu <= g->U1 && cv >= g->V0 && cv <= g->V1) {
-      q->trimmed = true;
+      // How much of the glyph the clip took, in pixels: a descender trimmed by a fraction of a
+      // pixel (a small button's 'p') is not text cut; anything from a pixel on is.
+      const float keptU = (v[2].uv.x - v[0].uv.x) / std::max(1e-9f, g->U1 - g->U0);
+      const float keptV = (v[2].uv.y - v[0].uv.y) / std::max(1e-9f, g->V1 - g->V0);
+      const float lostPx = std::max((1 - keptU) * (g->X1 - g->X0), (1 - keptV) * (g->Y1 - g->Y0));
+      q->trimmed = lostPx >= 1.0f;
       q->codepoint = g->Codepoint;
       q->font = gi.fontOf.at(g);
       return true;
@@ -172,12 +177,20 @@ std::vector<LayoutIssue> findLayoutIssues(const std::vector<TextRun>& runs) {
     else if (r.cutY && ((key && !(list && r.scrollsY)) || !r.scrollsY))
       issues.push_back({"cut", r.window, "'" + r.text + "'"});
   }
-  // Overlaps: text over other text of the same window, by more than anti-aliasing slack.
+  // Overlaps: text over other text of the same window, by more than anti-aliasing slack, as drawn:
+  // each run within its clip rectangle (a table's row scrolled under its frozen header is hidden
+  // by the clip, not drawn over the header).
   constexpr float kSlack = 2.0f;
+  auto drawn = [](const TextRun& r) {
+    const float x0 = std::max(r.rect.x, r.clip.x), y0 = std::max(r.rect.y, r.clip.y);
+    const float x1 = std::min(r.rect.x + r.rect.w, r.clip.x + r.clip.w);
+    const float y1 = std::min(r.rect.y + r.rect.h, r.clip.y + r.clip.h);
+    return Rect{x0, y0, std::max(0.0f, x1 - x0), std::max(0.0f, y1 - y0)};
+  };
   for (size_t i = 0; i < runs.size(); ++i)
     for (size_t j = i + 1; j < runs.size() && runs[j].window == runs[i].window; ++j) {
-      const Rect& a = runs[i].rect;
-      const Rect& b = runs[j].rect;
+      const Rect a = drawn(runs[i]);
+      const Rect b = drawn(runs[j]);
       const float ix = std::min(a.x + a.w, b.x + b.w) - std::max(a.x, b.x);
       const float iy = std::min(a.y + a.h, b.y + b.h) - std::max(a.y, b.y);
       if (ix > kSlack && iy > kSlack)

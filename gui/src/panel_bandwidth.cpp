@@ -243,10 +243,12 @@ void drawBandwidthPanel(Model& model, UiActions& actions) {
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("Ladder", nullptr, fLadder)) {
-    const std::vector<Measurement>& rows = model.sweep.rows["kernel"];
+    bool fromLesson = false;
+    const std::vector<Measurement> rows = ladderRowsShown(model, &fromLesson);
     sweepControls(model, actions, "kernel", nullptr, 0);
     sameLineIfFits(buttonWidth("PNG", true));
-    const Figure fig = ladderFigure(rows, model.peaks);
+    Figure fig = ladderFigure(rows, model.peaks);
+    if (fromLesson) fig.spec.title = "The kernel ladder: this lesson's runs so far";
     std::vector<Measurement> ladder = rows;
     fillLadderSpeedups(ladder);
     Table t = benchTable(ladder, model.peaks);

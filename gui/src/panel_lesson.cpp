@@ -56,6 +56,18 @@ std::vector<Measurement> lessonRunsSoFar(const LessonState& lesson, size_t* ofCu
   return out;
 }
 
+std::vector<Measurement> ladderRowsShown(const Model& model, bool* fromLesson) {
+  *fromLesson = false;
+  const auto swept = model.sweep.rows.find("kernel");
+  if (swept != model.sweep.rows.end() && !swept->second.empty()) return swept->second;
+  std::vector<Measurement> out;
+  if (!model.lesson.active) return out;
+  for (Measurement& m : lessonRunsSoFar(model.lesson))
+    if (const KernelFamily* f = familyOf(m.config); m.ok && f && f->formsLadder()) out.push_back(std::move(m));
+  *fromLesson = !out.empty();
+  return out;
+}
+
 namespace {
 
 // A time for a table cell, in the unit that keeps it readable.

@@ -107,7 +107,11 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s in the export folder", tableExportFormatsText().c_str());
       ImGui::SameLine();
       if (cache.rows.empty()) ImGui::TextDisabled("%zu runs of the matrix families", cache.matrix.size());
-      else ImGui::TextDisabled("%zu runs, %s", cache.rows.size(), timeBasisMeaning(cache.basis));
+      else {
+        // Short beside the button (a long sentence was cut at every projector size); why, on hover.
+        ImGui::TextDisabled("%zu runs, by %s time", cache.rows.size(), timeBasisName(cache.basis));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", timeBasisMeaning(cache.basis));
+      }
       // One table per kind of run; with both, each takes half of the height left.
       const bool both = !cache.rows.empty() && !cache.matrix.empty();
       const float tableHeight = both ? std::max(ImGui::GetFrameHeight() * 3, ImGui::GetContentRegionAvail().y * 0.5f - ImGui::GetStyle().ItemSpacing.y) : 0.0f;

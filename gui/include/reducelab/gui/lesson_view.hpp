@@ -19,6 +19,10 @@ TimeBasis lessonBasis(const LessonState& lesson);
 // tab's plot while a lesson is open: a recording's later steps are not given away on step 1), and
 // how many of them belong to the current step (at the end).
 std::vector<Measurement> lessonRunsSoFar(const LessonState& lesson, size_t* ofCurrentStep = nullptr);
+// What the Ladder tab draws: the kernel sweep when one was run; else, with a lesson open, the
+// lesson's reduction runs so far (a step's `panel ladder` at the end of Harris's lesson showed an
+// empty chart after the lesson had measured k1..k7). *fromLesson says which.
+std::vector<Measurement> ladderRowsShown(const Model& model, bool* fromLesson);
 // Seed 002's pitfalls of the current step: the seed's code beside the fix, the findings and the
 // table, labelled with where they ran (GPU or CPU model). Drawn in the lesson tab.
 void drawLessonPitfalls(Model& model);
