@@ -130,9 +130,15 @@ struct Application::EditorJobs {
   int total = 0;
   std::optional<uc::CheckReport> report;
   std::optional<uc::HazardCheck> hazards;
+  std::string hazardsGpu;  // the worker's GPU, which traced it
   std::optional<uc::TimingCheck> timing;
   std::atomic<bool> cancel{false};
   std::unique_ptr<uc::KernelWorker> worker;
+  // The check's traced block of the kernel, kept for "Show in the views" (a configuration change
+  // puts the catalogue kernel's trace back).
+  std::vector<uint8_t> trace;
+  std::string traceSource;
+  RunConfig traceConfig;
   bool checkAgainOnChange = false; // the last thing asked was a check: a change on disk reruns it
   bool checkAgainWhenDone = false; // the file changed during a check: that one is stopped, a new one follows
   // The file on disk and the autosave.
@@ -235,6 +241,7 @@ void Application::startEditorCheck() {
   e.cases.clear();
   e.casesDone = 0, e.casesTotal = 0;
   e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
+  e.tracedCase.clear(), e.traceInViews = false, editor_->trace.clear();
   e.goalResults.clear();
   // The goals of the lesson step on screen, when it is an exercise: ReduceLab judges them after the check.
   e.goals.clear();
@@ -265,8 +272,10 @@ void Application::startEditorCheck() {
       jobs->newCases.push_back(c);
     };
     hooks.onHazards = [jobs](const uc::HazardCheck& h) {
+      const std::string gpu = jobs->worker->device().name;  // this thread owns the worker; it is up
       std::lock_guard<std::mutex> lock(jobs->mutex);
       jobs->hazards = h;
+      jobs->hazardsGpu = gpu;
     };
     hooks.onTiming = [jobs](const uc::TimingCheck& t) {
       std::lock_guard<std::mutex> lock(jobs->mutex);
@@ -361,6 +370,8 @@ void Application::updateEditor() {
       editor_->compileQueuedFor != e.doc.version() && now - editor_->changedAt > 0.8)
     startEditorCompile();
   if (e.build == gui::EditorState::Build::Compiling && !editor_->compile.valid()) e.build = gui::EditorState::Build::None;
+  // The views show the user's kernel until the configuration changes (the controller then traces it).
+  e.traceInViews = !editor_->trace.empty() && model_.trace.valid && model_.trace.config.kernel == kUserKernelKey;
   // The check's progress and end.
   if (e.checking) {
     std::lock_guard<std::mutex> lock(editor_->mutex);
@@ -368,7 +379,22 @@ void Application::updateEditor() {
     for (uc::CaseResult& c : editor_->newCases) e.cases.push_back(std::move(c));
     editor_->newCases.clear();
     e.casesDone = int(e.cases.size());
-    if (editor_->hazards) e.hazards = editor_->hazards->text(), editor_->hazards.reset();
+    if (editor_->hazards) {
+      e.hazards = editor_->hazards->text();
+      if (const uc::HazardCheck& h = *editor_->hazards; h.ran && !h.trace.empty()) {
+        RunConfig c = model_.config;
+        c.kernel = std::string(kUserKernelKey);
+        c.type = h.c.type, c.op = h.c.op, c.block = h.c.block, c.n = h.c.n;
+        editor_->trace = h.trace;
+        editor_->traceConfig = c;
+        // Read after "trace from the" in the views' caption.
+        editor_->traceSource = "GPU (" + editor_->hazardsGpu + "): your kernel " + e.doc.displayName() + ", " + h.c.label() +
+                               ", recorded by the Compute Sanitizer's patches of the unmodified kernel (the check's traced case)";
+        e.tracedCase = h.c.label();
+        showEditorTrace(false);
+      }
+      editor_->hazards.reset();
+    }
     if (editor_->timing) e.timing = std::move(editor_->timing), editor_->timing.reset();
     if (editor_->report) {
       const uc::CheckReport& r = *editor_->report;
@@ -462,11 +488,27 @@ void Application::requestEditor(gui::EditorRequest r) {
         startEditorCompile();
       }
       break;
+    case gui::EditorRequest::ShowTrace: showEditorTrace(true); break;
     case gui::EditorRequest::KeepMine:
       e.doc.keepMine();
       e.conflict = false;
       e.notice = "Kept the editor's text: Save writes it over " + e.doc.displayName(), e.noticeIsError = false;
       break;
+  }
+}
+
+void Application::showEditorTrace(bool bringViewsToFront) {
+  gui::EditorState& e = model_.editor;
+  if (editor_->trace.empty()) return;
+  if (std::string err = controller_->showUserTrace(editor_->trace, editor_->traceSource, editor_->traceConfig); !err.empty()) {
+    model_.addLog(gui::LogLevel::Warn, "The check's trace of " + e.doc.displayName() + " cannot be shown: " + err);
+    e.traceInViews = false;
+    return;
+  }
+  e.traceInViews = true;
+  if (bringViewsToFront) {
+    model_.view = ViewId::WarpActivity;
+    model_.trace.step = requestedStep(model_.trace.data, model_.trace.summary, model_.view, kTellingStep);
   }
 }
 
@@ -491,6 +533,7 @@ void Application::showNewDocument(const std::string& notice) {
   e.notice = notice, e.noticeIsError = false;
   e.conflict = false;
   e.diagnostics.clear(), e.resources.clear(), e.cases.clear(), e.checkSummary.clear(), e.hazards.clear(), e.timing.reset();
+  e.tracedCase.clear(), e.traceInViews = false, editor_->trace.clear();
   e.goalResults.clear();
   e.checkExit = -1;
   e.build = gui::EditorState::Build::None;

@@ -142,6 +142,7 @@ class Application final : public gui::UiActions {
   bool watchKernelFile();  // true when the kernel file changed on disk (polled twice a second)
   int editorArchitecture() const;
   void startEditorCompile();
+  void showEditorTrace(bool bringViewsToFront);
   void startEditorCheck();
   void saveEditorAutosave();
   void closeEditorAutosave();

@@ -194,7 +194,11 @@ void Controller::update() {
   if (model_.peaks.theoreticalGBs == 0 && model_.device.available)
     model_.peaks.theoreticalGBs = model_.device.theoreticalPeakGBs();
   model_.configError = validate(model_.config, model_.device.available ? &model_.device : nullptr);
-  if (!traceInFlight_ && (!haveTraced_ || !sameTrace(traced_, model_.config))) requestTrace();
+  if (!traceInFlight_ && (!haveTraced_ || !sameTrace(traced_, model_.config))) {
+    userTrace_.reset();  // the configuration changed: its own trace, not the user's kernel's
+    requestTrace();
+  }
+  if (userTrace_ && !traceInFlight_) showUserTraceNow();
   gui::TraceState& t = model_.trace;
   // Asked for by a lesson or the command line: applied to the trace of the current configuration,
   // not to the previous one the views still show while the new one is recorded.
@@ -216,6 +220,27 @@ void Controller::update() {
   if (model_.continuous && !model_.measuring && model_.configError.empty() && backend_->measuresNot().empty() &&
       !remoteConnecting())
     backend_->queueRun(model_.config, "", RunKind::Continuous);
+}
+
+std::string Controller::showUserTrace(const std::vector<uint8_t>& bytes, const std::string& source, const RunConfig& config) {
+  std::string err;
+  TraceData data = TraceData::fromBuffer(bytes.data(), bytes.size(), &err);
+  if (!data.valid()) return err.empty() ? "no trace recorded" : err;
+  userTrace_ = UserTrace{std::move(data), source, config};
+  if (!traceInFlight_) showUserTraceNow();
+  return {};
+}
+
+void Controller::showUserTraceNow() {
+  if (!userTrace_) return;
+  UserTrace u = std::move(*userTrace_);
+  userTrace_.reset();
+  showHostTrace(std::move(u.data), u.source, true);
+  model_.trace.config = u.config;  // the views' labels; the configuration traced_ stays the catalogue's
+  model_.trace.pendingSelection = false;
+  // The step that shows the view's point (from the editor: the warp view's, where it will be seen).
+  const ViewId view = model_.view == ViewId::Editor || model_.view == ViewId::Source ? ViewId::WarpActivity : model_.view;
+  model_.trace.step = requestedStep(model_.trace.data, model_.trace.summary, view, kTellingStep);
 }
 
 bool Controller::traceSettled() const {

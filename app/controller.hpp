@@ -7,6 +7,7 @@
 // Two GL trace buffers: the views draw one while the traced kernel writes the other.
 #include <array>
 #include <memory>
+#include <optional>
 
 #include "interop.hpp"
 #include "reducelab/backend.hpp"
@@ -44,6 +45,10 @@ class Controller {
   // Asks for the current configuration's trace again (a recording was opened: its traces now
   // come first).
   void retrace() { haveTraced_ = false; }
+  // The views draw a trace of the user's kernel (the editor's Check traced a block of it through
+  // the Compute Sanitizer) until the configuration changes; one in flight for the catalogue
+  // kernel is let finish first, then replaced. "" or why the bytes are no trace.
+  std::string showUserTrace(const std::vector<uint8_t>& bytes, const std::string& source, const RunConfig& config);
 
  private:
   void requestTrace();
@@ -69,6 +74,13 @@ class Controller {
   std::string traceFallbackWhy_;  // why the CPU model answers it (the caption says so)
   std::optional<RunProgress> runProgress_;  // long CPU work of the running measurement
   uint64_t traceJob_ = 0;
+  struct UserTrace {
+    TraceData data;
+    std::string source;
+    RunConfig config;
+  };
+  std::optional<UserTrace> userTrace_;  // waiting for the catalogue trace in flight to land
+  void showUserTraceNow();
   RunConfig traced_;  // the last configuration asked for
   bool haveTraced_ = false;
   RunConfig resourcesFor_;

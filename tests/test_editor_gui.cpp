@@ -14,6 +14,7 @@
 
 #include "application.hpp"
 #include "gl_context.hpp"
+#include "reducelab/trace.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
 
@@ -445,4 +446,49 @@ TEST(EditorGui, TheSourceViewOffersACopyOfTheKernel) {
   const std::string k9 = shown("k9");
   EXPECT_NE(k9.find("Edit a copy"), std::string::npos);
   EXPECT_EQ(k9.find("Edit a copy ("), std::string::npos);  // no starter: the button is there, disabled
+}
+
+// The check's traced block reaches the views: after Check the warp, bank and coalescing views draw
+// the user's kernel (here the fake worker's trace), the Checks tab says which case, "Show in the
+// views" brings the warp view to the front; another configuration puts the catalogue kernel's
+// trace back, and the editor says the views no longer show it.
+TEST(EditorGui, TheChecksTracedBlockIsDrawnByTheViews) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  writeFile(file, harris3Int32Sum("128"));
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  o.checkWorkerArgs = {"traced"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  gui::Model& m = h.app->model();
+  h.app->requestEditor(gui::EditorRequest::Check);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 180)) << e.casesDone << " of " << e.casesTotal;
+  EXPECT_EQ(e.checkExit, 0) << e.checkSummary << "\n" << e.hazards;
+  ASSERT_FALSE(e.tracedCase.empty()) << e.hazards;
+  EXPECT_NE(e.tracedCase.find("block 128"), std::string::npos) << e.tracedCase;
+  ASSERT_TRUE(h.until([&] { return e.traceInViews; }, 10));
+  EXPECT_EQ(m.trace.config.kernel, "yours");
+  EXPECT_EQ(m.trace.config.block, 128);
+  EXPECT_EQ(int(m.trace.data.header.blockSize), 128);
+  EXPECT_NE(m.trace.source.find("GPU (fake worker (tests)): your kernel mine.cu, int32 sum, block 128"), std::string::npos)
+      << m.trace.source;
+  EXPECT_EQ(m.view, rl::ViewId::Editor) << "the check does not take the user away from the editor";
+  h.app->requestEditor(gui::EditorRequest::ShowTrace);
+  h.until([] { return false; }, 0.2);
+  EXPECT_EQ(m.view, rl::ViewId::WarpActivity);
+  EXPECT_EQ(m.trace.config.kernel, "yours");
+  // On the step that shows the warp view's point (the first with waiting lanes), not the last.
+  EXPECT_EQ(m.trace.step, rl::requestedStep(m.trace.data, m.trace.summary, rl::ViewId::WarpActivity, rl::kTellingStep));
+  EXPECT_LT(m.trace.step, m.trace.data.numSteps() - 1);
+  if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/editor-trace-in-views.png");
+  // Another configuration: its own trace again.
+  m.config.block = m.config.block == 256 ? 512 : 256;
+  ASSERT_TRUE(h.until([&] { return m.trace.valid && m.trace.config.kernel != "yours"; }, 30)) << m.trace.source;
+  h.until([] { return false; }, 0.1);
+  EXPECT_FALSE(e.traceInViews);
 }

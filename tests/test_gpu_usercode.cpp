@@ -6,14 +6,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "application.hpp"
+#include "gl_context.hpp"
 #include "gpu_support.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/stats.hpp"
+#include "reducelab/trace.hpp"
+#include "reducelab/trace_format.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/worker.hpp"
@@ -426,4 +433,47 @@ TEST(GpuUserKernel, BenchRowBesideOursIsTimedLikeOurs) {
   EXPECT_GT(ratio, 0.6);
   EXPECT_LT(ratio, 1.7);
   EXPECT_GT(rl::Stats::of(yours.kernelMs).median, rl::Stats::of(rows[1].kernelMs).median);  // not faster than CUB
+}
+
+// The editor's Check in the window, on the GPU: the battery passes, and the hazard check's traced
+// block (recorded by the Compute Sanitizer's patches of the unmodified kernel) is what the views
+// draw: the warp view on the step that shows its point, the caption naming the user's file.
+TEST(GpuUserKernel, TheEditorsCheckDrawsTheKernelInTheViews) {
+  REQUIRE_GPU();
+  std::string error;
+  auto ctx = rl::app::createHeadlessContext(1600, 900, &error);
+  ASSERT_TRUE(ctx) << error;
+  rl::app::GuiOptions o;
+  o.headless = true, o.width = 1600, o.height = 900;
+  o.kernelFile = dataFile("harris3.cu");
+  o.checkWorker = binary();  // the test binary is no worker: reducelab's check-worker
+  rl::app::Application app(*ctx, o);
+  rl::gui::Model& m = app.model();
+  auto until = [&](const std::function<bool()>& done, double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      app.drawFrame();
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  };
+  ASSERT_TRUE(until([&] { return m.trace.valid && m.editor.build == rl::gui::EditorState::Build::Ok; }, 120))
+      << m.editor.buildSummary;
+  app.requestEditor(rl::gui::EditorRequest::Check);
+  ASSERT_TRUE(until([&] { return !m.editor.checking; }, 300)) << m.editor.casesDone << " of " << m.editor.casesTotal;
+  EXPECT_EQ(m.editor.checkExit, 0) << m.editor.checkSummary << "\n" << m.editor.hazards;
+  ASSERT_FALSE(m.editor.tracedCase.empty()) << m.editor.hazards;
+  ASSERT_TRUE(until([&] { return m.editor.traceInViews; }, 30));
+  app.requestEditor(rl::gui::EditorRequest::ShowTrace);
+  until([] { return false; }, 0.3);
+  EXPECT_EQ(m.view, rl::ViewId::WarpActivity);
+  EXPECT_EQ(m.trace.config.kernel, "yours");
+  EXPECT_TRUE(m.trace.data.header.flags & rl::trace::kTraceInstrumented);
+  EXPECT_EQ(rl::checkTraceContent(m.trace.data), "");
+  EXPECT_NE(m.trace.source.find("your kernel harris3.cu"), std::string::npos) << m.trace.source;
+  EXPECT_NE(m.trace.source.find(rl::test::firstDevice().name), std::string::npos) << m.trace.source;
+  EXPECT_GT(m.trace.data.numSteps(), 3);
+  EXPECT_EQ(m.trace.step, rl::requestedStep(m.trace.data, m.trace.summary, rl::ViewId::WarpActivity, rl::kTellingStep));
+  if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-trace-h200.png");
 }

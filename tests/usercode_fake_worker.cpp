@@ -8,6 +8,7 @@
 //   usercode_fake_worker crash-once FILE the first worker aborts on its run; later ones answer Ok
 //   usercode_fake_worker silent          never says hello
 //   usercode_fake_worker exact           every run answers the exact reference (a right kernel)
+//   usercode_fake_worker traced          as exact, and traces (k3's CPU-model trace of the request)
 // A timing request gets repetitions as if the input streamed at 2 TB/s.
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 
 #include "reducelab/occupancy.hpp"
 #include "reducelab/reference.hpp"
+#include "reducelab/trace.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace uc = rl::usercode;
@@ -55,7 +57,10 @@ int main(int argc, char** argv) {
   rl::DeviceInfo d = rl::assumedH200();
   d.available = true;
   d.name = "fake worker (tests)";
-  if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d, "the fake worker does not trace")))) return 1;
+  // "traced": answers like "exact", and a trace request with the CPU model's trace of k3 at the
+  // request's type, block and N, marked as recorded by instrumentation (the GUI's views draw it).
+  const bool traces = mode == "traced";
+  if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d, traces ? "" : "the fake worker does not trace")))) return 1;
   rl::remote::FrameReader reader;
   char buffer[1 << 16];
   for (;;) {
@@ -82,7 +87,7 @@ int main(int argc, char** argv) {
     o.status = uc::RunOutcome::Status::Ok;
     const int32_t sum = int32_t(r.n);
     std::memcpy(&o.resultBits, &sum, sizeof sum);
-    if (mode == "exact") {  // the value a right kernel gives, from the CPU's exact reference
+    if (mode == "exact" || traces) {  // the value a right kernel gives, from the CPU's exact reference
       rl::RunConfig c;
       c.type = r.type, c.op = r.op, c.accumulate = rl::Accumulate::Same, c.n = r.n;
       c.data = r.data.pattern, c.seed = r.data.seed, c.rangeLo = r.data.lo, c.rangeHi = r.data.hi;
@@ -94,6 +99,20 @@ int main(int argc, char** argv) {
         case rl::ElemType::Int64: put(int64_t(ref.expected.i)); break;
         case rl::ElemType::Float32: put(float(ref.exact)); break;
         case rl::ElemType::Float64: put(double(ref.exact)); break;
+      }
+    }
+    if (traces && r.traceBlock >= 0) {
+      rl::RunConfig c;
+      c.kernel = "k3", c.type = r.type, c.op = r.op, c.n = r.n, c.block = r.plan.block, c.tracedBlock = uint64_t(r.traceBlock);
+      std::string error;
+      rl::TraceData t = rl::modelTrace(c, (r.n + uint64_t(c.block) - 1) / uint64_t(c.block), 9, &error);
+      if (!t.valid()) {
+        o.traceError = "the fake worker's model trace: " + error;
+      } else {
+        t.header.flags |= rl::trace::kTraceInstrumented;
+        o.trace = t.toBuffer();
+        o.tracedFunction = "fake";
+        o.tracePhases = t.numSteps();
       }
     }
     // A timing request: as if the input streamed at 2 TB/s (repetition k a nanosecond slower).

@@ -492,7 +492,7 @@ void drawTiming(const usercode::TimingCheck& t) {
   ImGui::EndTable();
 }
 
-void drawChecks(Model& model) {
+void drawChecks(Model& model, UiActions& actions) {
   EditorState& e = model.editor;
   const Palette& pal = palette(model.ui.theme);
   if (e.checking) {
@@ -521,6 +521,13 @@ void drawChecks(Model& model) {
     ImGui::TextDisabled("Goals of this step: judged when the check is done");
   }
   if (!e.hazards.empty()) ImGui::TextWrapped("%s", e.hazards.c_str());
+  // The hazard check's traced block, drawn by the warp, bank and coalescing views like ours.
+  if (!e.tracedCase.empty()) {
+    if (ImGui::SmallButton("Show in the views")) actions.requestEditor(EditorRequest::ShowTrace);
+    ImGui::SameLine();
+    ImGui::TextDisabled(e.traceInViews ? "the views show block 0 of %s" : "the trace of block 0 of %s",
+                        e.tracedCase.c_str());
+  }
   if (e.timing) drawTiming(*e.timing);
   if (e.cases.empty()) return;
   const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
@@ -603,7 +610,7 @@ void drawKernelEditor(Model& model, UiActions& actions) {
     if (ImGui::BeginTabItem("Checks###checks", nullptr, checkFlags)) {
       e.checksInFront = true;
       ImGui::BeginChild("checks");
-      drawChecks(model);
+      drawChecks(model, actions);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }

@@ -521,6 +521,7 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
           if (const TraceData t = TraceData::fromBuffer(o.trace.data(), o.trace.size(), &traceError); t.valid()) {
             const TraceSummary s = summarize(t);
             hc.banksKnown = true;
+            hc.trace = o.trace;
             hc.wavefronts = s.totalWavefronts;
             hc.idealWavefronts = s.totalIdealWavefronts;
             hc.bankConflicts = s.loadConflicts() + s.storeConflicts();

@@ -185,6 +185,8 @@ struct EditorState {
   std::string checkSummary;             // "72 of 72 passed" or why it did not run
   int checkExit = -1;                   // reducelab check's exit code for it (-1: none yet)
   std::string hazards;                  // the hazard check's lines
+  std::string tracedCase;               // the check traced a block of the kernel: which case ("" none)
+  bool traceInViews = false;            // and the views show it (until the configuration changes)
   std::optional<usercode::TimingCheck> timing;  // beside CUB (a kernel that passed), once done
   // The lesson step's goals (`require:`) the running or last check is judged by, and the verdicts.
   std::vector<Requirement> goals;
@@ -203,6 +205,7 @@ enum class EditorRequest {
   Save,          // to the document's file; one not saved yet asks where (SaveKernelAs)
   ReloadFromDisk,
   KeepMine,
+  ShowTrace,     // the views show the check's traced block again, warp view in front
 };
 
 struct Model {

@@ -96,6 +96,7 @@ struct HazardCheck {
   // those beyond the ideal, the bank conflicts; known when the trace converted.
   bool banksKnown = false;
   int wavefronts = 0, idealWavefronts = 0, bankConflicts = 0;
+  std::vector<uint8_t> trace;  // the traced block (TraceData bytes, trace_format.hpp): the GUI's views draw it
   int failures() const;
   std::string text() const;  // the lines `reducelab check` prints
 };
