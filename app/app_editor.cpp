@@ -390,7 +390,7 @@ void Application::updateEditor() {
         // Read after "trace from the" in the views' caption.
         editor_->traceSource = "GPU (" + editor_->hazardsGpu + "): your kernel " + e.doc.displayName() + ", " + h.c.label() +
                                ", recorded by the Compute Sanitizer's patches of the unmodified kernel (the check's traced case)";
-        e.tracedCase = h.c.label();
+        e.tracedCase = "block 0 of " + h.c.label();
         showEditorTrace(false);
       }
       editor_->hazards.reset();
@@ -410,6 +410,19 @@ void Application::updateEditor() {
           e.diagnostics = r.diagnostics, e.builtVersion = e.checkedVersion, e.build = gui::EditorState::Build::Errors;
       }
       if (r.status == uc::CheckStatus::Cancelled) e.checkSummary = "Check stopped";
+      // A wrong case traced as it ran: the views open on it (the first thing to look at).
+      if (const uc::FailureTrace& f = r.failureTrace; f.ran && !f.trace.empty()) {
+        RunConfig c = model_.config;
+        c.kernel = std::string(kUserKernelKey);
+        c.type = f.c.type, c.op = f.c.op, c.block = f.c.block, c.n = f.c.n, c.tracedBlock = uint64_t(f.block);
+        editor_->trace = f.trace;
+        editor_->traceConfig = c;
+        editor_->traceSource = "GPU (" + r.device.name + "): your kernel " + e.doc.displayName() + ", the first wrong case (" +
+                               f.c.label() + "), block " + std::to_string(f.block) + " of " + std::to_string(f.grid) +
+                               ", recorded by the Compute Sanitizer's patches of the unmodified kernel";
+        e.tracedCase = "block " + std::to_string(f.block) + " of the first wrong case, " + f.c.label();
+        showEditorTrace(true);
+      }
       model_.addLog(e.checkExit == 0 ? gui::LogLevel::Info : gui::LogLevel::Warn, "Check of " + e.doc.displayName() + ": " + e.checkSummary);
       editor_->report.reset();
     }

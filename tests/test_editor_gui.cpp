@@ -492,3 +492,37 @@ TEST(EditorGui, TheChecksTracedBlockIsDrawnByTheViews) {
   h.until([] { return false; }, 0.1);
   EXPECT_FALSE(e.traceInViews);
 }
+
+// A kernel that gives a wrong result: the first wrong case is traced as it ran (its N and data; the
+// first launch's last block, where a partial block's bugs show) and the views open on it.
+TEST(EditorGui, TheViewsOpenOnTheFirstWrongCase) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("wrong.cu");
+  writeFile(file, harris3Int32Sum("128"));
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // the sum of N ones: right for ones only
+  o.checkWorkerArgs = {"traced-wrong"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  gui::Model& m = h.app->model();
+  h.app->requestEditor(gui::EditorRequest::Check);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 180)) << e.casesDone << " of " << e.casesTotal;
+  EXPECT_EQ(e.checkExit, 3) << e.checkSummary;
+  const auto wrong = std::find_if(e.cases.begin(), e.cases.end(), [](const rl::usercode::CaseResult& c) {
+    return c.verdict == rl::usercode::Verdict::Fail;
+  });
+  ASSERT_NE(wrong, e.cases.end());
+  ASSERT_TRUE(h.until([&] { return e.traceInViews; }, 10)) << e.tracedCase;
+  EXPECT_EQ(m.view, rl::ViewId::WarpActivity) << "the views open on the failure";
+  EXPECT_NE(e.tracedCase.find("first wrong case"), std::string::npos) << e.tracedCase;
+  EXPECT_NE(m.trace.source.find("the first wrong case"), std::string::npos) << m.trace.source;
+  EXPECT_EQ(m.trace.config.n, wrong->c.n);
+  EXPECT_EQ(m.trace.config.type, wrong->c.type);
+  EXPECT_EQ(m.trace.config.block, wrong->c.block);
+  const uint64_t grid = (wrong->c.n + uint64_t(wrong->c.block) - 1) / uint64_t(wrong->c.block);
+  EXPECT_EQ(uint64_t(m.trace.data.header.tracedBlock), grid - 1) << "the first launch's last block";
+}

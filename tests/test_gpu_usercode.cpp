@@ -126,6 +126,15 @@ TEST(GpuUserKernel, DoubleReadMaxFailsExactlyTheCasesItsBugMisses) {
   }
   EXPECT_GT(predictedFailures, 0);  // the data does expose it
   EXPECT_EQ(c.report["summary"]["failed"], predictedFailures);
+  // The first wrong case traced as it ran: the first launch's last block.
+  const json& f = c.report["failure_trace"];
+  EXPECT_TRUE(f["ran"].get<bool>()) << f.dump();
+  for (const json& k : c.report["cases"])
+    if (k["verdict"] == "fail") {
+      EXPECT_NE(k["text"].get<std::string>().find(f["case"].get<std::string>()), std::string::npos) << f.dump();
+      break;
+    }
+  EXPECT_EQ(f["block"].get<int64_t>(), f["grid"].get<int64_t>() - 1) << f.dump();
 }
 
 TEST(GpuUserKernel, WritePastTheOutputIsNamedWithItsOffset) {

@@ -9,6 +9,7 @@
 //   usercode_fake_worker silent          never says hello
 //   usercode_fake_worker exact           every run answers the exact reference (a right kernel)
 //   usercode_fake_worker traced          as exact, and traces (k3's CPU-model trace of the request)
+//   usercode_fake_worker traced-wrong    as ok (wrong but for ones), and traces
 // A timing request gets repetitions as if the input streamed at 2 TB/s.
 #include <unistd.h>
 
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
   d.name = "fake worker (tests)";
   // "traced": answers like "exact", and a trace request with the CPU model's trace of k3 at the
   // request's type, block and N, marked as recorded by instrumentation (the GUI's views draw it).
-  const bool traces = mode == "traced";
+  const bool traces = mode == "traced" || mode == "traced-wrong";
   if (!writeAll(rl::remote::encodeFrame(uc::workerHelloJson(d, traces ? "" : "the fake worker does not trace")))) return 1;
   rl::remote::FrameReader reader;
   char buffer[1 << 16];
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     o.status = uc::RunOutcome::Status::Ok;
     const int32_t sum = int32_t(r.n);
     std::memcpy(&o.resultBits, &sum, sizeof sum);
-    if (mode == "exact" || traces) {  // the value a right kernel gives, from the CPU's exact reference
+    if (mode == "exact" || mode == "traced") {  // the value a right kernel gives, from the CPU's exact reference
       rl::RunConfig c;
       c.type = r.type, c.op = r.op, c.accumulate = rl::Accumulate::Same, c.n = r.n;
       c.data = r.data.pattern, c.seed = r.data.seed, c.rangeLo = r.data.lo, c.rangeHi = r.data.hi;

@@ -525,8 +525,7 @@ void drawChecks(Model& model, UiActions& actions) {
   if (!e.tracedCase.empty()) {
     if (ImGui::SmallButton("Show in the views")) actions.requestEditor(EditorRequest::ShowTrace);
     ImGui::SameLine();
-    ImGui::TextDisabled(e.traceInViews ? "the views show block 0 of %s" : "the trace of block 0 of %s",
-                        e.tracedCase.c_str());
+    ImGui::TextDisabled(e.traceInViews ? "the views show %s" : "traced: %s", e.tracedCase.c_str());
   }
   if (e.timing) drawTiming(*e.timing);
   if (e.cases.empty()) return;

@@ -531,6 +531,35 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
     }
     if (hooks.onHazards) hooks.onHazards(hc);
   }
+  // The first wrong case traced as it ran (the views open on it in the window).
+  if (rep.status == CheckStatus::Ran && !(hooks.cancelled && hooks.cancelled())) {
+    FailureTrace& ft = rep.failureTrace;
+    const auto wrong = std::find_if(rep.cases.begin(), rep.cases.end(), [](const CaseResult& r) { return r.verdict == Verdict::Fail; });
+    const std::string tracer = wrong == rep.cases.end() || rep.summary.timedOut > 0 ? std::string() : worker.tracer();
+    if (wrong == rep.cases.end()) ft.why = "";
+    else if (rep.summary.timedOut > 0) ft.why = "a case timed out: a kernel that does not finish cannot be traced";
+    else if (!tracer.empty()) ft.why = tracer;
+    else {
+      ft.c = wrong->c;
+      const CompileResult& build = *std::find_if(rep.builds.begin(), rep.builds.end(), [&](const CompileResult& b) {
+        return b.type == ft.c.type && b.op == ft.c.op;
+      });
+      const KernelBuild* k = build.kernelFor(ft.c.block);
+      const LaunchPlan plan = planLaunch(rep.contract, ft.c.type, ft.c.n, ft.c.block);
+      if (!k || !plan.error.empty() || plan.passes.empty()) {
+        ft.why = !k ? "no build for block " + std::to_string(ft.c.block) : !plan.error.empty() ? plan.error : "no launch";
+      } else {
+        RunRequest run = runRequestFor(*k, ft.c, plan);
+        ft.grid = plan.passes.front().grid;
+        ft.block = int64_t(ft.grid) - 1;
+        run.traceBlock = ft.block;
+        const RunOutcome o = worker.run(run, build.cubin);
+        if (o.status != RunOutcome::Status::Ok) ft.why = "the traced run: " + o.message;
+        else if (!o.traceError.empty()) ft.why = "the trace: " + o.traceError;
+        else ft.ran = true, ft.trace = o.trace;
+      }
+    }
+  }
   // The timing: the first type, operation and block checked, at the asked N, random data.
   if (rep.status == CheckStatus::Ran && q.timing.run && !(hooks.cancelled && hooks.cancelled())) {
     TimingCheck& tc = rep.timing;
@@ -591,6 +620,14 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
 }
 
 namespace {
+
+nlohmann::json failureTraceJson(const FailureTrace& f) {
+  return {{"ran", f.ran},
+          {"why_not", f.why},
+          {"case", f.ran ? f.c.label() : std::string()},
+          {"block", f.ran ? f.block : int64_t(-1)},
+          {"grid", f.grid}};
+}
 
 nlohmann::json hazardJson(const HazardCheck& h) {
   using nlohmann::json;
@@ -723,6 +760,7 @@ nlohmann::json checkReportJson(const CheckReport& r) {
           {"builds", builds},
           {"cases", cases},
           {"hazard_check", hazardJson(r.hazards)},
+          {"failure_trace", failureTraceJson(r.failureTrace)},
           {"timing", timingJson(r.timing)},
           {"worker_restarts", r.workerRestarts},
           {"summary",

@@ -155,6 +155,18 @@ struct CheckRequest {
 
 enum class CheckStatus { Ran, CompileError, Environment, Usage, Cancelled };
 
+// The first case that gave a wrong result (or wrote outside its buffers), traced as it ran: the
+// same type, operation, block, N and data, through the Compute Sanitizer's patches. The GUI opens
+// the views on it. Crashes and hangs are not traced (they would fault or hang again).
+struct FailureTrace {
+  bool ran = false;
+  std::string why;      // not ran: why ("" when every case passed)
+  CheckCase c;
+  int64_t block = 0;    // the traced block: the first launch's last (a partial block's bugs show there)
+  uint64_t grid = 0;    // of the first launch
+  std::vector<uint8_t> trace;  // TraceData bytes
+};
+
 struct CheckReport {
   CheckStatus status = CheckStatus::Environment;
   std::string error;       // Environment / Usage / Cancelled: why
@@ -169,6 +181,7 @@ struct CheckReport {
   std::vector<CaseResult> cases;
   CheckSummary summary;
   HazardCheck hazards;
+  FailureTrace failureTrace;
   TimingCheck timing;
   int workerRestarts = 0;
   // 0 all passed, 3 a case failed or a hazard was found, 4 compile errors, 1 environment (no
