@@ -90,6 +90,7 @@ void Application::renderFrame() {
   controller_->update();
   updateEditor();
   if (!selectionAsked) keepStepByMeaning(versionBefore, before, stepsBefore, stepBefore);
+  model_.trace.stepChosen = false;
   ui_.draw(model_, *this);
   ImGui::Render();
   if (recordText_ || !opt_.dumpLayout.empty()) textRuns_ = gui::collectTextRuns();
@@ -113,6 +114,7 @@ double Application::drawFrame() {
 void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHeader& before, int stepsBefore,
                                     int stepBefore) {
   gui::TraceState& t = model_.trace;
+  if (t.stepChosen) return;
   if (t.version == versionBefore || !t.valid || stepsBefore == 0) return;
   const int steps = t.data.numSteps();
   int best = -1;

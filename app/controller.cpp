@@ -241,6 +241,7 @@ void Controller::showUserTraceNow() {
   // The step that shows the view's point (from the editor: the warp view's, where it will be seen).
   const ViewId view = model_.view == ViewId::Editor || model_.view == ViewId::Source ? ViewId::WarpActivity : model_.view;
   model_.trace.step = requestedStep(model_.trace.data, model_.trace.summary, view, kTellingStep);
+  model_.trace.stepChosen = true;
 }
 
 bool Controller::traceSettled() const {

@@ -525,4 +525,7 @@ TEST(EditorGui, TheViewsOpenOnTheFirstWrongCase) {
   EXPECT_EQ(m.trace.config.block, wrong->c.block);
   const uint64_t grid = (wrong->c.n + uint64_t(wrong->c.block) - 1) / uint64_t(wrong->c.block);
   EXPECT_EQ(uint64_t(m.trace.data.header.tracedBlock), grid - 1) << "the first launch's last block";
+  // On the warp view's point, not on the step the hazard check's trace was showing (on the H200
+  // the frame that brought it mapped the old step onto it: the last phase).
+  EXPECT_EQ(m.trace.step, rl::requestedStep(m.trace.data, m.trace.summary, rl::ViewId::WarpActivity, rl::kTellingStep));
 }

@@ -447,14 +447,13 @@ TEST(GpuUserKernel, BenchRowBesideOursIsTimedLikeOurs) {
 // The editor's Check in the window, on the GPU: the battery passes, and the hazard check's traced
 // block (recorded by the Compute Sanitizer's patches of the unmodified kernel) is what the views
 // draw: the warp view on the step that shows its point, the caption naming the user's file.
-TEST(GpuUserKernel, TheEditorsCheckDrawsTheKernelInTheViews) {
-  REQUIRE_GPU();
+void editorCheckInTheWindow(const std::string& file, bool right) {
   std::string error;
   auto ctx = rl::app::createHeadlessContext(1600, 900, &error);
   ASSERT_TRUE(ctx) << error;
   rl::app::GuiOptions o;
   o.headless = true, o.width = 1600, o.height = 900;
-  o.kernelFile = dataFile("harris3.cu");
+  o.kernelFile = dataFile(file);
   o.checkWorker = binary();  // the test binary is no worker: reducelab's check-worker
   rl::app::Application app(*ctx, o);
   rl::gui::Model& m = app.model();
@@ -471,18 +470,34 @@ TEST(GpuUserKernel, TheEditorsCheckDrawsTheKernelInTheViews) {
       << m.editor.buildSummary;
   app.requestEditor(rl::gui::EditorRequest::Check);
   ASSERT_TRUE(until([&] { return !m.editor.checking; }, 300)) << m.editor.casesDone << " of " << m.editor.casesTotal;
-  EXPECT_EQ(m.editor.checkExit, 0) << m.editor.checkSummary << "\n" << m.editor.hazards;
+  EXPECT_EQ(m.editor.checkExit, right ? 0 : 3) << m.editor.checkSummary << "\n" << m.editor.hazards;
   ASSERT_FALSE(m.editor.tracedCase.empty()) << m.editor.hazards;
   ASSERT_TRUE(until([&] { return m.editor.traceInViews; }, 30));
-  app.requestEditor(rl::gui::EditorRequest::ShowTrace);
-  until([] { return false; }, 0.3);
+  if (right) {
+    EXPECT_EQ(m.view, rl::ViewId::Editor) << "a passing check leaves the user in the editor";
+    app.requestEditor(rl::gui::EditorRequest::ShowTrace);
+    until([] { return false; }, 0.3);
+  } else {
+    EXPECT_NE(m.editor.tracedCase.find("first wrong case"), std::string::npos) << m.editor.tracedCase;
+  }
   EXPECT_EQ(m.view, rl::ViewId::WarpActivity);
   EXPECT_EQ(m.trace.config.kernel, "yours");
   EXPECT_TRUE(m.trace.data.header.flags & rl::trace::kTraceInstrumented);
   EXPECT_EQ(rl::checkTraceContent(m.trace.data), "");
-  EXPECT_NE(m.trace.source.find("your kernel harris3.cu"), std::string::npos) << m.trace.source;
+  EXPECT_NE(m.trace.source.find("your kernel " + file), std::string::npos) << m.trace.source;
   EXPECT_NE(m.trace.source.find(rl::test::firstDevice().name), std::string::npos) << m.trace.source;
   EXPECT_GT(m.trace.data.numSteps(), 3);
   EXPECT_EQ(m.trace.step, rl::requestedStep(m.trace.data, m.trace.summary, rl::ViewId::WarpActivity, rl::kTellingStep));
-  if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-trace-h200.png");
+  if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-trace-" + file + ".png");
+}
+
+TEST(GpuUserKernel, TheEditorsCheckDrawsTheKernelInTheViews) {
+  REQUIRE_GPU();
+  editorCheckInTheWindow("harris3.cu", true);
+}
+
+// A wrong kernel (seed 002's max that reads one element twice): the views open on its first wrong case.
+TEST(GpuUserKernel, TheEditorsCheckOpensTheViewsOnTheFirstWrongCase) {
+  REQUIRE_GPU();
+  editorCheckInTheWindow("double_read_max.cu", false);
 }

@@ -78,6 +78,9 @@ struct TraceState {
   int slot = -1;            // selected access slot, -1: the first that applies
   // Set by lessons and the command line: applied when the next trace arrives.
   bool pendingSelection = false;
+  // The step was chosen with the trace (the user's kernel's, on its view's point): the frame that
+  // brought it keeps it instead of mapping the old step's meaning onto it.
+  bool stepChosen = false;
   int pendingStep = -2, pendingWarp = 0;  // -2 kTellingStep, -1 the last
   int pendingSlot = -1;  // the slot a lesson step asks for (-1: the first that applies), set with the trace
 };
