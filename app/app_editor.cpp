@@ -20,6 +20,7 @@
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/measure.hpp"
 #include "reducelab/usercode/starters.hpp"
 
 namespace rl::app {
@@ -132,6 +133,7 @@ struct Application::EditorJobs {
   std::optional<uc::HazardCheck> hazards;
   std::string hazardsGpu;  // the worker's GPU, which traced it
   std::optional<uc::TimingCheck> timing;
+  std::optional<Measurement> runRow;  // Run as a row: its measurement (ok or why not)
   std::atomic<bool> cancel{false};
   std::unique_ptr<uc::KernelWorker> worker;
   // The check's traced block of the kernel, kept for "Show in the views" (a configuration change
@@ -225,17 +227,53 @@ void Application::startEditorCompile() {
       std::async(std::launch::async, compileDocument, e.doc.version(), e.doc.text(), file, editorArchitecture(), model_.device);
 }
 
+// The worker process the editor's check and runs go to (one at a time), started on first use.
+void Application::ensureEditorWorker() {
+  if (editor_->check.joinable()) editor_->check.join();
+  if (editor_->worker) return;
+  uc::WorkerOptions w;
+  if (!opt_.checkWorker.empty()) w.executable = opt_.checkWorker, w.args = opt_.checkWorkerArgs;
+  EditorJobs* jobs = editor_.get();
+  w.cancelled = [jobs] { return jobs->cancel.load(); };  // Stop and the app's exit reach a run in flight
+  editor_->worker = std::make_unique<uc::KernelWorker>(w);
+}
+
+// Run as a row: the kernel measured at the Parameters panel's configuration like bench
+// --kernel-file's row (usercode/measure.hpp), into Results and the plot beside ours.
+void Application::startEditorRun() {
+  gui::EditorState& e = model_.editor;
+  if (e.checking || e.running || e.doc.empty()) return;
+  ensureEditorWorker();
+  e.running = true;
+  editor_->cancel = false;
+  uc::UserMeasureRequest q;
+  q.source = e.doc.text();
+  q.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
+  q.config = model_.config;
+  q.config.kernel = std::string(kUserKernelKey);
+  q.sm = model_.device.available ? editorArchitecture() : 0;
+  q.peaks = model_.peaks;
+  e.notice = "Running " + e.doc.displayName() + " at " + std::string(name(q.config.type)) + " " + std::string(name(q.config.op)) +
+             ", N=" + formatCount(q.config.n) + ", block " + std::to_string(q.config.block) + "...";
+  e.noticeIsError = false;
+  EditorJobs* jobs = editor_.get();
+  jobs->check = std::thread([jobs, q] {
+    Measurement m;
+    try {
+      m = uc::measureUserKernel(q, *jobs->worker);
+    } catch (const std::exception& ex) {  // never std::terminate from this thread: say it
+      m.ok = false;
+      m.error = std::string("the run stopped: ") + ex.what();
+    }
+    std::lock_guard<std::mutex> lock(jobs->mutex);
+    jobs->runRow = std::move(m);
+  });
+}
+
 void Application::startEditorCheck() {
   gui::EditorState& e = model_.editor;
-  if (e.checking || e.doc.empty()) return;
-  if (editor_->check.joinable()) editor_->check.join();
-  if (!editor_->worker) {
-    uc::WorkerOptions w;
-    if (!opt_.checkWorker.empty()) w.executable = opt_.checkWorker, w.args = opt_.checkWorkerArgs;
-    EditorJobs* jobs = editor_.get();
-    w.cancelled = [jobs] { return jobs->cancel.load(); };  // Stop and the app's exit reach a run in flight
-    editor_->worker = std::make_unique<uc::KernelWorker>(w);
-  }
+  if (e.checking || e.running || e.doc.empty()) return;
+  ensureEditorWorker();
   e.checking = true;
   e.checkedVersion = e.doc.version();
   e.cases.clear();
@@ -305,7 +343,7 @@ bool Application::editorBusy() const {
   if (!editor_) return false;
   const bool compileDue = !e.doc.empty() && e.builtVersion != e.doc.version() && editor_->compileQueuedFor != e.doc.version();
   const bool autosaveDue = editor_->autosaveOn && editor_->autosavedVersion != e.doc.version();
-  return e.checking || e.build == gui::EditorState::Build::Compiling || compileDue || autosaveDue;
+  return e.checking || e.running || e.build == gui::EditorState::Build::Compiling || compileDue || autosaveDue;
 }
 
 bool Application::watchKernelFile() {
@@ -370,6 +408,28 @@ void Application::updateEditor() {
       editor_->compileQueuedFor != e.doc.version() && now - editor_->changedAt > 0.8)
     startEditorCompile();
   if (e.build == gui::EditorState::Build::Compiling && !editor_->compile.valid()) e.build = gui::EditorState::Build::None;
+  // Run as a row: done.
+  if (e.running) {
+    std::optional<Measurement> row;
+    {
+      std::lock_guard<std::mutex> lock(editor_->mutex);
+      row.swap(editor_->runRow);
+    }
+    if (row) {
+      e.running = false;
+      if (row->ok) {
+        char line[160];
+        std::snprintf(line, sizeof line, "Run: %.1f GB/s (kernel), %.4f ms median%s: a row in Results", row->bandwidthGBs,
+                      row->kernel.median, row->haveReference && !row->check.pass ? ", WRONG result" : "");
+        e.notice = line, e.noticeIsError = row->haveReference && !row->check.pass;
+        model_.addLog(gui::LogLevel::Info, e.doc.displayName() + ": " + line);
+        model_.results.append(std::move(*row));
+      } else {
+        e.notice = "Not run: " + row->error, e.noticeIsError = true;
+        model_.addLog(gui::LogLevel::Warn, e.doc.displayName() + ": " + e.notice);
+      }
+    }
+  }
   // The views show the user's kernel until the configuration changes (the controller then traces it).
   e.traceInViews = !editor_->trace.empty() && model_.trace.valid && model_.trace.config.kernel == kUserKernelKey;
   // The check's progress and end.
@@ -502,6 +562,7 @@ void Application::requestEditor(gui::EditorRequest r) {
       }
       break;
     case gui::EditorRequest::ShowTrace: showEditorTrace(true); break;
+    case gui::EditorRequest::Run: startEditorRun(); break;
     case gui::EditorRequest::KeepMine:
       e.doc.keepMine();
       e.conflict = false;

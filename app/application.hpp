@@ -143,6 +143,8 @@ class Application final : public gui::UiActions {
   int editorArchitecture() const;
   void startEditorCompile();
   void showEditorTrace(bool bringViewsToFront);
+  void ensureEditorWorker();
+  void startEditorRun();
   void startEditorCheck();
   void saveEditorAutosave();
   void closeEditorAutosave();

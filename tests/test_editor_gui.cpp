@@ -529,3 +529,47 @@ TEST(EditorGui, TheViewsOpenOnTheFirstWrongCase) {
   // the frame that brought it mapped the old step onto it: the last phase).
   EXPECT_EQ(m.trace.step, rl::requestedStep(m.trace.data, m.trace.summary, rl::ViewId::WarpActivity, rl::kTellingStep));
 }
+
+// Run as a row: the kernel measured at the Parameters' configuration, timed like bench
+// --kernel-file's row (here by the fake worker: the input streamed at 2 TB/s), into Results.
+TEST(EditorGui, RunAsARowPutsTheKernelInResults) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  const std::string file = dir.file("mine.cu");
+  writeFile(file, harris3Int32Sum("128"));
+  rl::app::GuiOptions o;
+  o.kernelFile = file;
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  o.checkWorkerArgs = {"exact"};
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  gui::Model& m = h.app->model();
+  m.config.type = rl::ElemType::Int32, m.config.op = rl::Op::Sum, m.config.block = 128, m.config.n = uint64_t(1) << 20;
+  m.config.reps = 10;
+  const size_t before = m.results.size();
+  h.app->requestEditor(gui::EditorRequest::Run);
+  EXPECT_TRUE(e.running);
+  ASSERT_TRUE(h.until([&] { return !e.running; }, 120)) << e.notice;
+  ASSERT_EQ(m.results.size(), before + 1) << e.notice;
+  const rl::Measurement& r = m.results.rows().back();
+  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.config.kernel, "yours");
+  EXPECT_EQ(r.config.n, uint64_t(1) << 20);
+  EXPECT_EQ(r.kernelMs.size(), 10u);
+  // The fake worker's repetition k takes n*4/2e9 ms + k ns: the median of 10 is that of k = 4.5.
+  EXPECT_NEAR(r.kernel.median, double(1 << 20) * 4 / 2e9 + 4.5e-6, 1e-9);
+  EXPECT_NEAR(r.bandwidthGBs, r.bytesRead / (r.kernel.median * 1e-3) / 1e9, 1e-6 * r.bandwidthGBs);
+  EXPECT_NE(e.notice.find("a row in Results"), std::string::npos) << e.notice;
+  EXPECT_FALSE(e.noticeIsError) << e.notice;
+  h.until([] { return false; }, 0.2);
+  if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/editor-run-row.png");
+  // A block the kernel does not claim: one clear line, no row.
+  m.config.block = 1024;
+  h.app->requestEditor(gui::EditorRequest::Run);
+  ASSERT_TRUE(h.until([&] { return !e.running; }, 120)) << e.notice;
+  EXPECT_EQ(m.results.size(), before + 1);
+  EXPECT_TRUE(e.noticeIsError);
+  EXPECT_NE(e.notice.find("Not run"), std::string::npos) << e.notice;
+}

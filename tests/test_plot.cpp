@@ -858,3 +858,22 @@ TEST(PlotLayout, ANarrowPlotPutsItsLegendUnderneathAndKeepsShadeLabelsWhole) {
     EXPECT_LE(S.label.x + 0.5f * w, L.plot.x1 + 0.5f) << S.label.text;
   }
 }
+
+// No peak known (no GPU and no recording: a run of the user's kernel through a stand-in worker
+// showed "0.0% of theoretical"): the headline says no share of a peak it does not know.
+TEST(FigureLayout, TheHeadlineClaimsNoShareOfAnUnknownPeak) {
+  rl::Measurement m;
+  m.ok = true;
+  m.config.kernel = "yours";
+  m.bytesRead = 4e6;
+  m.kernelMs = {0.002};
+  m.kernel = rl::Stats::of(m.kernelMs);
+  m.bandwidthGBs = 2000;
+  const auto unknown = liveHeadline({m}, rl::Peaks{}, rl::TimeBasis::Kernel);
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_EQ(unknown->detail.find("theoretical"), std::string::npos) << unknown->detail;
+  EXPECT_NE(unknown->detail.find("0.0020 ms median"), std::string::npos) << unknown->detail;
+  rl::Peaks p;
+  p.theoreticalGBs = 4000;
+  EXPECT_NE(liveHeadline({m}, p, rl::TimeBasis::Kernel)->detail.find("50.0% of theoretical"), std::string::npos);
+}

@@ -186,6 +186,16 @@ void drawToolbar(Model& model, UiActions& actions) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Run the battery on the GPU: every claimed type, operation and block size against the exact "
                       "reference, guard zones around every buffer, shared-memory hazards (reducelab check)");
+  sameLineIfFits(buttonWidth("Run as a row"));
+  const bool busy = e.checking || e.running;
+  if (busy) ImGui::BeginDisabled();
+  if (ImGui::Button("Run as a row")) actions.requestEditor(EditorRequest::Run);
+  if (busy) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", busy ? "Waits for the check or run in progress"
+                                 : "Measure your kernel at the Parameters panel's type, operation, N, block, repetitions and L2 "
+                                   "mode, timed as ours: a row in Results and the plot beside our kernels' (reducelab bench "
+                                   "--kernel-file)");
   if (!hasText) ImGui::EndDisabled();
   sameLineIfFits(buttonWidth("Undo") + buttonWidth("Redo") + ImGui::GetStyle().ItemSpacing.x);
   if (!e.doc.canUndo()) ImGui::BeginDisabled();

@@ -109,7 +109,7 @@ void drawResultsAndLog(Model& model, UiActions& actions) {
       if (cache.rows.empty()) ImGui::TextDisabled("%zu runs of the matrix families", cache.matrix.size());
       else {
         // Short beside the button (a long sentence was cut at every projector size); why, on hover.
-        ImGui::TextDisabled("%zu runs, by %s time", cache.rows.size(), timeBasisName(cache.basis));
+        ImGui::TextDisabled("%zu run%s, by %s time", cache.rows.size(), cache.rows.size() == 1 ? "" : "s", timeBasisName(cache.basis));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", timeBasisMeaning(cache.basis));
       }
       // One table per kind of run; with both, each takes half of the height left.

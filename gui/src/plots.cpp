@@ -238,8 +238,12 @@ std::optional<Headline> liveHeadline(const std::vector<Measurement>& runs, const
     const double gbs = comparedGBs(*it, basis);
     char value[48], detail[160];
     std::snprintf(value, sizeof value, "%.0f GB/s", gbs);
-    std::snprintf(detail, sizeof detail, "%s time: %.1f%% of theoretical, %.4f ms median", timeBasisName(basis),
-                  peaks.theoreticalGBs > 0 ? 100.0 * gbs / peaks.theoreticalGBs : 0.0, comparedTime(*it, basis).median);
+    // No peak known (no GPU here, none recorded): no share of it, rather than a false 0 %.
+    if (peaks.theoreticalGBs > 0)
+      std::snprintf(detail, sizeof detail, "%s time: %.1f%% of theoretical, %.4f ms median", timeBasisName(basis),
+                    100.0 * gbs / peaks.theoreticalGBs, comparedTime(*it, basis).median);
+    else
+      std::snprintf(detail, sizeof detail, "%s time: %.4f ms median", timeBasisName(basis), comparedTime(*it, basis).median);
     return Headline{value, configKey(it->config), detail};
   }
   return std::nullopt;

@@ -182,6 +182,7 @@ struct EditorState {
   std::vector<std::string> resources;   // per build: registers, shared memory, spills, occupancy per claimed block
   // The latest check (the battery, in the worker).
   bool checking = false;
+  bool running = false;                 // Run: the kernel measured as a row of Results (bench --kernel-file's)
   uint64_t checkedVersion = 0;
   int casesDone = 0, casesTotal = 0;
   std::vector<usercode::CaseResult> cases;
@@ -209,6 +210,7 @@ enum class EditorRequest {
   ReloadFromDisk,
   KeepMine,
   ShowTrace,     // the views show the check's traced block again, warp view in front
+  Run,           // measure it at the Parameters' type, operation, N and block: a row in Results
 };
 
 struct Model {
