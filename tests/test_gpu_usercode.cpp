@@ -501,3 +501,47 @@ TEST(GpuUserKernel, TheEditorsCheckOpensTheViewsOnTheFirstWrongCase) {
   REQUIRE_GPU();
   editorCheckInTheWindow("double_read_max.cu", false);
 }
+
+// Run as a row on the GPU: Harris 3 as the student wrote it, in Results beside our k3 measured by
+// the window's own service at the same configuration; right result, bandwidth = bytes / time, and
+// within a factor of our k3 (the same algorithm).
+TEST(GpuUserKernel, RunAsARowInTheWindowBesideOurK3) {
+  REQUIRE_GPU();
+  std::string error;
+  auto ctx = rl::app::createHeadlessContext(1600, 900, &error);
+  ASSERT_TRUE(ctx) << error;
+  rl::app::GuiOptions o;
+  o.headless = true, o.width = 1600, o.height = 900;
+  o.kernelFile = dataFile("harris3.cu");
+  o.checkWorker = binary();
+  rl::app::Application app(*ctx, o);
+  rl::gui::Model& m = app.model();
+  auto until = [&](const std::function<bool()>& done, double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+      app.drawFrame();
+      if (done()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  };
+  m.config.kernel = "k3", m.config.type = rl::ElemType::Float32, m.config.op = rl::Op::Sum;
+  m.config.block = 256, m.config.n = uint64_t(1) << 24, m.config.final = rl::FinalStage::Gpu;
+  app.requestRun();
+  ASSERT_TRUE(until([&] { return m.results.size() == 1 && !m.measuring; }, 120));
+  app.requestEditor(rl::gui::EditorRequest::Run);
+  ASSERT_TRUE(until([&] { return !m.editor.running; }, 120)) << m.editor.notice;
+  ASSERT_EQ(m.results.size(), 2u) << m.editor.notice;
+  const rl::Measurement& ours = m.results.rows()[0];
+  const rl::Measurement& yours = m.results.rows()[1];
+  ASSERT_TRUE(ours.ok && yours.ok) << ours.error << " / " << yours.error;
+  EXPECT_EQ(yours.config.kernel, "yours");
+  EXPECT_TRUE(yours.haveReference && yours.check.pass) << yours.check.note;
+  EXPECT_NEAR(yours.bandwidthGBs, yours.bytesRead / (yours.kernel.median * 1e-3) / 1e9, 1e-6 * yours.bandwidthGBs);
+  EXPECT_LT(yours.bandwidthGBs, rl::test::firstDevice().theoreticalPeakGBs());
+  EXPECT_GT(yours.bandwidthGBs, 0.5 * ours.bandwidthGBs) << "ours " << ours.bandwidthGBs;
+  EXPECT_LT(yours.bandwidthGBs, 2.0 * ours.bandwidthGBs) << "ours " << ours.bandwidthGBs;
+  std::printf("k3 %.1f GB/s, yours (harris3.cu) %.1f GB/s, float32 sum 2^24 block 256\n", ours.bandwidthGBs, yours.bandwidthGBs);
+  until([] { return false; }, 0.2);  // columns fit the new row from the next frame on
+  if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-run-row-h200.png");
+}

@@ -558,3 +558,37 @@ TEST(LayoutChecker, FindsCutAndOverlappingTextAndNotWhatTheClipHides) {
   ImGui::DestroyContext(context);
   ImGui::SetCurrentContext(previous);
 }
+
+// A row with a longer name than those before it (the user's kernel, "your kernel (FILE)") widens
+// its column within a few frames (a screenshot taken in the very frame the row arrived on the H200
+// showed "your kerne": ImGui sizes a column from the previous frame's content).
+TEST(GuiState, AResultsColumnWidensForALongerCell) {
+  std::string error;
+  rl::app::Application* app = sharedApp(&error);
+  if (!app) GTEST_SKIP() << error;
+  rl::gui::Model& m = app->model();
+  if (m.lesson.active) app->requestCloseLesson();
+  app->setDisplaySize(1600, 900);
+  m.results.clear();
+  std::vector<rl::Measurement> rows = rl::syntheticResults(2);
+  rows[0].config.kernel = "k3";  // "sequential": shorter than the next row's name
+  m.results.append(rows[0]);
+  for (int i = 0; i < 4; ++i) app->drawFrame();
+  rows[1].config.kernel = "yours";  // named by its kernelName (no catalogue entry)
+  rows[1].kernelName = "your kernel (a-rather-long-file-name-for-a-kernel.cu)";
+  m.results.append(rows[1]);
+  app->setRecordText(true);
+  for (int i = 0; i < 4; ++i) app->drawFrame();
+  app->setRecordText(false);
+  bool found = false;
+  for (const rl::gui::TextRun& r : app->textRuns())
+    if (r.text.rfind("your kernel (", 0) == 0) {  // the run's text has spaces where glyphs stand apart
+      found = true;
+      EXPECT_FALSE(r.cutX) << r.text;
+    }
+  std::string results;
+  for (const rl::gui::TextRun& r : app->textRuns())
+    if (r.window.find("Results") != std::string::npos) results += r.window + ": " + r.text + "\n";
+  EXPECT_TRUE(found) << "the row's name is not on the screen:\n" << results;
+  m.results.clear();
+}
