@@ -6,6 +6,7 @@
 #include "cmd_usercode.hpp"
 #include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/usercode/line_table.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/worker.hpp"
 
@@ -114,9 +115,11 @@ int runKernelFileTrace(const TraceOptions& o) {
                out.tracedFunction.c_str(), (unsigned long long)plan.passes.front().grid, block,
                (unsigned long long)out.traceRecords, (unsigned long long)o.tracedBlock, out.tracePhases);
   for (const std::string& note : out.traceNotes) std::fprintf(stderr, "note: %s\n", note.c_str());
+  std::string lineError;
+  const uc::CubinLines lines = uc::CubinLines::read(build.cubin, &lineError);  // SASS offsets to the file's lines
   for (const instrumented::Hazard& h : out.hazards)
     std::fprintf(stderr, "%s: %s\n", h.severity == instrumented::Hazard::Severity::Failure ? "hazard" : "warning",
-                 h.message.c_str());
+                 uc::withSourceLines(h.message, lines, out.tracedFunction, o.kernelFile).c_str());
   RunConfig c;
   c.kernel = k.kernel;
   c.type = type;

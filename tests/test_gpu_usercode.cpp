@@ -295,6 +295,11 @@ TEST(GpuUserKernel, TheHazardCheckNamesTheMissingBarrier) {
   EXPECT_TRUE(first["first"]["write"].get<bool>());
   EXPECT_NE(first["first"]["warp"], first["second"]["warp"]);
   EXPECT_NE(first["message"].get<std::string>().find("no __syncthreads()"), std::string::npos) << first["message"];
+  // Both accesses are the tree's line, 14 (`if (tid < s) sdata[tid] = Op()(sdata[tid], sdata[tid + s]);`),
+  // from the cubin's line table, in the fields and in the sentence.
+  EXPECT_EQ(first["first"]["line"], 14) << first.dump();
+  EXPECT_EQ(first["second"]["line"], 14) << first.dump();
+  EXPECT_NE(first["message"].get<std::string>().find("line 14, SASS +0x"), std::string::npos) << first["message"];
   // Block 128 (the first claimed), 64 blocks + 7 elements: block 0 traced, one phase after the
   // load's barrier holds the whole tree.
   EXPECT_EQ(hazardCheck(bad)["case"].get<std::string>().find("int32 sum, block 128, N=8199"), 0u) << hazardCheck(bad)["case"];

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
 #include "reducelab/stats.hpp"
@@ -21,6 +22,7 @@
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/line_table.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "reducelab/usercode/worker.hpp"
 #include "test_support.hpp"
@@ -1219,4 +1221,66 @@ TEST(UserWorker, TheRealWorkerWithoutAGpuSaysWhy) {
   const rl::DeviceInfo d = worker.device();
   EXPECT_FALSE(d.available);
   EXPECT_FALSE(d.unavailableReason.empty());
+}
+
+// The line table NVRTC writes with --generate-line-info: every row of the user's kernel lies in
+// its file (after the prelude's #line), within its lines, and names the lines that hold code.
+TEST(UserCompile, TheCubinsLineTablePlacesInstructionsOnTheUsersLines) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("missing_barrier.cu", ElemType::Int32, Op::Sum, ""));
+  ASSERT_TRUE(r.ok()) << r.environmentError;
+  std::string error;
+  const uc::CubinLines lines = uc::CubinLines::read(r.cubin, &error);
+  ASSERT_EQ(error, "");
+  const std::string fn = r.kernels.at(0).loweredName;
+  ASSERT_TRUE(lines.functions().count(fn)) << "no rows for " << fn;
+  std::set<int> userLines;
+  for (const uc::SourceLine& l : lines.functions().at(fn))
+    if (l.file.find("missing_barrier.cu") != std::string::npos) userLines.insert(l.line);
+  // Lines 11 (the load into shared memory), 12 (the barrier), 14 (the tree) and 16 (the store).
+  for (int want : {11, 12, 14, 16}) EXPECT_TRUE(userLines.count(want)) << "line " << want;
+  for (int l : userLines) EXPECT_TRUE(l >= 7 && l <= 17) << "line " << l << " is outside the kernel";
+  // The first instruction has a line; an offset past the end keeps the last row's.
+  EXPECT_TRUE(lines.at(fn, 0).has_value());
+  EXPECT_TRUE(lines.at(fn, 1u << 20).has_value());
+  EXPECT_FALSE(lines.at("noSuchKernel", 0).has_value());
+  // Messages get the line beside the SASS offset (the user's file only).
+  const uint64_t pc = lines.functions().at(fn).back().address;
+  const uc::SourceLine last = *lines.at(fn, pc);
+  char msg[96];
+  std::snprintf(msg, sizeof msg, "written by warp 1 (SASS +0x%llx) and read", (unsigned long long)pc);
+  const std::string annotated = uc::withSourceLines(msg, lines, fn, "missing_barrier.cu");
+  if (last.file.find("missing_barrier.cu") != std::string::npos)
+    EXPECT_NE(annotated.find("line " + std::to_string(last.line) + ", SASS +0x"), std::string::npos) << annotated;
+  EXPECT_EQ(uc::withSourceLines(msg, lines, fn, "other.cu"), msg);
+  EXPECT_EQ(uc::withSourceLines("no offsets here", lines, fn, "missing_barrier.cu"), "no offsets here");
+  // An offset inside the prelude's inlined Op() (its rows name reducelab-prelude.cuh) gets the user's
+  // line that called it, never a prelude line.
+  for (const uc::SourceLine& l : lines.functions().at(fn))
+    if (l.file.find("prelude") != std::string::npos) {
+      char m[64];
+      std::snprintf(m, sizeof m, "SASS +0x%llx", (unsigned long long)l.address);
+      const std::string a = uc::withSourceLines(m, lines, fn, "/some/dir/missing_barrier.cu");
+      EXPECT_NE(a.find("line 14, "), std::string::npos) << a << " (the tree's line)";
+    }
+}
+
+// A damaged cubin (the build cache's bytes, a truncated file) gives an error, never a crash.
+TEST(UserCompile, ADamagedCubinHasNoLineTableAndSaysWhy) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("harris3.cu", ElemType::Int32, Op::Sum, ""));
+  ASSERT_TRUE(r.ok());
+  std::string error;
+  EXPECT_TRUE(uc::CubinLines::read({}, &error).empty());
+  EXPECT_NE(error, "");
+  for (size_t cut : {size_t(16), size_t(64), r.cubin.size() / 3, r.cubin.size() / 2, r.cubin.size() - 1}) {
+    std::vector<uint8_t> part(r.cubin.begin(), r.cubin.begin() + long(cut));
+    (void)uc::CubinLines::read(part, &error);  // must return
+  }
+  std::mt19937 rng(7);
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint8_t> bad = r.cubin;
+    for (int k = 0; k < 8; ++k) bad[rng() % bad.size()] = uint8_t(rng());
+    (void)uc::CubinLines::read(bad, &error);
+  }
 }

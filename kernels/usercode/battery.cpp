@@ -1,8 +1,12 @@
 // The battery of `reducelab check`: its cases, their verdicts, and the check that runs them.
 #include "reducelab/usercode/battery.hpp"
 
+#include "reducelab/usercode/line_table.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "reducelab/trace.hpp"
@@ -515,6 +519,18 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
           hc.records = o.traceRecords;
           hc.phases = o.tracePhases;
           hc.hazards = o.hazards;
+          // SASS offsets to the lines of the user's file (NVRTC wrote the line table).
+          std::string lineError;
+          const CubinLines lines = CubinLines::read(build.cubin, &lineError);
+          for (instrumented::Hazard& x : hc.hazards) {
+            x.message = withSourceLines(x.message, lines, o.tracedFunction, rep.file);
+            for (instrumented::HazardAccess* a : {&x.first, &x.second}) {
+              char mark[40];
+              std::snprintf(mark, sizeof mark, "SASS +0x%llx", (unsigned long long)a->pc);
+              const std::string placed = withSourceLines(mark, lines, o.tracedFunction, rep.file);
+              if (placed.rfind("line ", 0) == 0) a->line = std::atoi(placed.c_str() + 5);
+            }
+          }
           hc.suppressed = o.hazardsSuppressed;
           hc.notes = o.traceNotes;
           std::string traceError;
@@ -638,9 +654,9 @@ nlohmann::json hazardJson(const HazardCheck& h) {
                     {"phase", x.phase},
                     {"word_offset", x.wordOffset},
                     {"first", {{"thread", x.first.thread}, {"warp", x.first.warp}, {"lane", x.first.lane},
-                               {"write", x.first.write}, {"sass_offset", x.first.pc}}},
+                               {"write", x.first.write}, {"sass_offset", x.first.pc}, {"line", x.first.line}}},
                     {"second", {{"thread", x.second.thread}, {"warp", x.second.warp}, {"lane", x.second.lane},
-                                {"write", x.second.write}, {"sass_offset", x.second.pc}}},
+                                {"write", x.second.write}, {"sass_offset", x.second.pc}, {"line", x.second.line}}},
                     {"occurrences", x.occurrences},
                     {"message", x.message}});
   return {{"ran", h.ran},

@@ -36,6 +36,7 @@ struct HazardAccess {
   bool write = false;   // a store (else a load)
   uint64_t pc = 0;      // SASS offset of the instruction from the function's start
   uint32_t sequence = 0;  // the thread's record number (its order of execution)
+  int line = 0;           // its line in the user's source, where the cubin's line table says (0: unknown)
 };
 
 struct Hazard {
