@@ -243,6 +243,10 @@ void Application::ensureEditorWorker() {
 void Application::startEditorRun() {
   gui::EditorState& e = model_.editor;
   if (e.checking || e.running || e.doc.empty()) return;
+  if (model_.measuring) {  // two processes timing on one GPU would skew both
+    e.notice = "Run as a row waits for the measurements in progress (Results) to finish", e.noticeIsError = true;
+    return;
+  }
   ensureEditorWorker();
   e.running = true;
   editor_->cancel = false;
@@ -291,7 +295,7 @@ void Application::startEditorCheck() {
   editor_->checkAgainOnChange = true;
   uc::CheckRequest request;
   request.source = e.doc.text();
-  request.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName();
+  request.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
   request.battery.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) | 1;  // fresh data
   request.sm = model_.device.available ? editorArchitecture() : 0;
   request.timing.n = uc::timingSizeFor(e.goals, request.timing.n);
@@ -304,16 +308,15 @@ void Application::startEditorCheck() {
       const size_t planned = uc::planBattery(r.contract, request.battery, &ignored).size();
       std::lock_guard<std::mutex> lock(jobs->mutex);
       jobs->total = int(planned);
+      jobs->hazardsGpu = r.device.name;  // the worker's GPU, which will trace it
     };
     hooks.onCase = [jobs](const uc::CaseResult& c) {
       std::lock_guard<std::mutex> lock(jobs->mutex);
       jobs->newCases.push_back(c);
     };
     hooks.onHazards = [jobs](const uc::HazardCheck& h) {
-      const std::string gpu = jobs->worker->device().name;  // this thread owns the worker; it is up
       std::lock_guard<std::mutex> lock(jobs->mutex);
       jobs->hazards = h;
-      jobs->hazardsGpu = gpu;
     };
     hooks.onTiming = [jobs](const uc::TimingCheck& t) {
       std::lock_guard<std::mutex> lock(jobs->mutex);
@@ -360,7 +363,8 @@ bool Application::watchKernelFile() {
       e.noticeIsError = false;
       e.conflict = false;
       startEditorCompile();
-      if (editor_->checkAgainOnChange && !e.checking) startEditorCheck();
+      if (editor_->checkAgainOnChange && !e.checking && !e.running) startEditorCheck();
+      else if (editor_->checkAgainOnChange && e.running) editor_->checkAgainWhenDone = true;  // after the run
       else if (editor_->checkAgainOnChange) {  // the running check is of the old text: stop it, check the new one
         editor_->checkAgainWhenDone = true;
         editor_->cancel = true;
@@ -487,7 +491,7 @@ void Application::updateEditor() {
       editor_->report.reset();
     }
   }
-  if (!e.checking && editor_->checkAgainWhenDone) {
+  if (!e.checking && !e.running && editor_->checkAgainWhenDone) {
     editor_->checkAgainWhenDone = false;
     startEditorCheck();
   }

@@ -1255,14 +1255,77 @@ TEST(UserCompile, TheCubinsLineTablePlacesInstructionsOnTheUsersLines) {
   EXPECT_EQ(uc::withSourceLines(msg, lines, fn, "other.cu"), msg);
   EXPECT_EQ(uc::withSourceLines("no offsets here", lines, fn, "missing_barrier.cu"), "no offsets here");
   // An offset inside the prelude's inlined Op() (its rows name reducelab-prelude.cuh) gets the user's
-  // line that called it, never a prelude line.
+  // line that called it, never a prelude line; without a file name nothing is placed.
+  int preludeRows = 0;
   for (const uc::SourceLine& l : lines.functions().at(fn))
     if (l.file.find("prelude") != std::string::npos) {
+      ++preludeRows;
+      char m0[64];
+      std::snprintf(m0, sizeof m0, "SASS +0x%llx", (unsigned long long)l.address);
+      EXPECT_EQ(uc::withSourceLines(m0, lines, fn, ""), m0);
       char m[64];
       std::snprintf(m, sizeof m, "SASS +0x%llx", (unsigned long long)l.address);
       const std::string a = uc::withSourceLines(m, lines, fn, "/some/dir/missing_barrier.cu");
       EXPECT_NE(a.find("line 14, "), std::string::npos) << a << " (the tree's line)";
     }
+  EXPECT_GT(preludeRows, 0) << "the inlined Op() has rows of its own";
+  // A hex run too long for 64 bits is left as it is (it once went to std::stoull, which throws).
+  EXPECT_EQ(uc::withSourceLines("SASS +0x123456789abcdef0123", lines, fn, "missing_barrier.cu"), "SASS +0x123456789abcdef0123");
+}
+
+// A kernel with more static shared memory than the file's size: .nv.shared.<kernel> is a NOBITS
+// section (no bytes in the file) and was refused as "outside the file", so its lines vanished.
+TEST(UserCompile, AKernelWithLargeStaticSharedMemoryHasItsLines) {
+  REQUIRE_NVRTC();
+  uc::CompileRequest q;
+  q.source = "// @reducelab types: int64\n// @reducelab ops: sum\n// @reducelab blocks: 1024\n"
+             "__global__ void big(const T* in, T* out, unsigned int n) {\n"
+             "  __shared__ T s[4096];\n"
+             "  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  s[threadIdx.x] = i < n ? in[i] : Op::identity();\n"
+             "  __syncthreads();\n"
+             "  if (threadIdx.x == 0) { T a = Op::identity(); for (int k = 0; k < 1024; ++k) a = Op()(a, s[k]); out[blockIdx.x] = a; }\n"
+             "}\n";
+  q.file = "big.cu", q.type = ElemType::Int64, q.op = Op::Sum, q.sm = 90, q.useCache = false;
+  const uc::CompileResult r = uc::compileUserKernel(q);
+  ASSERT_TRUE(r.ok()) << r.environmentError << (r.diagnostics.empty() ? "" : r.diagnostics[0].text());
+  ASSERT_GE(r.kernels.at(0).resources.staticSharedBytes, 32768);
+  std::string error;
+  const uc::CubinLines lines = uc::CubinLines::read(r.cubin, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(lines.functions().count(r.kernels[0].loweredName)) << error;
+}
+
+// A DW_LNE opcode whose length wraps the cursor (2^64 - 11) made the reader loop forever, and one
+// that defines files without end grew memory: both now stop at the first bad length.
+TEST(UserCompile, ALineTableWithAWrappingLengthEnds) {
+  REQUIRE_NVRTC();
+  const uc::CompileResult r = uc::compileUserKernel(request("harris3.cu", ElemType::Int32, Op::Sum, ""));
+  ASSERT_TRUE(r.ok());
+  std::vector<uint8_t> cubin = r.cubin;
+  // Find .debug_line's program and put the bad opcode at its start.
+  std::string error;
+  ASSERT_FALSE(uc::CubinLines::read(cubin, &error).empty()) << error;
+  const uint64_t shoff = *reinterpret_cast<const uint64_t*>(&cubin[0x28]);
+  const uint16_t shnum = *reinterpret_cast<const uint16_t*>(&cubin[0x3c]), shstrndx = *reinterpret_cast<const uint16_t*>(&cubin[0x3e]);
+  const auto sh = [&](int i, int field) { return &cubin[size_t(shoff) + size_t(i) * 64 + size_t(field)]; };
+  const uint64_t strOff = *reinterpret_cast<const uint64_t*>(sh(shstrndx, 24));
+  uint64_t lineOff = 0;
+  for (int i = 0; i < shnum; ++i)
+    if (std::string(reinterpret_cast<const char*>(&cubin[size_t(strOff + *reinterpret_cast<const uint32_t*>(sh(i, 0)))])) == ".debug_line")
+      lineOff = *reinterpret_cast<const uint64_t*>(sh(i, 24));
+  ASSERT_GT(lineOff, 0u);
+  const uint32_t headerLength = *reinterpret_cast<const uint32_t*>(&cubin[size_t(lineOff + 6)]);
+  const size_t program = size_t(lineOff + 10 + headerLength);
+  for (uint8_t sub : {uint8_t(1), uint8_t(3)}) {
+    std::vector<uint8_t> bad = cubin;
+    const uint8_t op[] = {0x00, 0xf5, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, sub};
+    std::copy(std::begin(op), std::end(op), bad.begin() + long(program));
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_TRUE(uc::CubinLines::read(bad, &error).empty());
+    EXPECT_NE(error.find("bad extended opcode"), std::string::npos) << error;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  }
 }
 
 // A damaged cubin (the build cache's bytes, a truncated file) gives an error, never a crash.

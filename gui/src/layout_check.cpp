@@ -88,12 +88,17 @@ bool glyphQuad(const ImDrawList& dl, const ImDrawCmd& cmd, unsigned k, const Gly
   const float cu = (v[0].uv.x + v[2].uv.x) * 0.5f, cv = (v[0].uv.y + v[2].uv.y) * 0.5f;
   for (const ImFontGlyph* g : gi.all)
     if (cu >= g->U0 && cu <= g->U1 && cv >= g->V0 && cv <= g->V1) {
-      // How much of the glyph the clip took, in pixels: a descender trimmed by a fraction of a
-      // pixel (a small button's 'p') is not text cut; anything from a pixel on is.
+      // How much of the glyph the clip took, in drawn pixels: a descender's last pixel trimmed (a
+      // small button's 'p': its frame is one line high) is not text cut; a pixel and a half is.
+      // In drawn pixels: a window's font scale enlarges the glyph by what the axis the clip did
+      // not trim shows (drawn size over the atlas size); both trimmed, the atlas's own size.
       const float keptU = (v[2].uv.x - v[0].uv.x) / std::max(1e-9f, g->U1 - g->U0);
       const float keptV = (v[2].uv.y - v[0].uv.y) / std::max(1e-9f, g->V1 - g->V0);
-      const float lostPx = std::max((1 - keptU) * (g->X1 - g->X0), (1 - keptV) * (g->Y1 - g->Y0));
-      q->trimmed = lostPx >= 1.0f;
+      float scale = 1.0f;
+      if (keptU > 0.999f && g->X1 > g->X0) scale = (v[2].pos.x - v[0].pos.x) / (g->X1 - g->X0);
+      else if (keptV > 0.999f && g->Y1 > g->Y0) scale = (v[2].pos.y - v[0].pos.y) / (g->Y1 - g->Y0);
+      const float lostPx = scale * std::max((1 - keptU) * (g->X1 - g->X0), (1 - keptV) * (g->Y1 - g->Y0));
+      q->trimmed = lostPx >= 1.5f;
       q->codepoint = g->Codepoint;
       q->font = gi.fontOf.at(g);
       return true;

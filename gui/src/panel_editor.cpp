@@ -180,19 +180,21 @@ void drawToolbar(Model& model, UiActions& actions) {
   sameLineIfFits(buttonWidth(e.checking ? "Stop check" : "Check"));
   if (e.checking) {
     if (ImGui::Button("Stop check")) actions.requestEditor(EditorRequest::CancelCheck);
-  } else if (ImGui::Button("Check")) {
-    actions.requestEditor(EditorRequest::Check);
+  } else {
+    if (e.running) ImGui::BeginDisabled();  // one job at a time on the worker
+    if (ImGui::Button("Check")) actions.requestEditor(EditorRequest::Check);
+    if (e.running) ImGui::EndDisabled();
   }
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Run the battery on the GPU: every claimed type, operation and block size against the exact "
                       "reference, guard zones around every buffer, shared-memory hazards (reducelab check)");
   sameLineIfFits(buttonWidth("Run as a row"));
-  const bool busy = e.checking || e.running;
+  const bool busy = e.checking || e.running || model.measuring;
   if (busy) ImGui::BeginDisabled();
   if (ImGui::Button("Run as a row")) actions.requestEditor(EditorRequest::Run);
   if (busy) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", busy ? "Waits for the check or run in progress"
+    ImGui::SetTooltip("%s", busy ? "Waits for the check, run or measurements in progress"
                                  : "Measure your kernel at the Parameters panel's type, operation, N, block, repetitions and L2 "
                                    "mode, timed as ours: a row in Results and the plot beside our kernels' (reducelab bench "
                                    "--kernel-file)");

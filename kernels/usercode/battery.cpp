@@ -545,7 +545,12 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
         }
       }
     }
-    if (hooks.onHazards) hooks.onHazards(hc);
+    if (hooks.cancelled && hooks.cancelled()) {  // stopped during the traced run: no verdict of it
+      rep.status = CheckStatus::Cancelled;
+      rep.error = "cancelled during the hazard check";
+    } else if (hooks.onHazards) {
+      hooks.onHazards(hc);
+    }
   }
   // The first wrong case traced as it ran (the views open on it in the window).
   if (rep.status == CheckStatus::Ran && !(hooks.cancelled && hooks.cancelled())) {
@@ -575,6 +580,11 @@ CheckReport runCheck(const CheckRequest& q, KernelWorker& worker, const CheckHoo
         else ft.ran = true, ft.trace = o.trace;
       }
     }
+    if (hooks.cancelled && hooks.cancelled()) {
+      rep.status = CheckStatus::Cancelled;
+      rep.error = "cancelled while tracing the first wrong case";
+    }
+    if (!ft.ran) ft.block = -1, ft.grid = 0;  // said consistently: nothing traced
   }
   // The timing: the first type, operation and block checked, at the asked N, random data.
   if (rep.status == CheckStatus::Ran && q.timing.run && !(hooks.cancelled && hooks.cancelled())) {
@@ -641,7 +651,7 @@ nlohmann::json failureTraceJson(const FailureTrace& f) {
   return {{"ran", f.ran},
           {"why_not", f.why},
           {"case", f.ran ? f.c.label() : std::string()},
-          {"block", f.ran ? f.block : int64_t(-1)},
+          {"block", f.block},
           {"grid", f.grid}};
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 namespace rl::usercode {
@@ -64,10 +65,10 @@ struct Reader {
     uint8_t c = 0;
     do {
       c = u8();
-      if (shift < 64) v |= int64_t(c & 0x7f) << shift;
+      if (shift < 64) v = int64_t(uint64_t(v) | (uint64_t(c & 0x7f) << shift));
       shift += 7;
     } while ((c & 0x80) && b.ok && shift < 70);
-    if (shift < 64 && (c & 0x40)) v |= -(int64_t(1) << shift);
+    if (shift < 64 && (c & 0x40)) v = int64_t(uint64_t(v) | (~uint64_t(0) << shift));
     return v;
   }
   std::string str() {
@@ -107,7 +108,12 @@ CubinLines CubinLines::read(const std::vector<uint8_t>& cubin, std::string* erro
     s.link = b.get<uint32_t>(h + 40);
     s.info = b.get<uint32_t>(h + 44);
     s.entsize = b.get<uint64_t>(h + 56);
-    if (!b.ok || s.offset > cubin.size() || s.size > cubin.size() - s.offset) return fail("a section lies outside the file");
+    if (!b.ok) return fail("a section header lies outside the file");
+    if (s.type == 8 /* SHT_NOBITS: .nv.shared.*, no bytes in the file */) {
+      s.offset = s.size = 0;
+      continue;
+    }
+    if (s.offset > cubin.size() || s.size > cubin.size() - s.offset) return fail("a section lies outside the file");
   }
   auto name = [&](const Section& strtab, uint32_t at) {
     std::string n;
@@ -135,14 +141,14 @@ CubinLines CubinLines::read(const std::vector<uint8_t>& cubin, std::string* erro
       const uint64_t info = b.get<uint64_t>(size_t(r.offset + e + 8));
       const int64_t addend = b.get<int64_t>(size_t(r.offset + e + 16));
       const uint64_t sym = info >> 32;
-      if (sym * symtab.entsize + 24 > symtab.size) continue;
+      if (sym >= symtab.size / symtab.entsize) continue;
       const size_t s = size_t(symtab.offset + sym * symtab.entsize);
       std::string fn = name(strtab, b.get<uint32_t>(s));
       const uint16_t shndx = b.get<uint16_t>(s + 6);
       const int64_t value = int64_t(b.get<uint64_t>(s + 8));
       if (fn.empty() && shndx < sections.size() && sections[shndx].name.rfind(".text.", 0) == 0)
         fn = sections[shndx].name.substr(6);  // a section symbol: the function is the section's
-      if (!fn.empty()) functionAt[offset] = {fn, value + addend};
+      if (!fn.empty()) functionAt[offset] = {fn, int64_t(uint64_t(value) + uint64_t(addend))};
     }
   }
   if (!b.ok) return fail("a relocation lies outside the file");
@@ -153,11 +159,12 @@ CubinLines CubinLines::read(const std::vector<uint8_t>& cubin, std::string* erro
     const size_t unitStart = rd.pos;
     const uint32_t length = rd.fixed<uint32_t>();
     if (length == 0xffffffffu) return fail("64-bit DWARF is not read");
+    if (!rd.b.ok || length > rd.end - rd.pos) return fail(".debug_line: a unit runs past the section");
     const size_t unitEnd = unitStart + 4 + length;
-    if (unitEnd > rd.end) return fail(".debug_line: a unit runs past the section");
     const uint16_t version = rd.fixed<uint16_t>();
     if (version < 2 || version > 4) return fail(".debug_line: DWARF version " + std::to_string(version) + " is not read");
     const uint32_t headerLength = rd.fixed<uint32_t>();
+    if (!rd.b.ok || headerLength > unitEnd - rd.pos) return fail(".debug_line: bad header");
     const size_t program = rd.pos + headerLength;
     const uint8_t minInst = rd.u8();
     if (version >= 4) rd.u8();  // maximum operations per instruction
@@ -183,19 +190,20 @@ CubinLines CubinLines::read(const std::vector<uint8_t>& cubin, std::string* erro
     int64_t base = 0;
     auto emit = [&] {
       if (function.empty()) return;
-      out.byFunction_[function].push_back({uint64_t(base) + address, file < files.size() ? files[file] : "", int(lineNo)});
+      const int shown = lineNo > 0 && lineNo < (int64_t(1) << 30) ? int(lineNo) : 0;  // garbage lines are no lines
+      out.byFunction_[function].push_back({uint64_t(base) + address, file < files.size() ? files[file] : "", shown});
     };
     while (p.more()) {
       const uint8_t op = p.u8();
       if (op >= opcodeBase) {
         const int adj = op - opcodeBase;
         address += uint64_t(adj / lineRange) * minInst;
-        lineNo += lineBase + adj % lineRange;
+        lineNo = int64_t(uint64_t(lineNo) + uint64_t(int64_t(lineBase + adj % lineRange)));
         emit();
       } else if (op == 0) {
         const uint64_t len = p.uleb();
+        if (!p.b.ok || len == 0 || len > p.end - p.pos) return fail(".debug_line: bad extended opcode");
         const size_t next = p.pos + size_t(len);
-        if (len == 0 || next > p.end) return fail(".debug_line: bad extended opcode");
         const uint8_t sub = p.u8();
         if (sub == 1) {  // end of sequence
           address = 0, lineNo = 1, file = 1;
@@ -213,7 +221,7 @@ CubinLines CubinLines::read(const std::vector<uint8_t>& cubin, std::string* erro
       } else if (op == 2) {
         address += p.uleb() * minInst;
       } else if (op == 3) {
-        lineNo += p.sleb();
+        lineNo = int64_t(uint64_t(lineNo) + uint64_t(p.sleb()));
       } else if (op == 4) {
         file = p.uleb();
       } else if (op == 8) {
@@ -250,7 +258,9 @@ std::string withSourceLines(const std::string& text, const CubinLines& lines, co
     size_t end = at + kMark.size();
     while (end < text.size() && std::isxdigit(static_cast<unsigned char>(text[end]))) ++end;
     if (end == at + kMark.size()) continue;
-    const uint64_t pc = std::stoull(text.substr(at + kMark.size(), end - at - kMark.size()), nullptr, 16);
+    uint64_t pc = 0;
+    const char* first = text.data() + at + kMark.size();
+    if (file.empty() || std::from_chars(first, text.data() + end, pc, 16).ec != std::errc()) continue;
     // The last row at or before pc in the user's file: an instruction of the prelude's Op(),
     // inlined, belongs to the user's line that called it. The table may name the file with its
     // directory or without: the same file by its last part.
@@ -260,7 +270,7 @@ std::string withSourceLines(const std::string& text, const CubinLines& lines, co
     if (rows != lines.functions().end())
       for (const SourceLine& r : rows->second) {
         if (r.address > pc) break;
-        if (r.line > 0 && (file.empty() || base(r.file) == base(file))) l = &r;
+        if (r.line > 0 && base(r.file) == base(file)) l = &r;
       }
     if (!l) continue;
     out += text.substr(from, at - from) + "line " + std::to_string(l->line) + ", ";

@@ -33,7 +33,8 @@ class CubinLines {
 
 // `text` with each "SASS +0xHEX" of `function` given its line in `file` ("line 14, SASS +0x1d0"):
 // the last row at or before the offset in that file (an inlined prelude function counts as the
-// user's line that called it); offsets the table does not place in that file stay as they are.
+// user's line that called it); offsets the table does not place in that file, and every offset
+// when `file` is empty, stay as they are.
 std::string withSourceLines(const std::string& text, const CubinLines& lines, const std::string& function,
                             const std::string& file);
 
