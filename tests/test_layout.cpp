@@ -568,6 +568,12 @@ TEST(GuiState, AResultsColumnWidensForALongerCell) {
   if (!app) GTEST_SKIP() << error;
   rl::gui::Model& m = app->model();
   if (m.lesson.active) app->requestCloseLesson();
+  // The window as a user first sees it, whatever an earlier test of this shared window left
+  // (presenting, the bottom panel hidden, another tab in front: the GPU machine's shards).
+  if (m.presentation) app->requestTogglePresentation();
+  m.ui.uiScale = 1.0f;  // the layout matrix leaves its last scale (up to 2)
+  m.ui.showBottom = true;
+  m.focusPanel = "results";
   app->setDisplaySize(1600, 900);
   m.results.clear();
   std::vector<rl::Measurement> rows = rl::syntheticResults(2);
