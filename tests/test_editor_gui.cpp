@@ -14,6 +14,7 @@
 
 #include "application.hpp"
 #include "gl_context.hpp"
+#include "headless_window.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
@@ -42,28 +43,9 @@ std::string harris3Int32Sum(const std::string& blocks) {
   return "// @reducelab blocks: " + blocks + "\n// @reducelab types: int32\n" + text;
 }
 
-struct EditorApp {
-  std::unique_ptr<rl::app::GlContext> ctx;
-  std::unique_ptr<rl::app::Application> app;
-  std::string error;
-  explicit EditorApp(rl::app::GuiOptions o) {
-    ctx = rl::app::createHeadlessContext(1600, 900, &error);
-    if (!ctx) return;
-    o.headless = true;
-    o.width = 1600, o.height = 900;
-    app = std::make_unique<rl::app::Application>(*ctx, o);
-  }
+struct EditorApp : rl::test::HeadlessWindow {
+  using HeadlessWindow::HeadlessWindow;
   gui::EditorState& editor() { return app->model().editor; }
-  // Frames until `done` holds or `seconds` pass (compiles and checks finish on their own threads).
-  bool until(const std::function<bool()>& done, double seconds = 60) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-      app->drawFrame();
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  }
 };
 
 struct TempDir {
@@ -81,6 +63,17 @@ struct TempDir {
 bool nvrtcMissing(std::string* why) {
   *why = rl::usercode::nvrtc().error;
   return !why->empty();
+}
+
+// Harris 3 (int32 sum, block 128) in DIR/NAME, in the editor, with the stand-in worker answering
+// in `mode` (tests/usercode_fake_worker.cpp).
+rl::app::GuiOptions harris3WithFakeWorker(const TempDir& dir, const std::string& name, const std::string& mode) {
+  rl::app::GuiOptions o;
+  o.kernelFile = dir.file(name);
+  writeFile(o.kernelFile, harris3Int32Sum("128"));
+  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  o.checkWorkerArgs = {mode};
+  return o;
 }
 
 }  // namespace
@@ -146,13 +139,7 @@ TEST(EditorGui, CheckRunsTheBatteryInTheWorkerAndReportsEachCase) {
   std::string why;
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
-  const std::string file = dir.file("mine.cu");
-  writeFile(file, harris3Int32Sum("128"));
-  rl::app::GuiOptions o;
-  o.kernelFile = file;
-  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // answers every run with N: the sum of N ones passes, the rest fails
-  o.checkWorkerArgs = {"ok"};
-  EditorApp h(o);
+  EditorApp h(harris3WithFakeWorker(dir, "mine.cu", "ok"));  // answers every run with N: the sum of N ones passes, the rest fails
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::EditorState& e = h.editor();
   h.app->requestEditor(gui::EditorRequest::Check);
@@ -175,13 +162,7 @@ TEST(EditorGui, APassingKernelIsTimedAndTheCheckTabShowsIt) {
   std::string why;
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
-  const std::string file = dir.file("mine.cu");
-  writeFile(file, harris3Int32Sum("128"));
-  rl::app::GuiOptions o;
-  o.kernelFile = file;
-  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // answers the exact reference: every case passes
-  o.checkWorkerArgs = {"exact"};
-  EditorApp h(o);
+  EditorApp h(harris3WithFakeWorker(dir, "mine.cu", "exact"));  // answers the exact reference: every case passes
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::EditorState& e = h.editor();
   h.app->requestEditor(gui::EditorRequest::Check);
@@ -456,13 +437,7 @@ TEST(EditorGui, TheChecksTracedBlockIsDrawnByTheViews) {
   std::string why;
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
-  const std::string file = dir.file("mine.cu");
-  writeFile(file, harris3Int32Sum("128"));
-  rl::app::GuiOptions o;
-  o.kernelFile = file;
-  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
-  o.checkWorkerArgs = {"traced"};
-  EditorApp h(o);
+  EditorApp h(harris3WithFakeWorker(dir, "mine.cu", "traced"));
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::EditorState& e = h.editor();
   gui::Model& m = h.app->model();
@@ -499,13 +474,7 @@ TEST(EditorGui, TheViewsOpenOnTheFirstWrongCase) {
   std::string why;
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
-  const std::string file = dir.file("wrong.cu");
-  writeFile(file, harris3Int32Sum("128"));
-  rl::app::GuiOptions o;
-  o.kernelFile = file;
-  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);  // the sum of N ones: right for ones only
-  o.checkWorkerArgs = {"traced-wrong"};
-  EditorApp h(o);
+  EditorApp h(harris3WithFakeWorker(dir, "wrong.cu", "traced-wrong"));  // the sum of N ones: right for ones only
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::EditorState& e = h.editor();
   gui::Model& m = h.app->model();
@@ -536,13 +505,7 @@ TEST(EditorGui, RunAsARowPutsTheKernelInResults) {
   std::string why;
   if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
   TempDir dir;
-  const std::string file = dir.file("mine.cu");
-  writeFile(file, harris3Int32Sum("128"));
-  rl::app::GuiOptions o;
-  o.kernelFile = file;
-  o.checkWorker = rl::test::builtFile(USERCODE_FAKE_WORKER);
-  o.checkWorkerArgs = {"exact"};
-  EditorApp h(o);
+  EditorApp h(harris3WithFakeWorker(dir, "mine.cu", "exact"));
   if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
   gui::EditorState& e = h.editor();
   gui::Model& m = h.app->model();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "application.hpp"
 #include "gl_context.hpp"
 #include "gpu_support.hpp"
+#include "headless_window.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/stats.hpp"
@@ -452,25 +454,21 @@ TEST(GpuUserKernel, BenchRowBesideOursIsTimedLikeOurs) {
 // The editor's Check in the window, on the GPU: the battery passes, and the hazard check's traced
 // block (recorded by the Compute Sanitizer's patches of the unmodified kernel) is what the views
 // draw: the warp view on the step that shows its point, the caption naming the user's file.
-void editorCheckInTheWindow(const std::string& file, bool right) {
-  std::string error;
-  auto ctx = rl::app::createHeadlessContext(1600, 900, &error);
-  ASSERT_TRUE(ctx) << error;
+// A headless window with `file` in its editor and reducelab's own check-worker (the test binary
+// is none).
+rl::app::GuiOptions editorOptions(const std::string& file) {
   rl::app::GuiOptions o;
-  o.headless = true, o.width = 1600, o.height = 900;
   o.kernelFile = dataFile(file);
-  o.checkWorker = binary();  // the test binary is no worker: reducelab's check-worker
-  rl::app::Application app(*ctx, o);
+  o.checkWorker = binary();
+  return o;
+}
+
+void editorCheckInTheWindow(const std::string& file, bool right) {
+  rl::test::HeadlessWindow w(editorOptions(file));
+  ASSERT_TRUE(w.app) << w.error;
+  rl::app::Application& app = *w.app;
   rl::gui::Model& m = app.model();
-  auto until = [&](const std::function<bool()>& done, double seconds) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-      app.drawFrame();
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  };
+  auto until = [&](const std::function<bool()>& done, double seconds) { return w.until(done, seconds); };
   ASSERT_TRUE(until([&] { return m.trace.valid && m.editor.build == rl::gui::EditorState::Build::Ok; }, 120))
       << m.editor.buildSummary;
   app.requestEditor(rl::gui::EditorRequest::Check);
@@ -512,24 +510,11 @@ TEST(GpuUserKernel, TheEditorsCheckOpensTheViewsOnTheFirstWrongCase) {
 // within a factor of our k3 (the same algorithm).
 TEST(GpuUserKernel, RunAsARowInTheWindowBesideOurK3) {
   REQUIRE_GPU();
-  std::string error;
-  auto ctx = rl::app::createHeadlessContext(1600, 900, &error);
-  ASSERT_TRUE(ctx) << error;
-  rl::app::GuiOptions o;
-  o.headless = true, o.width = 1600, o.height = 900;
-  o.kernelFile = dataFile("harris3.cu");
-  o.checkWorker = binary();
-  rl::app::Application app(*ctx, o);
+  rl::test::HeadlessWindow w(editorOptions("harris3.cu"));
+  ASSERT_TRUE(w.app) << w.error;
+  rl::app::Application& app = *w.app;
   rl::gui::Model& m = app.model();
-  auto until = [&](const std::function<bool()>& done, double seconds) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-      app.drawFrame();
-      if (done()) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-  };
+  auto until = [&](const std::function<bool()>& done, double seconds) { return w.until(done, seconds); };
   m.config.kernel = "k3", m.config.type = rl::ElemType::Float32, m.config.op = rl::Op::Sum;
   m.config.block = 256, m.config.n = uint64_t(1) << 24, m.config.final = rl::FinalStage::Gpu;
   app.requestRun();

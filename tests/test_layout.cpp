@@ -360,26 +360,41 @@ TEST(GuiState, NextOnTheLastLessonStepKeepsTheUsersChangesAndCloseLeaves) {
   app->drawFrame();
 }
 
+namespace {
+
+// An ImGui context of its own for a checker test (800x600, no ini file), the previous one current
+// again when it goes; and where DejaVu Sans is.
+struct ScratchImGui {
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* context = ImGui::CreateContext();
+  ScratchImGui() {
+    ImGui::SetCurrentContext(context);
+    ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+    ImGui::GetIO().IniFilename = nullptr;
+  }
+  ~ScratchImGui() {
+    ImGui::DestroyContext(context);
+    ImGui::SetCurrentContext(previous);
+  }
+};
+std::string dejaVuSans() {
+  const char* dir = std::getenv("REDUCELAB_FONT_DIR");
+  return std::string(dir ? dir : "/usr/share/fonts/truetype/dejavu") + "/DejaVuSans.ttf";
+}
+
+}  // namespace
+
 // The layout checker knows glyphs by their place in the font atlas. A rebuild at another scale
 // keeps the atlas object, the glyph count and, with NVIDIA's GL (which hands a deleted texture's
 // name to the next one), the texture ID: the checker kept the old places and reported every text
 // of a scale-changed frame as cut (the full matrix on the H200: 40-60 of 78 cases per shard).
 TEST(LayoutChecker, GlyphsAreKnownAfterAFontRebuildThatKeepsTheTextureId) {
-  ImGuiContext* previous = ImGui::GetCurrentContext();
-  ImGuiContext* context = ImGui::CreateContext();
-  ImGui::SetCurrentContext(context);
+  ScratchImGui scratch;
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 600);
-  io.IniFilename = nullptr;
   for (float px : {13.0f, 26.0f, 19.0f}) {
     io.Fonts->Clear();
-    const char* dir = std::getenv("REDUCELAB_FONT_DIR");
-    const std::string font = std::string(dir ? dir : "/usr/share/fonts/truetype/dejavu") + "/DejaVuSans.ttf";
-    if (!io.Fonts->AddFontFromFileTTF(font.c_str(), px)) {
-      ImGui::DestroyContext(context);
-      ImGui::SetCurrentContext(previous);
-      GTEST_SKIP() << "no " << font;
-    }
+    const std::string font = dejaVuSans();
+    if (!io.Fonts->AddFontFromFileTTF(font.c_str(), px)) GTEST_SKIP() << "no " << font;
     unsigned char* pixels;
     int w, h;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
@@ -404,8 +419,6 @@ TEST(LayoutChecker, GlyphsAreKnownAfterAFontRebuildThatKeepsTheTextureId) {
     EXPECT_TRUE(found) << "font " << px << " px: the text was not recognised:" << seen;
     EXPECT_TRUE(rl::gui::findLayoutIssues(rl::gui::collectTextRuns()).empty()) << "font " << px << " px";
   }
-  ImGui::DestroyContext(context);
-  ImGui::SetCurrentContext(previous);
 }
 
 // Presentation mode with the shipped H200 recording open, at the three projector sizes: the panel
@@ -487,19 +500,10 @@ TEST(LayoutMatrix, ResultsPanelWithRunsHasNoCutOrOverlappingText) {
 // other text, and the two that are not (a descender trimmed by a fraction of a pixel; a table row
 // scrolled under its frozen header, which the clip hides).
 TEST(LayoutChecker, FindsCutAndOverlappingTextAndNotWhatTheClipHides) {
-  ImGuiContext* previous = ImGui::GetCurrentContext();
-  ImGuiContext* context = ImGui::CreateContext();
-  ImGui::SetCurrentContext(context);
+  ScratchImGui scratch;
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(800, 600);
-  io.IniFilename = nullptr;
-  const char* dir = std::getenv("REDUCELAB_FONT_DIR");
-  const std::string font = std::string(dir ? dir : "/usr/share/fonts/truetype/dejavu") + "/DejaVuSans.ttf";
-  if (!io.Fonts->AddFontFromFileTTF(font.c_str(), 16.0f)) {
-    ImGui::DestroyContext(context);
-    ImGui::SetCurrentContext(previous);
-    GTEST_SKIP() << "no " << font;
-  }
+  const std::string font = dejaVuSans();
+  if (!io.Fonts->AddFontFromFileTTF(font.c_str(), 16.0f)) GTEST_SKIP() << "no " << font;
   unsigned char* pixels;
   int w, h;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
@@ -555,8 +559,6 @@ TEST(LayoutChecker, FindsCutAndOverlappingTextAndNotWhatTheClipHides) {
     }
   });
   EXPECT_EQ(clean, "");
-  ImGui::DestroyContext(context);
-  ImGui::SetCurrentContext(previous);
 }
 
 // A row with a longer name than those before it (the user's kernel, "your kernel (FILE)") widens

@@ -10,22 +10,16 @@ BIN=${1:?usage: editor_window.sh path/to/reducelab SOURCE_DIR [WxH]}
 SRC=${2:?usage: editor_window.sh path/to/reducelab SOURCE_DIR [WxH]}
 SCREEN=${3:-1600x900}
 OUT=${OUT:-$(mktemp -d)}
-DISPLAY_NO=${XVFB_DISPLAY:-}
-if [ -z "$DISPLAY_NO" ]; then
-  for n in $(seq 141 180); do [ -e "/tmp/.X$n-lock" ] || { DISPLAY_NO=:$n; break; }; done
-fi
 command -v Xvfb >/dev/null && command -v xdotool >/dev/null || { echo "SKIP: Xvfb or xdotool missing"; exit 77; }
 export XDG_CONFIG_HOME="$OUT/config" XDG_STATE_HOME="$OUT/state" XDG_CACHE_HOME="$OUT/cache"
 mkdir -p "$XDG_CONFIG_HOME" "$OUT/work"
 fail=0
 check() { if eval "$2"; then echo "PASS: $1"; else echo "FAIL: $1"; fail=1; fi; }
 
-Xvfb "$DISPLAY_NO" -screen 0 "${SCREEN}x24" -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
-cleanup() { [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null; kill "$XVFB" 2>/dev/null; }
+cleanup() { [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null; [ -n "${XVFB:-}" ] && kill "$XVFB" 2>/dev/null; }
 trap cleanup EXIT
-export DISPLAY=$DISPLAY_NO
-for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+. "$(dirname "$0")/start_xvfb.sh"
+start_xvfb
 
 KERNEL="$OUT/work/mine.cu"
 cp "$SRC/tests/data/usercode/harris3.cu" "$KERNEL"
@@ -35,7 +29,10 @@ start_app() {
   REDUCELAB_LOG_ACTIONS=1 "$BIN" --kernel-file "$KERNEL" --size "$SCREEN" 2>>"$OUT/actions.log" >/dev/null &
   APP=$!
   WIN=$(timeout 60 xdotool search --sync --onlyvisible --name ReduceLab | head -1)
-  if [ -z "$WIN" ]; then echo "FAIL: no ReduceLab window within 60 s (see $OUT/actions.log)"; exit 1; fi
+  if [ -z "$WIN" ]; then
+    kill -0 "$XVFB" 2>/dev/null && xvfb="still running" || xvfb="gone: Xvfb itself exited"
+    echo "FAIL: no ReduceLab window within 60 s (display $DISPLAY, $xvfb; see $OUT/actions.log)"; exit 1
+  fi
   sleep 3  # fonts, first trace, the first compile
   xdotool mousemove --window "$WIN" 700 400 2>/dev/null || true
   xdotool windowfocus --sync "$WIN" 2>/dev/null || true

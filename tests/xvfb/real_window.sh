@@ -13,22 +13,16 @@ set -u
 BIN=${1:?usage: real_window.sh path/to/reducelab [WxH]}
 SCREEN=${2:-1600x900}
 OUT=${OUT:-$(mktemp -d)}
-DISPLAY_NO=${XVFB_DISPLAY:-}
-if [ -z "$DISPLAY_NO" ]; then  # a free display number
-  for n in $(seq 97 140); do [ -e "/tmp/.X$n-lock" ] || { DISPLAY_NO=:$n; break; }; done
-fi
 command -v Xvfb >/dev/null && command -v xdotool >/dev/null || { echo "SKIP: Xvfb or xdotool missing"; exit 77; }
 export XDG_CONFIG_HOME="$OUT/config"
 mkdir -p "$XDG_CONFIG_HOME"
 fail=0
 check() { if eval "$2"; then echo "PASS: $1"; else echo "FAIL: $1"; fail=1; fi; }
 
-Xvfb "$DISPLAY_NO" -screen 0 "${SCREEN}x24" -nolisten tcp >/dev/null 2>&1 &
-XVFB=$!
-cleanup() { [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null; kill "$XVFB" 2>/dev/null; }
+cleanup() { [ -n "${APP:-}" ] && kill "$APP" 2>/dev/null; [ -n "${XVFB:-}" ] && kill "$XVFB" 2>/dev/null; }
 trap cleanup EXIT
-export DISPLAY=$DISPLAY_NO
-for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+. "$(dirname "$0")/start_xvfb.sh"
+start_xvfb
 
 start_app() {
   REDUCELAB_LOG_ACTIONS=1 "$BIN" "$@" 2>>"$OUT/actions.log" >/dev/null &
