@@ -870,6 +870,22 @@ TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
   EXPECT_TRUE(shown) << "the saved path is not shown where the user clicked";
 }
 
+// The window's warp view saved as a PNG into `dir` as STEM (the path it was saved to; "" and a
+// failure when the save says it failed).
+std::string exportWarpView(HeadlessApp& h, const std::string& dir, const std::string& stem) {
+  rl::gui::Model& m = h.app->model();
+  m.exportDir = dir;
+  m.view = rl::ViewId::WarpActivity;
+  h.frames(4);
+  h.app->requestExportView(m.viewRect, stem, *rl::gui::figureFormats().find("png"));
+  h.frames(1);
+  if (m.saved.error) {
+    ADD_FAILURE() << m.saved.text;
+    return "";
+  }
+  return m.saved.text.substr(m.saved.text.find(' ') + 1);
+}
+
 // Two windows in one process (each its own GL and ImGui context): the second draws its views with
 // its own GL programs and vertex array (process-wide statics handed it the first's, which do not
 // exist in its context), and the panels' fields are each window's own.
@@ -882,14 +898,8 @@ TEST(RecordingGui, ASecondWindowDrawsItsViewsWithItsOwnGlObjectsAndFields) {
   std::filesystem::remove_all(dir);
   std::vector<std::string> pictures;
   for (HeadlessApp* h : {&a, &b}) {
-    rl::gui::Model& m = h->app->model();
-    m.exportDir = dir;
-    m.view = rl::ViewId::WarpActivity;
-    h->frames(4);
-    h->app->requestExportView(m.viewRect, h == &a ? "first" : "second", *rl::gui::figureFormats().find("png"));
-    h->frames(1);
-    ASSERT_FALSE(m.saved.error) << m.saved.text;
-    pictures.push_back(m.saved.text.substr(m.saved.text.find(' ') + 1));
+    pictures.push_back(exportWarpView(*h, dir, h == &a ? "first" : "second"));
+    ASSERT_FALSE(pictures.back().empty());
   }
   a.frames(1);  // the first window still draws after the second was made
   const rl::test::Image first = rl::test::loadPng(pictures[0]), second = rl::test::loadPng(pictures[1]);
@@ -915,14 +925,8 @@ TEST(RecordingGui, AViewExportFromADisplaySmallerThanTheFramebufferCropsTheView)
   std::filesystem::remove_all(dir);
   std::vector<std::string> pictures;
   for (HeadlessApp* h : {&exact, &large}) {
-    rl::gui::Model& m = h->app->model();
-    m.exportDir = dir;
-    m.view = rl::ViewId::WarpActivity;
-    h->frames(4);
-    h->app->requestExportView(m.viewRect, h == &exact ? "exact" : "large", *rl::gui::figureFormats().find("png"));
-    h->frames(1);
-    ASSERT_FALSE(m.saved.error) << m.saved.text;
-    pictures.push_back(m.saved.text.substr(m.saved.text.find(' ') + 1));
+    pictures.push_back(exportWarpView(*h, dir, h == &exact ? "exact" : "large"));
+    ASSERT_FALSE(pictures.back().empty());
   }
   const rl::test::Image a = rl::test::loadPng(pictures[0]), b = rl::test::loadPng(pictures[1]);
   ASSERT_TRUE(a.ok() && b.ok());
