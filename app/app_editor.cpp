@@ -21,6 +21,7 @@
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
 #include "reducelab/usercode/measure.hpp"
+#include "reducelab/recording.hpp"
 #include "reducelab/usercode/starters.hpp"
 
 namespace rl::app {
@@ -604,6 +605,38 @@ void Application::requestEditCopy(const std::string& key) {
   }
   e.doc.startUnsaved(source, starter->fileName);
   showNewDocument("A copy of " + starter->key + ": Save (Ctrl+S) asks where to keep it");
+}
+
+// A recording made with `record --kernel-file`: its kernel into the editor (an unsaved copy under
+// the file's name, unless the editor holds unsaved work, which is never replaced), its recorded
+// trace behind "Show in the views", and what the compiler said when it was recorded in Messages.
+void Application::loadRecordedKernel(const Recording& rec) {
+  if (!rec.userKernel) return;
+  const UserKernelRecord& k = *rec.userKernel;
+  gui::EditorState& e = model_.editor;
+  if (e.doc.unsavedWork() && !(!e.doc.hasFile() && e.doc.suggestedName() == k.file && e.doc.text() == k.source)) {
+    model_.addLog(gui::LogLevel::Warn, "The recording holds the kernel " + k.file + "; it was not put in the editor: your "
+                                       "kernel has changes that are not saved. Save them (Ctrl+S), then open the recording again.");
+    return;
+  }
+  const ViewId view = model_.view;
+  e.doc.startUnsaved(k.source, k.file);
+  showNewDocument("The recording's kernel " + k.file + " (compiled for " + k.arch + " when recorded" +
+                  (k.compileLog.empty() ? ", without a warning" : "; its messages are in the Log") +
+                  "). Save (Ctrl+S) keeps a copy.");
+  model_.view = view;  // the recording's views stay in front; the editor is one tab away
+  if (!k.compileLog.empty()) model_.addLog(gui::LogLevel::Info, "When recorded, the compiler said of " + k.file + ":\n" + k.compileLog);
+  for (const RecordedTrace& t : rec.traces) {
+    if (t.config.kernel != kUserKernelKey) continue;
+    editor_->trace = t.bytes;
+    editor_->traceConfig = t.config;
+    editor_->traceSource = "GPU (" + rec.device.name + "), recorded " + rec.createdUtc.substr(0, 10) + ": your kernel " + k.file +
+                           ", " + std::string(name(t.config.type)) + " " + std::string(name(t.config.op)) + ", N=" +
+                           formatCount(t.config.n) + ", block " + std::to_string(t.config.block) +
+                           ", by the Compute Sanitizer's patches of the unmodified kernel";
+    e.tracedCase = "block " + std::to_string(t.config.tracedBlock) + " of N=" + formatCount(t.config.n) + ", as recorded";
+    break;
+  }
 }
 
 void Application::showNewDocument(const std::string& notice) {

@@ -39,7 +39,9 @@ std::string Application::openRecording(const std::string& path) {
     model_.lesson.sweepQueued.assign(model_.lesson.sweepQueued.size(), true);
   } else {
     if (model_.lesson.active) requestCloseLesson();
-    if (!rec->traces.empty()) model_.config = rec->traces.front().config;
+    const auto ourTrace = std::find_if(rec->traces.begin(), rec->traces.end(),
+                                       [](const RecordedTrace& t) { return t.config.kernel != kUserKernelKey; });
+    if (ourTrace != rec->traces.end()) model_.config = ourTrace->config;
     else if (!rec->measurements.empty()) {
       // The first row of ours; a row of the user's own kernel (bench --kernel-file) gives only its
       // type, operation, N and block: its kernel is in its file, not in the catalogue to pick.
@@ -52,6 +54,7 @@ std::string Application::openRecording(const std::string& path) {
   }
   if (!rec->sweeps.empty()) model_.focusPanel = rec->sweeps.begin()->first == "kernel" ? "ladder" : rec->sweeps.begin()->first == "type" ? "types" : rec->sweeps.begin()->first;
   else if (!rec->measurements.empty() && !lesson) model_.focusPanel = "live";
+  loadRecordedKernel(*rec);
   controller_->retrace();
   size_t sweepRows = 0;
   for (const auto& [axis, rows] : rec->sweeps) sweepRows += rows.size();

@@ -151,6 +151,7 @@ class Application final : public gui::UiActions {
   void saveKernel(const std::string& path);
   void openKernelFile(const std::string& path);
   void showNewDocument(const std::string& notice);
+  void loadRecordedKernel(const Recording& rec);
   void loadExercise(const std::string& name);  // a lesson step's `exercise`  // a copy or another file in the editor: its results cleared
   // app_exports.cpp: exports.
   void processExports();

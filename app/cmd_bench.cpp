@@ -15,7 +15,7 @@
 #include "reducelab/formats/output_formats.hpp"
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/run_tables.hpp"
-#include "reducelab/usercode/measure.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
 #include "reducelab/matrix.hpp"
 
 namespace rl::app {
@@ -279,17 +279,20 @@ int runBench(const BenchOptions& o) {
   if (interrupted()) return interruptedExit();
   if (!o.kernelFile.empty()) {  // the same input, reference, repetitions and L2 mode as our rows
     if (tty) std::fprintf(stderr, "[%zu/%zu] your kernel %s\n", configs.size() + 1, configs.size() + 1, o.kernelFile.c_str());
-    usercode::WorkerOptions w;
-    w.cancelled = [] { return interrupted(); };
-    usercode::KernelWorker worker(w);
-    usercode::UserMeasureRequest q;
-    q.source = userSource;
-    q.file = o.kernelFile;
-    q.config = base;
-    q.knownReference = &ref;
-    q.peaks = peaks;
-    Measurement m = usercode::measureUserKernel(q, worker);
-    worker.stop();
+    usercode::UserKernelSource src;
+    src.source = userSource;
+    src.file = o.kernelFile;
+    src.peaks = peaks;
+    src.worker = userWorkerOptions();
+    std::unique_ptr<Backend> yours = usercode::makeUserKernelBackend(std::move(src));
+    RunInputs known;
+    known.reference = inputs.reference;
+    RunConfig c = base;
+    c.kernel = std::string(kUserKernelKey);
+    std::vector<Measurement> got = measureAll(*yours, {c}, known, {}, [] { return interrupted(); });
+    Measurement m;
+    if (!got.empty()) m = std::move(got.front());
+    else m.config = c, m.error = "no answer from the kernel's worker";
     if (interrupted()) return interruptedExit();
     if (m.ok && !o.noCpu) {
       m.cpu = cpu;

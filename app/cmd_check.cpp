@@ -170,7 +170,7 @@ int runCheckCommand(const CheckCommandOptions& o) {
   q.timing.n = uc::timingSizeFor(goals, q.timing.n);
 
   installInterruptHandler();
-  uc::WorkerOptions w;
+  uc::WorkerOptions w = userWorkerOptions();
   w.timeoutSeconds = o.timeout;
   w.cancelled = [] { return interrupted(); };
   uc::KernelWorker worker(w);

@@ -2,6 +2,7 @@
 // on stderr as `file:line:column: severity: message`, the contract and each build's resources on
 // stdout, with the occupancy of every claimed block size on this GPU (or the H200 assumed).
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -53,6 +54,20 @@ std::string parseList(const std::string& text, const char* what, Parse parse, st
 int readKernelSource(const std::string& file, std::string* source) {
   if (std::string e = readTextFile(file, source, uint64_t(4) << 20); !e.empty()) return fail(2, e);
   return 0;
+}
+
+usercode::WorkerOptions userWorkerOptions() {
+  usercode::WorkerOptions w;
+  const char* env = std::getenv("REDUCELAB_KERNEL_WORKER");
+  if (!env || !*env) return w;
+  std::istringstream words(env);
+  std::string word;
+  std::vector<std::string> parts;
+  while (words >> word) parts.push_back(word);
+  if (parts.empty()) return w;
+  w.executable = parts.front();
+  w.args.assign(parts.begin() + 1, parts.end());
+  return w;
 }
 
 int runCompileCommand(const CompileCommandOptions& o) {

@@ -6,7 +6,7 @@
 #include "cmd_usercode.hpp"
 #include "interrupt.hpp"
 #include "reducelab/atomic_file.hpp"
-#include "reducelab/usercode/line_table.hpp"
+#include "reducelab/usercode/measure.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/worker.hpp"
 
@@ -77,58 +77,29 @@ int runKernelFileTrace(const TraceOptions& o) {
                        std::to_string(plan.passes.front().grid) + " blocks");
 
   installInterruptHandler();
-  uc::WorkerOptions w;
+  uc::WorkerOptions w = userWorkerOptions();
   w.cancelled = [] { return interrupted(); };
   uc::KernelWorker worker(w);
-  const DeviceInfo device = worker.device();
-  if (!device.available) return fail(1, "tracing your kernel needs a GPU: " + device.unavailableReason);
-  if (std::string why = worker.tracer(); !why.empty()) return fail(1, "tracing your kernel needs the Compute Sanitizer: " + why);
-  const int sm = device.ccMajor * 10 + device.ccMinor;
-  const std::vector<uc::CompileResult> builds = uc::compileClaims(source, o.kernelFile, sm, {type}, {op}, "", true);
-  const uc::CompileResult& build = builds.front();
-  for (const uc::Diagnostic& d : build.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
-  if (build.status == uc::CompileStatus::Environment) return fail(1, build.environmentError);
-  if (!build.ok()) return 4;
-  const uc::KernelBuild* kb = build.kernelFor(block);
-  if (!kb) return fail(2, "no build of the kernel for block " + std::to_string(block));
-  uc::RunRequest run;
-  run.symbol = kb->loweredName;
-  run.nBytes = kb->paramBytes[2];
-  run.type = type;
-  run.op = op;
-  run.n = n;
-  run.data.pattern = DataPattern::Uniform;
-  run.data.seed = 1;
-  run.data.lo = -1000;
-  run.data.hi = 1000;
-  run.plan = plan;
-  run.traceBlock = int64_t(o.tracedBlock);
-  run.traceRecords = o.records;
-  const uc::RunOutcome out = worker.run(run, build.cubin);
+  uc::UserTraceRequest q;
+  q.source = source;
+  q.file = o.kernelFile;
+  q.config.type = type, q.config.op = op, q.config.n = n, q.config.block = block, q.config.tracedBlock = o.tracedBlock;
+  q.config.data = DataPattern::Uniform, q.config.seed = 1, q.config.rangeLo = -1000, q.config.rangeHi = 1000;
+  q.records = o.records;
+  const uc::UserTrace out = uc::traceUserKernel(q, worker);
   worker.stop();
-  if (out.status != uc::RunOutcome::Status::Ok) return fail(out.status == uc::RunOutcome::Status::LaunchError ? 1 : 3, out.message);
-  if (!out.traceError.empty()) return fail(1, "the trace: " + out.traceError);
-  std::string err;
-  const TraceData t = TraceData::fromBuffer(out.trace.data(), out.trace.size(), &err);
-  if (!t.valid()) return fail(1, "the worker's trace is unreadable: " + err);
+  for (const uc::Diagnostic& d : out.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+  if (!out.ok) return out.failure == 4 ? 4 : fail(out.failure, out.error);
   std::fprintf(stderr, "instrumented: %s, %llu blocks x %d threads, %llu records of block %llu, %d barrier phases\n",
-               out.tracedFunction.c_str(), (unsigned long long)plan.passes.front().grid, block,
-               (unsigned long long)out.traceRecords, (unsigned long long)o.tracedBlock, out.tracePhases);
-  for (const std::string& note : out.traceNotes) std::fprintf(stderr, "note: %s\n", note.c_str());
-  std::string lineError;
-  const uc::CubinLines lines = uc::CubinLines::read(build.cubin, &lineError);  // SASS offsets to the file's lines
-  for (const instrumented::Hazard& h : out.hazards)
-    std::fprintf(stderr, "%s: %s\n", h.severity == instrumented::Hazard::Severity::Failure ? "hazard" : "warning",
-                 uc::withSourceLines(h.message, lines, out.tracedFunction, o.kernelFile).c_str());
-  RunConfig c;
+               out.function.c_str(), (unsigned long long)out.grid, block, (unsigned long long)out.records,
+               (unsigned long long)o.tracedBlock, out.phases);
+  for (const std::string& note : out.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+  for (const std::string& h : out.hazards) std::fprintf(stderr, "%s\n", h.c_str());
+  RunConfig c = q.config;
   c.kernel = k.kernel;
-  c.type = type;
-  c.op = op;
-  c.n = n;
-  c.block = block;
-  c.tracedBlock = o.tracedBlock;
-  const std::string src = "gpu (" + device.name + "), instrumented: your kernel " + o.kernelFile + ", " +
-                          std::to_string(out.traceRecords) + " records";
+  const std::string src = "gpu (" + out.device + "), instrumented: your kernel " + o.kernelFile + ", " +
+                          std::to_string(out.records) + " records";
+  const TraceData& t = out.data;
   return writeTraceOutput(o, c, t, src);
 }
 

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "commands.hpp"
@@ -16,6 +18,10 @@
 #include "reducelab/recording.hpp"
 #include "reducelab/sweep.hpp"
 #include "reducelab/version.hpp"
+#include "reducelab/usercode/compiler.hpp"
+#include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
+#include "cmd_usercode.hpp"
 
 namespace rl::app {
 
@@ -31,6 +37,79 @@ std::string hostName() {
   char b[256] = {};
   if (gethostname(b, sizeof b - 1) != 0) return {};
   return b;
+}
+
+// The user's kernel into the recording (--kernel-file): its row at the base configuration (or its
+// series of each sweep), its traced block there, its source and the compiler's diagnostics.
+// 0, kExitInterrupted, or an exit code with the message printed.
+int recordUserKernel(const RecordOptions& o, const std::string& source, const std::vector<SweepSpec>& sweeps,
+                     const RunConfig& base, Recording* rec) {
+  namespace uc = usercode;
+  uc::UserKernelSource src;
+  src.source = source;
+  src.file = o.kernelFile;
+  src.peaks = rec->peaks;
+  src.worker = userWorkerOptions();
+  std::unique_ptr<Backend> yours = uc::makeUserKernelBackend(std::move(src));
+  RunConfig c = base;
+  c.kernel = std::string(kUserKernelKey);
+  bool failed = false;
+  auto judge = [&](const Measurement& m) {
+    if (!m.ok) {
+      std::fprintf(stderr, "reducelab: error: your kernel %s: %s\n", o.kernelFile.c_str(), m.error.c_str());
+      failed = true;
+    }
+  };
+  if (sweeps.empty()) {
+    std::fprintf(stderr, "[yours] %s %s %s\n", o.kernelFile.c_str(), std::string(name(c.type)).c_str(), runShape(c).c_str());
+    std::vector<Measurement> one = measureAll(*yours, {c}, {}, {}, [] { return interrupted(); });
+    if (interrupted() || one.empty()) return kExitInterrupted;
+    judge(one.front());
+    rec->measurements.push_back(std::move(one.front()));
+  }
+  for (const SweepSpec& s : sweeps) {
+    const std::string axis(name(s.axis));
+    SweepSpec mine = s;
+    if (mine.axis == SweepAxis::N && mine.nMax == 0 && rec->sweeps.count(axis))  // the N our series reached
+      for (const Measurement& m : rec->sweeps[axis]) mine.nMax = std::max(mine.nMax, m.config.n);
+    std::vector<Measurement> rows = sweepAll(*yours, mine, [&](const Measurement& m, int done, int total) {
+      std::fprintf(stderr, "sweep over %s, your kernel: %d/%d\n", axis.c_str(), done, total);
+      judge(m);
+    }, [] { return interrupted(); });
+    if (interrupted()) return kExitInterrupted;
+    for (Measurement& m : rows)
+      if (m.ok) rec->sweeps[axis].push_back(std::move(m));
+  }
+  if (failed) {
+    std::fprintf(stderr, "reducelab: error: your kernel was not measured; nothing was written\n");
+    return 3;
+  }
+  // Traced at the base configuration, or where the kernel's claims put the first point of the sweep.
+  if (const uc::ContractResult k = uc::parseContract(source, o.kernelFile);
+      k.ok() && !sweeps.empty() && (!k.contract.claims(c.type) || !k.contract.claims(c.op) || !k.contract.claimsBlock(c.block)))
+    if (const std::vector<RunConfig> p = uc::planUserSweep(sweeps.front(), source, o.kernelFile, nullptr, nullptr); !p.empty())
+      c = p.front();
+  TraceResult t = traceNow(*yours, c, 300);
+  if (!t.ok) {
+    std::fprintf(stderr, "reducelab: error: the trace of your kernel: %s; nothing was written\n", t.error.c_str());
+    return 1;
+  }
+  RecordedTrace rt;
+  rt.config = t.config;
+  rt.bytes = t.data.toBuffer();
+  rt.fromGpu = true;
+  rec->traces.push_back(std::move(rt));
+  // The compiler's word on it, as the class would have seen it (the build is cached: no second compile).
+  UserKernelRecord k;
+  k.file = std::filesystem::path(o.kernelFile).filename().string();
+  k.source = source;
+  const int sm = rec->device.ccMajor * 10 + rec->device.ccMinor;
+  k.arch = uc::archName(sm);
+  const std::vector<uc::CompileResult> builds = uc::compileClaims(source, o.kernelFile, sm, {c.type}, {c.op}, "", true);
+  if (!builds.empty())
+    for (const uc::Diagnostic& d : builds.front().diagnostics) k.compileLog += d.text() + "\n";
+  rec->userKernel = std::move(k);
+  return 0;
 }
 
 }  // namespace
@@ -133,6 +212,42 @@ int runRecordCommand(const RecordOptions& o) {
       addTrace(c);
     }
   }
+  // The user's kernel: read, and its claims checked against what is recorded, before any work.
+  std::string userSource;
+  if (!o.kernelFile.empty()) {
+    if (!o.lesson.empty()) {
+      std::fprintf(stderr, "reducelab: error: --kernel-file records your kernel beside a kernel list or a sweep, not a lesson\n");
+      return 2;
+    }
+    if (o.cpuModel) {
+      std::fprintf(stderr, "reducelab: error: --kernel-file runs your kernel on the GPU: leave out --cpu-model\n");
+      return 2;
+    }
+    if (int rc = readKernelSource(o.kernelFile, &userSource)) return rc;
+    std::string why;
+    if (!sweeps.empty()) {
+      if (usercode::planUserSweep(sweeps.front(), userSource, o.kernelFile, nullptr, &why).empty()) {
+        std::fprintf(stderr, "reducelab: error: %s: %s\n", o.kernelFile.c_str(), why.c_str());
+        return 2;
+      }
+    } else {
+      SweepSpec one;  // the single configuration, planned as a one-point sweep over its block
+      one.axis = SweepAxis::Block;
+      one.base = base;
+      std::vector<std::string> skipped;
+      const std::vector<RunConfig> planned = usercode::planUserSweep(one, userSource, o.kernelFile, &skipped, &why);
+      if (std::none_of(planned.begin(), planned.end(), [&](const RunConfig& c) { return c.block == base.block; })) {
+        const usercode::ContractResult k = usercode::parseContract(userSource, o.kernelFile);
+        std::string claims;
+        if (!k.ok()) claims = why;
+        else if (!k.contract.claims(base.type)) claims = "it does not claim " + std::string(name(base.type)) + " (// @reducelab types)";
+        else if (!k.contract.claims(base.op)) claims = "it does not claim " + std::string(name(base.op)) + " (// @reducelab ops)";
+        else claims = "it does not claim block " + std::to_string(base.block) + " (// @reducelab blocks)";
+        std::fprintf(stderr, "reducelab: error: %s: %s\n", o.kernelFile.c_str(), claims.c_str());
+        return 2;
+      }
+    }
+  }
   if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) {
     std::fprintf(stderr, "reducelab: error: %s\n", e.c_str());
     return 1;
@@ -150,6 +265,10 @@ int runRecordCommand(const RecordOptions& o) {
     rec.device = gpu->device();
     std::fprintf(stderr, "recording on %s: measuring the bandwidth peaks\n", rec.device.name.c_str());
     gpu->onEngine([&](Engine& e) { rec.peaks = e.peaks(false, [] { return interrupted(); }); });
+  } else if (!o.kernelFile.empty()) {
+    std::fprintf(stderr, "reducelab: error: recording your kernel needs an NVIDIA GPU (%s); nothing was written\n",
+                 gpu->device().available ? gpu->measuresNot().c_str() : gpu->device().unavailableReason.c_str());
+    return 1;
   } else {
     rec.device = DeviceInfo{};
     rec.device.unavailableReason = o.cpuModel ? "--cpu-model" : gpu->device().available ? gpu->measuresNot()
@@ -206,6 +325,8 @@ int runRecordCommand(const RecordOptions& o) {
                                 [] { return interrupted(); });
     if (interrupted()) return interruptedExit();
   }
+  if (!o.kernelFile.empty())
+    if (int rc = recordUserKernel(o, userSource, sweeps, base, &rec)) return rc == kExitInterrupted ? interruptedExit() : rc;
   for (const RunConfig& c : traced) {
     if (interrupted()) return interruptedExit();
     RecordedTrace t;

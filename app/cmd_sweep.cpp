@@ -21,6 +21,8 @@
 #include "reducelab/sweep.hpp"
 #include "reducelab/trace.hpp"
 #include "remote_client.hpp"
+#include "cmd_usercode.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
 
 namespace rl::app {
 
@@ -123,6 +125,8 @@ int runSweepCommand(const SweepOptions& o) {
   if (std::string e = toRunConfig(o.run, &base); !e.empty()) return fail(2, e);
   auto axis = parseSweepAxis(o.axis.empty() ? "block" : o.axis);
   if (!axis) return fail(2, "--axis '" + o.axis + "' is not one of: block, n, type, kernel, tile, size");
+  if (!o.from.empty() && !o.kernelFile.empty())
+    return fail(2, "--from re-draws a saved sweep; --kernel-file measures your kernel: give one of them");
   nlohmann::json saved;
   if (!o.from.empty()) {  // the file decides the axis; a different --axis is a mistake, not an override
     std::string text;
@@ -157,6 +161,15 @@ int runSweepCommand(const SweepOptions& o) {
   spec.sizeMin = o.sizeMin;
   spec.sizeMax = o.sizeMax;
   if (o.out.empty()) return fail(2, "--out DIR is required (the folder the figure and tables go to)");
+  // The user's kernel: read, its claims planned against the axis now (a usage error needs no GPU).
+  std::string userSource;
+  if (!o.kernelFile.empty()) {
+    if (!o.remoteHost.empty() || !o.remoteCommand.empty())
+      return fail(2, "--kernel-file runs your kernel on this machine's GPU; --remote does not take it yet");
+    if (int rc = readKernelSource(o.kernelFile, &userSource)) return rc;
+    std::string why;
+    if (usercode::planUserSweep(spec, userSource, o.kernelFile, nullptr, &why).empty()) return fail(2, o.kernelFile + ": " + why);
+  }
   const std::string stem = "sweep-" + std::string(name(*axis));
   std::vector<std::string> names;
   for (const std::string& ext : ExportFormats::all().extensions()) names.push_back(stem + ext);
@@ -167,6 +180,7 @@ int runSweepCommand(const SweepOptions& o) {
   Peaks peaks;
   DeviceInfo device;
   std::string remoteLost;
+  bool yoursFailed = false;  // a row of the user's kernel was not measured (said above); the rest is written
   if (!o.from.empty()) {  // a saved sweep: draw it again, no GPU needed
     rows = measurementsFromJson(saved, &err);
     if (rows.empty()) return fail(1, o.from + ": " + (err.empty() ? "no measurements" : err));
@@ -196,6 +210,31 @@ int runSweepCommand(const SweepOptions& o) {
     installInterruptHandler();
     rows = sweepAll(*gpu, spec, progressLine, [] { return interrupted(); });
     if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
+    if (!o.kernelFile.empty()) {  // the same axis and range, one more series, in the kernel's worker
+      usercode::UserKernelSource src;
+      src.source = userSource;
+      src.file = o.kernelFile;
+      src.peaks = peaks;
+      src.worker = userWorkerOptions();
+      std::unique_ptr<Backend> yours = usercode::makeUserKernelBackend(std::move(src));
+      SweepSpec mine = spec;
+      if (mine.axis == SweepAxis::N && mine.nMax == 0)  // the largest N our series reached
+        for (const RunConfig& c : configs) mine.nMax = std::max(mine.nMax, c.n);
+      std::vector<std::string> skippedYours;
+      const int total = int(rows.size() + usercode::planUserSweep(mine, userSource, o.kernelFile, &skippedYours, &err).size());
+      for (const std::string& s : skippedYours) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+      const int before = int(rows.size());
+      std::string lastError;  // a compile error fails every row: said once
+      const std::vector<Measurement> mineRows = sweepAll(*yours, mine, [&](const Measurement& m, int done, int) {
+        if (!m.ok && m.error == lastError) std::fprintf(stderr, "[%d/%d] yours not run: as above\n", before + done, total);
+        else progressLine(m, before + done, total);
+        if (!m.ok) lastError = m.error;
+      }, [] { return interrupted(); });
+      if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
+      for (const Measurement& m : mineRows)
+        if (m.ok) rows.push_back(m);
+        else yoursFailed = true;
+    }
   }
 
   ExportResult r;
@@ -217,7 +256,7 @@ int runSweepCommand(const SweepOptions& o) {
     return fail(1, remoteLost + "; the files hold the " + std::to_string(rows.size()) + " runs that arrived");
   for (const Measurement& m : rows)
     if (m.haveReference && !m.check.pass) return 3;
-  return 0;
+  return yoursFailed ? 3 : 0;
 }
 
 int runReportCommand(const ReportOptions& o) {

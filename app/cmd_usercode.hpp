@@ -59,6 +59,9 @@ CLI::App* addStarterCommand(CLI::App& cli, StarterCommandOptions& o);
 int runStarterCommand(const StarterCommandOptions& o);
 // The kernel file's text; else 2 (usage) with the message printed.
 int readKernelSource(const std::string& file, std::string* source);
+// The worker process that runs the user's kernel: this program's `check-worker`, or the program
+// and arguments REDUCELAB_KERNEL_WORKER names (space-separated; the tests' fake worker).
+usercode::WorkerOptions userWorkerOptions();
 int runCheckWorker();
 
 // `reducelab trace --kernel-file FILE.cu`: the kernel compiled, its first launch traced through the

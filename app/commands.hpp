@@ -69,6 +69,7 @@ struct SweepOptions {
   bool dark = false;  // figures on a dark background (default: white, for print)
   std::vector<std::string> argv;
   std::string remoteHost, remoteCommand;  // measure on a remote GPU (docs/remote.md)
+  std::string kernelFile;  // the user's kernel as one more series (docs/your-kernel.md)
 };
 int runSweepCommand(const SweepOptions& options);
 
@@ -88,6 +89,7 @@ struct RecordOptions {
   std::string out;
   bool force = false;
   bool cpuModel = false;   // the CPU model even where a GPU exists
+  std::string kernelFile;  // the user's kernel: its rows, source, compile log and trace recorded too
   std::vector<std::string> argv;
 };
 int runRecordCommand(const RecordOptions& options);

@@ -146,6 +146,8 @@ int main(int argc, char** argv) {
   sweepCmd->add_flag("--dark", sweep.dark, "Figures on a dark background (default white, for print)");
   for (int i = 0; i < argc; ++i) sweep.argv.push_back(argv[i]);
   addRemoteOptions(sweepCmd, sweep.remoteHost, sweep.remoteCommand);
+  sweepCmd->add_option("--kernel-file", sweep.kernelFile,
+                       "Your own kernel (a .cu file, docs/your-kernel.md) as one more series (axes n, block, type)");
 
   rl::app::ServeOptions serve;
   CLI::App* serveCmd = cli.add_subcommand("serve", "Serve this machine's GPU to a ReduceLab started with --remote");
@@ -171,6 +173,8 @@ int main(int argc, char** argv) {
   recordCmd->add_option("--out", record.out, "The recording to write (FILE.reducelab)")->required();
   recordCmd->add_flag("--force", record.force, "Overwrite --out if it exists");
   recordCmd->add_flag("--cpu-model", record.cpuModel, "Record the CPU model even if a GPU is present");
+  recordCmd->add_option("--kernel-file", record.kernelFile,
+                        "Your own kernel (a .cu file): its row (or series), source, compile log and trace go into the recording");
   recordCmd->get_option("--lesson")->excludes(recordCmd->get_option("--sweep"));
   for (int i = 0; i < argc; ++i) record.argv.push_back(argv[i]);
 

@@ -15,6 +15,8 @@
 #include "application.hpp"
 #include "gl_context.hpp"
 #include "headless_window.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/recording.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
@@ -535,4 +537,67 @@ TEST(EditorGui, RunAsARowPutsTheKernelInResults) {
   EXPECT_EQ(m.results.size(), before + 1);
   EXPECT_TRUE(e.noticeIsError);
   EXPECT_NE(e.notice.find("Not run"), std::string::npos) << e.notice;
+}
+
+// A recording made with `record --kernel-file` opened in the window: the kernel comes into the
+// editor as an unsaved copy under its file's name (the recording's views stay in front), what the
+// compiler said when it was recorded is in the Log, and "Show in the views" draws the trace the
+// GPU recorded of it. Unsaved work in the editor is never replaced.
+TEST(EditorGui, ARecordingsKernelOpensInTheEditorWithItsRecordedTrace) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  rl::Recording r;
+  r.device = rl::assumedH200();
+  r.device.available = true;
+  r.createdUtc = "2026-11-26T07:00:00Z";
+  r.userKernel = rl::UserKernelRecord{"mine.cu", harris3Int32Sum("128"), "mine.cu:9:3: warning: a warning kept from the GPU\n", "sm_90"};
+  rl::RunConfig c;
+  c.kernel = std::string(rl::kUserKernelKey);
+  c.type = rl::ElemType::Int32;
+  c.block = 128;
+  c.n = 4096;
+  std::string err;
+  rl::RunConfig k3 = c;
+  k3.kernel = "k3";
+  rl::TraceData t = rl::modelTrace(k3, 32, 9, &err);  // what the fake worker also answers: k3's schedule
+  ASSERT_TRUE(t.valid()) << err;
+  t.header.flags |= rl::trace::kTraceInstrumented;
+  r.traces.push_back(rl::RecordedTrace{c, true, t.toBuffer()});
+  const std::string file = dir.file("class.reducelab");
+  ASSERT_EQ(rl::writeRecording(file, r), "");
+
+  rl::app::GuiOptions o;
+  o.openFile = file;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  gui::Model& m = h.app->model();
+  h.until([] { return false; }, 0.3);
+  EXPECT_EQ(e.doc.text(), r.userKernel->source);
+  EXPECT_FALSE(e.doc.hasFile());
+  EXPECT_EQ(e.doc.suggestedName(), "mine.cu");
+  EXPECT_NE(m.view, rl::ViewId::Editor);
+  bool logged = false;
+  for (const gui::LogEntry& l : m.log) logged = logged || l.text.find("a warning kept from the GPU") != std::string::npos;
+  EXPECT_TRUE(logged);
+  EXPECT_NE(m.config.kernel, "yours");  // the Parameters panel keeps a kernel of the catalogue
+  h.app->requestEditor(gui::EditorRequest::ShowTrace);
+  ASSERT_TRUE(h.until([&] { return e.traceInViews; }, 10));
+  EXPECT_EQ(m.view, rl::ViewId::WarpActivity);
+  EXPECT_EQ(m.trace.config.kernel, "yours");
+  EXPECT_EQ(int(m.trace.data.header.blockSize), 128);
+  EXPECT_NE(m.trace.source.find("recorded 2026-11-26: your kernel mine.cu, int32 sum, N=2^12, block 128"), std::string::npos)
+      << m.trace.source;
+
+  // Unsaved text of the user's own: kept, and the Log says why the recording's kernel is not shown.
+  e.doc.startUnsaved("// my own work\n", "other.cu");
+  e.doc.edit("// my own work, changed\n", 0, 0);
+  ASSERT_TRUE(e.doc.unsavedWork());
+  const std::string mine = e.doc.text();
+  ASSERT_EQ(h.app->openRecording(file), "");
+  EXPECT_EQ(e.doc.text(), mine);
+  logged = false;
+  for (const gui::LogEntry& l : m.log) logged = logged || l.text.find("it was not put in the editor") != std::string::npos;
+  EXPECT_TRUE(logged);
 }

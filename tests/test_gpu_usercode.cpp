@@ -20,6 +20,7 @@
 #include "headless_window.hpp"
 #include "reducelab/datagen.hpp"
 #include "reducelab/formats/session_json.hpp"
+#include "reducelab/recording.hpp"
 #include "reducelab/stats.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/trace_format.hpp"
@@ -534,4 +535,87 @@ TEST(GpuUserKernel, RunAsARowInTheWindowBesideOurK3) {
   std::printf("k3 %.1f GB/s, yours (harris3.cu) %.1f GB/s, float32 sum 2^24 block 256\n", ours.bandwidthGBs, yours.bandwidthGBs);
   until([] { return false; }, 0.2);  // columns fit the new row from the next frame on
   if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-run-row-h200.png");
+}
+
+// sweep --kernel-file: the user's kernel one more series over the same N, timed like ours (its
+// bandwidth is N x 4 bytes / its median kernel time), named by its file in the figure.
+TEST(GpuUserKernel, SweepDrawsTheKernelAsOneMoreSeries) {
+  REQUIRE_GPU();
+  const std::string out = rl::test::freshTempDir("gpu-uc-sweep");
+  const rl::test::CommandResult r = rl::test::runReducelab(
+      "sweep --axis n --n-min 2^16 --n-max 2^20 --kernel k3 --kernel-file " + dataFile("harris3.cu") +
+      " --type float32 --op sum --block 256 --format json,svg --out " + out);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::string error;
+  const std::vector<rl::Measurement> rows =
+      rl::measurementsFromJson(json::parse(rl::test::readFile(out + "/sweep-n.json")), &error);
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(rows.size(), 10u);
+  int yours = 0;
+  for (const rl::Measurement& m : rows) {
+    ASSERT_TRUE(m.ok) << m.config.kernel << ": " << m.error;
+    EXPECT_TRUE(m.check.pass) << m.config.kernel << " N=" << m.config.n << ": " << m.check.note;
+    const double bytes = double(m.config.n) * 4;
+    EXPECT_NEAR(m.bandwidthGBs, bytes / (rl::Stats::of(m.kernelMs).median * 1e-3) / 1e9, 1e-6 * m.bandwidthGBs);
+    if (m.config.kernel == "yours") {
+      ++yours;
+      EXPECT_EQ(m.kernelName, "your kernel (harris3.cu)");
+      EXPECT_GT(m.resources.registers, 0);
+      EXPECT_GT(m.resources.occupancy, 0);
+    }
+  }
+  EXPECT_EQ(yours, 5);
+  EXPECT_NE(rl::test::readFile(out + "/sweep-n.svg").find("your kernel (harris3.cu)"), std::string::npos);
+}
+
+// record --kernel-file: the recording holds the kernel's row, source, compiler messages and the
+// traced block the GPU recorded of it; it opens without a GPU, the kernel in the editor.
+TEST(GpuUserKernel, ARecordingCarriesTheKernelAndReplaysWithoutAGpu) {
+  REQUIRE_GPU();
+  const std::string dir = rl::test::freshTempDir("gpu-uc-record");
+  const std::string file = dir + "/class.reducelab";
+  const rl::test::CommandResult r = rl::test::runReducelab(
+      "record --kernel k3 --kernel-file " + dataFile("harris3.cu") +
+      " --type float32 --op sum --n 2^20 --block 256 --out " + file);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  rl::Recording rec;
+  ASSERT_EQ(rl::readRecording(file, &rec), "");
+  ASSERT_TRUE(rec.userKernel.has_value());
+  EXPECT_EQ(rec.userKernel->file, "harris3.cu");
+  EXPECT_EQ(rec.userKernel->source, rl::test::readFile(dataFile("harris3.cu")));
+  const rl::DeviceInfo& d = rl::test::firstDevice();
+  EXPECT_EQ(rec.userKernel->arch, "sm_" + std::to_string(d.ccMajor * 10 + d.ccMinor));
+  ASSERT_EQ(rec.measurements.size(), 2u);
+  const rl::Measurement& yours = rec.measurements[1];
+  EXPECT_EQ(yours.config.kernel, "yours");
+  ASSERT_TRUE(yours.ok) << yours.error;
+  EXPECT_TRUE(yours.check.pass) << yours.check.note;
+  rl::RunConfig c = yours.config;
+  const rl::RecordedTrace* t = rec.findTrace(c);
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->fromGpu);
+  std::string err;
+  const rl::TraceData td = rl::TraceData::fromBuffer(t->bytes.data(), t->bytes.size(), &err);
+  ASSERT_TRUE(td.valid()) << err;
+  EXPECT_TRUE(td.header.flags & rl::trace::kTraceInstrumented);
+  EXPECT_EQ(td.header.blockSize, 256u);
+  EXPECT_GE(td.numSteps(), 8);  // log2(256) halving levels at least, each a barrier phase
+
+  const char* shots = std::getenv("REDUCELAB_GPU_SHOTS");
+  const std::string png = shots ? std::string(shots) + "/recording-with-your-kernel.png" : dir + "/replay.png";
+  const rl::test::CommandResult gui = rl::test::runReducelab("--headless --frames 8 --screenshot " + png + " " + file,
+                                                             "REDUCELAB_HIDE_GPU=1");
+  EXPECT_EQ(gui.exitCode, 0) << gui.err;
+  EXPECT_TRUE(rl::test::loadPng(png).ok());
+
+  // A sweep recorded with it: its series beside ours.
+  const std::string swept = dir + "/sweep.reducelab";
+  const rl::test::CommandResult s = rl::test::runReducelab(
+      "record --sweep block --kernel k3 --kernel-file " + dataFile("harris3.cu") + " --type float32 --n 2^20 --out " + swept);
+  ASSERT_EQ(s.exitCode, 0) << s.err;
+  rl::Recording sr;
+  ASSERT_EQ(rl::readRecording(swept, &sr), "");
+  int mine = 0;
+  for (const rl::Measurement& m : sr.sweeps["block"]) mine += m.config.kernel == "yours";
+  EXPECT_EQ(mine, 3);  // harris3.cu claims blocks 128, 256 and 512
 }

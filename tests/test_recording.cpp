@@ -53,7 +53,8 @@ std::string smallLesson() {
 
 // The container by hand (the layout docs/recording-format.md describes), for files the writer
 // would never produce: any header JSON and blob bytes, any version.
-std::string container(const std::string& header, const std::string& blobs, uint32_t version = kRecordingVersion) {
+// (version: the preamble's; the recordings of these tests hold no kernel of the user's, so 1)
+std::string container(const std::string& header, const std::string& blobs, uint32_t version = 1) {
   const std::string payload = header + blobs;
   uLongf bound = compressBound(uLong(payload.size()));
   std::string z(bound, '\0');
@@ -247,11 +248,56 @@ TEST(Recording, NewerOrUnknownVersionsAreRefused) {
   std::string blobs;
   splitRecording(encodeRecording(gpuLikeRecording()), &h, &blobs);
   h["version"] = 2;
-  EXPECT_NE(decodeError(container(h.dump(), blobs)).find("does not match its preamble"), std::string::npos);
+  EXPECT_NE(decodeError(container(h.dump(), blobs, 1)).find("does not match its preamble"), std::string::npos);
   // Unknown preamble flags are refused rather than ignored.
   bytes = encodeRecording(gpuLikeRecording());
   bytes[12] = 1;
   EXPECT_NE(decodeError(bytes).find("flags"), std::string::npos);
+}
+
+// A recording made with `record --kernel-file`: the kernel's source, the compiler's messages and
+// its traced block travel with the rows; such a file is version 2 (older readers refuse it as
+// newer), one without a kernel stays version 1; a trace of "yours" needs the kernel beside it.
+TEST(Recording, YourKernelTravelsWithItsSourceMessagesAndTrace) {
+  Recording r = gpuLikeRecording();
+  EXPECT_EQ(encodeRecording(r)[8], char(1));
+  r.userKernel = UserKernelRecord{"mine.cu", "__global__ void mine(const T* in, T* out, unsigned int n) {}\n",
+                                  "mine.cu:3:7: warning: variable \"x\" was declared but never referenced\n", "sm_90"};
+  Measurement row = measuredRow("yours", 0.02, "");
+  row.kernelName = "your kernel (mine.cu)";
+  r.measurements.push_back(row);
+  RecordedTrace t = r.traces.front();
+  t.config.kernel = std::string(kUserKernelKey);
+  r.traces.push_back(t);
+  const std::string bytes = encodeRecording(r);
+  EXPECT_EQ(bytes[8], char(2));
+  Recording back;
+  ASSERT_EQ(decodeRecording(bytes.data(), bytes.size(), &back), "");
+  ASSERT_TRUE(back.userKernel.has_value());
+  EXPECT_EQ(back.userKernel->file, "mine.cu");
+  EXPECT_EQ(back.userKernel->source, r.userKernel->source);
+  EXPECT_EQ(back.userKernel->compileLog, r.userKernel->compileLog);
+  EXPECT_EQ(back.userKernel->arch, "sm_90");
+  ASSERT_EQ(back.measurements.size(), 3u);
+  EXPECT_EQ(back.measurements[2].kernelName, "your kernel (mine.cu)");
+  ASSERT_NE(back.findTrace(t.config), nullptr);
+  EXPECT_EQ(back.findTrace(t.config)->bytes, t.bytes);
+  EXPECT_EQ(encodeRecording(back), bytes);
+
+  nlohmann::json h;
+  std::string blobs;
+  splitRecording(bytes, &h, &blobs);
+  nlohmann::json noKernel = h;
+  noKernel.erase("user_kernel");
+  EXPECT_NE(decodeError(container(noKernel.dump(), blobs, 2)).find("a trace of your kernel, in a recording that holds none"),
+            std::string::npos) << decodeError(container(noKernel.dump(), blobs, 2));
+  nlohmann::json noSource = h;
+  noSource["user_kernel"]["source"] = "";
+  EXPECT_NE(decodeError(container(noSource.dump(), blobs, 2)).find("no file name or no source"), std::string::npos);
+  nlohmann::json asOne = h;
+  asOne["version"] = 1;
+  EXPECT_NE(decodeError(container(asOne.dump(), blobs, 1)).find("holds your kernel but says it is version 1"),
+            std::string::npos) << decodeError(container(asOne.dump(), blobs, 1));
 }
 
 TEST(Recording, TruncatedOrDamagedFilesAreRefused) {

@@ -25,6 +25,7 @@
 #include "reducelab/usercode/line_table.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "reducelab/usercode/worker.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
 #include "test_support.hpp"
 
 namespace uc = rl::usercode;
@@ -1175,6 +1176,145 @@ TEST(UserMeasure, ARowLikeOursFromTheWorkersRepetitions) {
   ASSERT_TRUE(bad.ok) << bad.error;
   EXPECT_FALSE(bad.check.pass);
   liar.stop();
+}
+
+// The user's kernel behind the Backend interface (user_kernel_backend.hpp), as the CLI and the
+// editor use it: a run is the row measureUserKernel gives, a sweep plans from the kernel's claims
+// (what it does not claim is skipped, with why), a trace is the worker's, and a kernel that
+// faults costs its worker, not the backend.
+TEST(UserKernelBackend, RunsSweepsAndTracesTheKernelThroughTheBackendInterface) {
+  REQUIRE_NVRTC();
+  uc::UserKernelSource src;
+  src.file = kData + "harris3.cu";
+  src.source = source("harris3.cu");  // claims every type, sum, min and max, blocks 128, 256, 512
+  src.cacheDir = rl::test::freshTempDir("uc-backend-cache");
+  src.peaks.theoreticalGBs = 4000;
+  src.worker.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  src.worker.args = {"traced"};
+  std::unique_ptr<rl::Backend> b = uc::makeUserKernelBackend(src);
+  EXPECT_EQ(b->name(), "your kernel (harris3.cu)");
+  EXPECT_FALSE(b->device().available);  // no worker yet
+  rl::RunConfig c;
+  c.kernel = std::string(rl::kUserKernelKey);
+  c.type = ElemType::Float32;
+  c.n = uint64_t(1) << 16;
+  c.block = 256;
+  c.reps = 5;
+  const std::vector<rl::Measurement> rows = rl::measureAll(*b, {c});
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_TRUE(rows[0].ok) << rows[0].error;
+  EXPECT_EQ(rows[0].config.kernel, "yours");
+  EXPECT_EQ(rows[0].kernelMs.size(), 5u);
+  EXPECT_TRUE(rows[0].check.pass) << rows[0].check.note;
+  EXPECT_NEAR(rows[0].pctTheoretical, 100 * rows[0].bandwidthGBs / 4000, 1e-9);
+  EXPECT_EQ(b->device().name, "fake worker (tests)");  // known after the first poll that followed a run
+
+  rl::SweepSpec s;
+  s.axis = rl::SweepAxis::Block;
+  s.base = c;
+  const std::vector<rl::Measurement> blocks = rl::sweepAll(*b, s);
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].config.block, 128);
+  EXPECT_EQ(blocks[2].config.block, 512);
+  for (const rl::Measurement& m : blocks) EXPECT_TRUE(m.ok && m.check.pass) << m.error;
+  s.axis = rl::SweepAxis::Type;  // a copy that leaves out int64 and float64
+  std::string narrow = src.source;
+  const std::string every = "types: int32, int64, float32, float64";
+  ASSERT_NE(narrow.find(every), std::string::npos);
+  narrow.replace(narrow.find(every), every.size(), "types: int32, float32");
+  std::vector<std::string> skipped;
+  std::string error;
+  const std::vector<rl::RunConfig> types = uc::planUserSweep(s, narrow, src.file, &skipped, &error);
+  ASSERT_EQ(types.size(), 2u);
+  EXPECT_EQ(types[0].type, ElemType::Int32);
+  EXPECT_EQ(types[1].type, ElemType::Float32);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0], "your kernel int64: not claimed (// @reducelab types)");
+  s.axis = rl::SweepAxis::N;
+  s.nMin = 1024, s.nMax = 4096;
+  EXPECT_EQ(rl::sweepAll(*b, s).size(), 3u);
+  s.axis = rl::SweepAxis::Kernel;  // the catalogue's axis: refused in a sentence
+  EXPECT_TRUE(rl::sweepAll(*b, s).empty());
+  EXPECT_TRUE(uc::planUserSweep(s, src.source, src.file, nullptr, &error).empty());
+  EXPECT_EQ(error, "your kernel is swept over n, block or type; the kernel axis is the catalogue's");
+
+  const rl::TraceResult t = rl::traceNow(*b, c, 60);
+  ASSERT_TRUE(t.ok) << t.error;
+  EXPECT_TRUE(t.gpuWritten);
+  EXPECT_EQ(t.config.kernel, "yours");
+  EXPECT_EQ(t.data.header.blockSize, 256u);
+  EXPECT_NE(t.source.find("instrumented: your kernel (harris3.cu)"), std::string::npos) << t.source;
+  rl::RunConfig ours = c;
+  ours.kernel = "k3";
+  EXPECT_EQ(b->tracesNot(ours), "the your kernel (harris3.cu) traces only itself");
+  c.block = 64;  // not claimed: the trace says so
+  const rl::TraceResult refused = rl::traceNow(*b, c, 60);
+  EXPECT_FALSE(refused.ok);
+  EXPECT_NE(refused.error.find("does not claim block 64"), std::string::npos) << refused.error;
+}
+
+// A worker that crashes on its first run: that row says so, the next one is measured by a new
+// worker, and the backend goes on.
+TEST(UserKernelBackend, AWorkerThatDiesCostsOneRowNotTheBackend) {
+  REQUIRE_NVRTC();
+  uc::UserKernelSource src;
+  src.file = kData + "harris3.cu";
+  src.source = source("harris3.cu");
+  src.cacheDir = rl::test::freshTempDir("uc-backend-crash-cache");
+  const std::string marker = rl::test::freshTempDir("uc-backend-crash") + "/first";
+  src.worker.executable = rl::test::builtFile(USERCODE_FAKE_WORKER);
+  src.worker.args = {"crash-once", marker};
+  std::unique_ptr<rl::Backend> b = uc::makeUserKernelBackend(src);
+  rl::RunConfig c;
+  c.kernel = std::string(rl::kUserKernelKey);
+  c.type = ElemType::Int32;
+  c.n = 1000;
+  c.block = 128;
+  c.reps = 3;
+  const std::vector<rl::Measurement> rows = rl::measureAll(*b, {c, c});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_FALSE(rows[0].ok);
+  EXPECT_NE(rows[0].error.find("signal 6"), std::string::npos) << rows[0].error;
+  EXPECT_TRUE(rows[1].ok) << rows[1].error;
+}
+
+// sweep and record --kernel-file: the file and its claims against what is asked are checked
+// before any GPU work; without a GPU, one message and nothing written.
+TEST(UserCli, SweepAndRecordKernelFileRefuseWhatTheyCannotMeasure) {
+  auto cmd = [](const std::string& args) { return rl::test::runReducelab(args, "REDUCELAB_HIDE_GPU=1"); };
+  const std::string dir = rl::test::freshTempDir("uc-sweep-record");
+  const std::string out = dir + "/out", rec = dir + "/class.reducelab";
+  const std::string harris = " --kernel-file " + kData + "harris3.cu";
+  rl::test::CommandResult r = cmd("sweep --axis kernel --out " + out + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("the kernel axis is the catalogue's"), std::string::npos) << r.err;
+  r = cmd("sweep --axis n --from " + kData + "harris3.cu --out " + out + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("give one of them"), std::string::npos) << r.err;
+  r = cmd("sweep --axis n --out " + out + " --kernel-file " + dir + "/absent.cu");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("absent.cu"), std::string::npos) << r.err;
+  r = cmd("sweep --axis n --n-max 2^16 --out " + out + harris);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
+  r = cmd("record --lesson upc --out " + rec + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("not a lesson"), std::string::npos) << r.err;
+  r = cmd("record --cpu-model --out " + rec + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("leave out --cpu-model"), std::string::npos) << r.err;
+  r = cmd("record --block 64 --out " + rec + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("does not claim block 64"), std::string::npos) << r.err;
+  r = cmd("record --sweep kernel --out " + rec + harris);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("the kernel axis is the catalogue's"), std::string::npos) << r.err;
+  r = cmd("record --out " + rec + harris);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("recording your kernel needs an NVIDIA GPU"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(rec));
 }
 
 // bench --kernel-file: the file and what it is benched beside are checked before any GPU work.

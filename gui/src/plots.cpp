@@ -46,10 +46,11 @@ std::string subtitleOf(const RunConfig& c, bool withN, bool withType, bool withB
 // A kernel's series in the figure's `style`-th colour and marker: styles go by order of
 // appearance in one figure, so no two of its series look alike (a colour per catalogue entry
 // repeated every ten kernels: k3, k12 and CUB were all green).
-Series seriesFor(const std::string& kernel, SeriesKind kind, int style) {
+// `rowName`: the rows' own name where the catalogue has none ("your kernel (mine.cu)").
+Series seriesFor(const std::string& kernel, SeriesKind kind, int style, const std::string& rowName = "") {
   Series s;
   const KernelInfo* k = findKernel(kernel);
-  s.name = k ? std::string(k->key) + " " + std::string(k->name) : kernel;
+  s.name = k ? std::string(k->key) + " " + std::string(k->name) : !rowName.empty() ? rowName : kernel;
   s.kind = kind;
   s.color = paletteColor(style);
   s.marker = paletteMarker(style);
@@ -302,14 +303,14 @@ Figure blockSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks
   std::vector<std::vector<RunConfig>> occupancyConfigs;
   int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series bw = seriesFor(kernel, SeriesKind::Line, style);
+    Series bw = seriesFor(kernel, SeriesKind::Line, style, ms.front()->kernelName);
     Series occ = rightAxisSeriesFor(kernel, " occupancy", style++);
     occ.name = kernel + " occupancy";
     std::vector<RunConfig> cfg, occCfg;
     std::string lastLimiter;
     for (const Measurement* m : ms) {
       addBandwidthPoint(bw, m->config.block, *m, basis);
-      if (m->config.kernel != "cub") {
+      if (m->config.kernel != "cub" && m->resources.occupancy > 0) {  // CUB's and unknown resources: no curve
         occ.x.push_back(m->config.block);
         occ.y.push_back(100.0 * m->resources.occupancy);
         // The limiting resource where it changes.
@@ -364,7 +365,7 @@ Figure nSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks, co
     }
   int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series s = seriesFor(kernel, SeriesKind::Line, style++);
+    Series s = seriesFor(kernel, SeriesKind::Line, style++, ms.front()->kernelName);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       addBandwidthPoint(s, double(m->config.n), *m, basis);
@@ -405,7 +406,7 @@ Figure typeSweepFigure(const std::vector<Measurement>& rows, const Peaks& peaks)
   // unit, is written on each bar instead of being drawn against a second scale.
   int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series bars = seriesFor(kernel, SeriesKind::Bars, style++);
+    Series bars = seriesFor(kernel, SeriesKind::Bars, style++, ms.front()->kernelName);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       addBandwidthPoint(bars, double(int(m->config.type)), *m, basis);
@@ -499,7 +500,7 @@ Figure matrixSweepFigure(const std::string& axis, const std::vector<Measurement>
   f.spec.y.includeZero = true;
   int style = 0;
   for (auto& [kernel, ms] : byKernel(rows)) {
-    Series s = seriesFor(kernel, SeriesKind::Line, style++);
+    Series s = seriesFor(kernel, SeriesKind::Line, style++, ms.front()->kernelName);
     std::vector<RunConfig> cfg;
     for (const Measurement* m : ms) {
       s.x.push_back(double(parameter(*m, axis == "tile" ? ParameterRole::Tile : ParameterRole::OutputSide).value_or(0)));

@@ -64,7 +64,7 @@ json configJson(const RunConfig& c) {
 }
 
 // A traced configuration, checked like command-line input; throws with the reason.
-RunConfig configFromJson(const json& j) {
+RunConfig configFromJson(const json& j, bool userKernel) {
   if (!j.is_object()) throw std::invalid_argument("a trace's configuration is not an object");
   RunConfig c;
   auto text = [&](const char* key) {
@@ -98,6 +98,11 @@ RunConfig configFromJson(const json& j) {
   c.rangeHi = integer("range_hi", INT64_MIN, INT64_MAX);
   c.tracedBlock = uint64_t(integer("traced_block", 0, int64_t(1) << 40));
   if (c.rangeLo > c.rangeHi) throw std::invalid_argument("a trace's range_lo is above its range_hi");
+  if (c.kernel == kUserKernelKey) {  // no catalogue entry: its own checks, and only beside its source
+    if (!userKernel) throw std::invalid_argument("a trace of your kernel, in a recording that holds none");
+    if (std::string e = validateUserRow(c); !e.empty()) throw std::invalid_argument("a traced configuration: " + e);
+    return c;
+  }
   if (std::string e = validate(c, nullptr); !e.empty()) throw std::invalid_argument("a traced configuration: " + e);
   if (!findKernel(c.kernel)->traceable) throw std::invalid_argument(c.kernel + " has no traced twin");
   return c;
@@ -229,13 +234,19 @@ std::string encodeRecording(const Recording& r) {
   const SessionInfo info{r.device, r.peaks, r.argv, r.lessonName.empty() ? "recording" : "lesson-" + r.lessonName};
   json h;
   h["format"] = "reducelab-recording";
-  h["version"] = kRecordingVersion;
+  const uint32_t version = r.userKernel ? kRecordingVersion : 1;  // older readers open what they can read
+  h["version"] = version;
   h["created_utc"] = r.createdUtc;
   h["host"] = r.host;
   h["reducelab"] = r.reducelabVersion;
   h["source"] = r.device.available ? "gpu" : "cpu-model";
   h["lesson"] = r.lessonName.empty() ? json(nullptr) : json{{"name", r.lessonName}, {"text", r.lessonText}};
   h["session"] = sessionJson(info, r.measurements);
+  if (r.userKernel)
+    h["user_kernel"] = {{"file", r.userKernel->file},
+                        {"source", r.userKernel->source},
+                        {"compile_log", r.userKernel->compileLog},
+                        {"arch", r.userKernel->arch}};
   h["sweeps"] = json::array();
   for (const auto& [axis, rows] : r.sweeps) h["sweeps"].push_back({{"axis", axis}, {"session", sessionJson(info, rows)}});
   h["traces"] = json::array();
@@ -254,7 +265,7 @@ std::string encodeRecording(const Recording& r) {
   std::string compressed;
   if (std::string e = deflateAll(payload, &compressed); !e.empty()) return {};
   std::string out(kRecordingMagic, sizeof kRecordingMagic);
-  putU32(out, kRecordingVersion);
+  putU32(out, version);
   putU32(out, 0);  // flags: none defined
   putU64(out, header.size());
   putU64(out, offset);
@@ -323,6 +334,17 @@ std::string decodeRecording(const void* data, size_t size, Recording* out) {
         r.argv.push_back(x.get<std::string>());
       }
     }
+    if (const auto u = h.find("user_kernel"); u != h.end() && !u->is_null()) {
+      if (version < 2) return "the recording holds your kernel but says it is version " + std::to_string(version);
+      if (!u->is_object()) return "the recording's kernel is not an object";
+      UserKernelRecord k;
+      k.file = textField(*u, "file", 4096);
+      k.source = textField(*u, "source", kRecordingMaxKernelSourceBytes);
+      k.compileLog = textField(*u, "compile_log", kRecordingMaxKernelSourceBytes);
+      k.arch = textField(*u, "arch", 16);
+      if (k.file.empty() || k.source.empty()) return "the recording's kernel has no file name or no source";
+      r.userKernel = std::move(k);
+    }
     size_t lessonRows = 0;
     if (const auto l = h.find("lesson"); l != h.end() && !l->is_null()) {
       if (!l->is_object()) return "the recording's lesson is not an object";
@@ -353,7 +375,7 @@ std::string decodeRecording(const void* data, size_t size, Recording* out) {
       const std::string which = "trace " + std::to_string(i + 1) + " of the recording";
       if (!t.is_object()) return which + " is not an object";
       RecordedTrace rt;
-      rt.config = configFromJson(t.at("config"));
+      rt.config = configFromJson(t.at("config"), r.userKernel.has_value());
       const std::string from = textField(t, "source", 16);
       if (from != "gpu" && from != "cpu-model") return which + " has source '" + from + "'";
       rt.fromGpu = from == "gpu";

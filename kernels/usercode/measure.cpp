@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/contract.hpp"
+#include "reducelab/usercode/line_table.hpp"
 
 namespace rl::usercode {
 
@@ -92,6 +94,15 @@ Measurement measureUserKernel(const UserMeasureRequest& q, KernelWorker& worker)
     m.resources.localBytes = kb->resources.stackBytes;
   }
   m.resources.dynamicSmemBytes = int(plan.dynamicSharedBytes);
+  if (kb->resources.known) {  // the calculator over what ptxas reported, as for ours (occupancy.hpp)
+    const OccupancyResult occ = computeOccupancy(
+        device, OccupancyInput{c.block, m.resources.registers, m.resources.staticSmemBytes + m.resources.dynamicSmemBytes});
+    m.resources.activeBlocksPerSM = occ.activeBlocks;
+    m.resources.occupancy = occ.occupancy;
+    m.resources.limiter = occ.limiter;
+    if (occ.activeBlocks > 0 && device.smCount > 0 && !plan.passes.empty())
+      m.resources.waves = double(plan.passes.front().grid) / (double(occ.activeBlocks) * device.smCount);
+  }
   m.kernelMs = o.repMs;
   m.endToEndMs = o.repEndToEndMs;
   m.enqueueTimeouts = o.enqueueTimeouts;
@@ -116,6 +127,83 @@ Measurement measureUserKernel(const UserMeasureRequest& q, KernelWorker& worker)
   }
   m.ok = true;
   return m;
+}
+
+}  // namespace rl::usercode
+
+namespace rl::usercode {
+
+UserTrace traceUserKernel(const UserTraceRequest& q, KernelWorker& worker) {
+  UserTrace t;
+  const RunConfig& c = q.config;
+  t.config = c;
+  t.config.kernel = std::string(kUserKernelKey);
+  auto fail = [&](int failure, std::string why) {
+    t.ok = false;
+    t.failure = failure;
+    t.error = std::move(why);
+    return t;
+  };
+  const ContractResult contract = parseContract(q.source, q.file);
+  if (!contract.ok()) {
+    t.diagnostics = contract.diagnostics;
+    return fail(4, "the kernel's contract has errors");
+  }
+  const Contract& k = contract.contract;
+  if (!claims(k.types, c.type)) return fail(2, q.file + " does not claim " + std::string(name(c.type)) + " (// @reducelab types: ...)");
+  if (!claims(k.ops, c.op)) return fail(2, q.file + " does not claim " + std::string(name(c.op)) + " (// @reducelab ops: ...)");
+  if (!claims(k.blocks, c.block)) return fail(2, q.file + " does not claim block " + std::to_string(c.block) + " (// @reducelab blocks: ...)");
+  const LaunchPlan plan = planLaunch(k, c.type, c.n, c.block);
+  if (!plan.error.empty()) return fail(2, plan.error);
+  if (c.tracedBlock >= plan.passes.front().grid)
+    return fail(2, "traced block " + std::to_string(c.tracedBlock) + ": the first launch has " +
+                       std::to_string(plan.passes.front().grid) + " blocks");
+  const DeviceInfo device = worker.device();
+  if (!device.available) return fail(1, "tracing your kernel needs a GPU: " + device.unavailableReason);
+  if (std::string why = worker.tracer(); !why.empty()) return fail(1, "tracing your kernel needs the Compute Sanitizer: " + why);
+  t.device = device.name;
+  const int sm = q.sm ? q.sm : device.ccMajor * 10 + device.ccMinor;
+  const std::vector<CompileResult> builds = compileClaims(q.source, q.file, sm, {c.type}, {c.op}, q.cacheDir, q.useCache);
+  if (builds.empty()) return fail(4, "nothing was compiled");
+  const CompileResult& build = builds.front();
+  t.diagnostics = build.diagnostics;
+  t.compileLog = build.log;
+  if (build.status == CompileStatus::Environment) return fail(1, build.environmentError);
+  if (!build.ok()) return fail(4, "the kernel did not compile");
+  const KernelBuild* kb = build.kernelFor(c.block);
+  if (!kb) return fail(2, "no build of the kernel for block " + std::to_string(c.block));
+  RunRequest run;
+  run.symbol = kb->loweredName;
+  run.nBytes = kb->paramBytes[2];
+  run.type = c.type;
+  run.op = c.op;
+  run.n = c.n;
+  run.data.pattern = c.data;
+  run.data.seed = c.seed;
+  run.data.lo = c.rangeLo;
+  run.data.hi = c.rangeHi;
+  run.plan = plan;
+  run.traceBlock = int64_t(c.tracedBlock);
+  run.traceRecords = q.records;
+  const RunOutcome out = worker.run(run, build.cubin);
+  if (out.status != RunOutcome::Status::Ok) return fail(out.status == RunOutcome::Status::LaunchError ? 1 : 3, out.message);
+  if (!out.traceError.empty()) return fail(1, "the trace: " + out.traceError);
+  std::string err;
+  t.data = TraceData::fromBuffer(out.trace.data(), out.trace.size(), &err);
+  if (!t.data.valid()) return fail(1, "the worker's trace is unreadable: " + err);
+  t.bytes = out.trace;
+  t.function = out.tracedFunction;
+  t.grid = plan.passes.front().grid;
+  t.records = out.traceRecords;
+  t.phases = out.tracePhases;
+  t.notes = out.traceNotes;
+  std::string lineError;
+  const CubinLines lines = CubinLines::read(build.cubin, &lineError);  // SASS offsets to the file's lines
+  for (const instrumented::Hazard& h : out.hazards)
+    t.hazards.push_back(std::string(h.severity == instrumented::Hazard::Severity::Failure ? "hazard" : "warning") + ": " +
+                        withSourceLines(h.message, lines, out.tracedFunction, q.file));
+  t.ok = true;
+  return t;
 }
 
 }  // namespace rl::usercode

@@ -7,6 +7,7 @@
 // protocol share it.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,9 @@
 
 namespace rl {
 
-constexpr uint32_t kRecordingVersion = 1;
+// 2: a recording may hold the user's own kernel (UserKernelRecord) and its rows and trace. A
+// recording without one is still written as version 1, which earlier readers open.
+constexpr uint32_t kRecordingVersion = 2;
 // The file starts with these 8 bytes (0x89 and CR LF catch text-mode copies, like PNG's).
 constexpr char kRecordingMagic[8] = {'\x89', 'R', 'L', 'R', 'E', 'C', '\r', '\n'};
 constexpr uint64_t kRecordingPreambleBytes = 48;
@@ -35,6 +38,16 @@ struct RecordedTrace {
   std::vector<uint8_t> bytes;
 };
 
+// The user's own kernel (docs/your-kernel.md) a recording was made with: its file's name and
+// text, and what the compiler said, so the class sees the kernel, not only its numbers.
+struct UserKernelRecord {
+  std::string file;        // the file's name as given ("mine.cu")
+  std::string source;
+  std::string compileLog;  // the diagnostics, file:line: message, one per line ("" when clean)
+  std::string arch;        // "sm_90"
+};
+constexpr size_t kRecordingMaxKernelSourceBytes = size_t(4) << 20;
+
 struct Recording {
   // Where and when: the device the measurements and traces come from (available = false: the
   // CPU model recorded it), its peaks, the UTC date and the command line.
@@ -51,6 +64,8 @@ struct Recording {
   std::vector<Measurement> measurements;
   std::map<std::string, std::vector<Measurement>> sweeps;
   std::vector<RecordedTrace> traces;
+  // Its rows carry kernel kUserKernelKey and its trace, if any, that key too.
+  std::optional<UserKernelRecord> userKernel;
 
   bool fromGpu() const { return device.available; }
   // The recorded trace of this configuration, or nullptr (same fields as the trace views compare).
