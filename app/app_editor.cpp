@@ -622,8 +622,11 @@ void Application::loadRecordedKernel(const Recording& rec) {
   const ViewId view = model_.view;
   e.doc.startUnsaved(k.source, k.file);
   showNewDocument("The recording's kernel " + k.file + " (compiled for " + k.arch + " when recorded" +
-                  (k.compileLog.empty() ? ", without a warning" : "; its messages are in the Log") +
-                  "). Save (Ctrl+S) keeps a copy.");
+                  (k.compileLog.empty() ? ", without a warning" : "; its messages are in the Log") + ")" +
+                  (std::any_of(rec.traces.begin(), rec.traces.end(), [](const RecordedTrace& t) { return t.config.kernel == kUserKernelKey; })
+                       ? "; the GPU's trace of it: Checks > Show in the views"
+                       : "") +
+                  ". Save (Ctrl+S) keeps a copy.");
   model_.view = view;  // the recording's views stay in front; the editor is one tab away
   if (!k.compileLog.empty()) model_.addLog(gui::LogLevel::Info, "When recorded, the compiler said of " + k.file + ":\n" + k.compileLog);
   for (const RecordedTrace& t : rec.traces) {

@@ -56,20 +56,6 @@ int readKernelSource(const std::string& file, std::string* source) {
   return 0;
 }
 
-usercode::WorkerOptions userWorkerOptions() {
-  usercode::WorkerOptions w;
-  const char* env = std::getenv("REDUCELAB_KERNEL_WORKER");
-  if (!env || !*env) return w;
-  std::istringstream words(env);
-  std::string word;
-  std::vector<std::string> parts;
-  while (words >> word) parts.push_back(word);
-  if (parts.empty()) return w;
-  w.executable = parts.front();
-  w.args.assign(parts.begin() + 1, parts.end());
-  return w;
-}
-
 int runCompileCommand(const CompileCommandOptions& o) {
   if (o.format != "text" && o.format != "json") return fail(2, "--format must be text or json, got '" + o.format + "'");
   std::string source;

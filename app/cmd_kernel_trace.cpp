@@ -29,9 +29,8 @@ namespace rl::app {
 
 int runKernelFileTrace(const TraceOptions& o) {
   if (std::string why; !chooseOutputFormat(o.format, kWritesTables | kWritesRecords, &why)) return fail(2, why);
-  if (o.instrumented || o.compare || o.cpuModel || !o.remoteHost.empty() || !o.remoteCommand.empty())
-    return fail(2, "--kernel-file traces your kernel instrumented on this machine's GPU: leave out --instrumented, "
-                   "--compare, --cpu-model and --remote");
+  if (o.instrumented || o.compare || o.cpuModel)
+    return fail(2, "--kernel-file traces your kernel instrumented on the GPU: leave out --instrumented, --compare and --cpu-model");
   if (!o.out.empty())
     if (std::string e = checkOutputTarget(o.out, o.force); !e.empty()) return fail(1, e);
   std::string source;
@@ -77,6 +76,18 @@ int runKernelFileTrace(const TraceOptions& o) {
                        std::to_string(plan.passes.front().grid) + " blocks");
 
   installInterruptHandler();
+  if (!o.remoteHost.empty() || !o.remoteCommand.empty()) {  // compiled, run and traced there, in its worker
+    RunConfig c;
+    c.kernel = std::string(kUserKernelKey);
+    c.type = type, c.op = op, c.n = n, c.block = block, c.tracedBlock = o.tracedBlock;
+    c.data = DataPattern::Uniform, c.seed = 1, c.rangeLo = -1000, c.rangeHi = 1000;
+    TraceData t;
+    std::string src;
+    if (int rc = remoteTraceOf(o, c, &t, &src, source); rc != 0) return rc;
+    std::fprintf(stderr, "note: the shared-memory hazards of the traced block are found by `reducelab check` (here, or on the GPU machine)\n");
+    c.kernel = k.kernel;
+    return writeTraceOutput(o, c, t, src + ": your kernel " + o.kernelFile);
+  }
   uc::WorkerOptions w = userWorkerOptions();
   w.cancelled = [] { return interrupted(); };
   uc::KernelWorker worker(w);

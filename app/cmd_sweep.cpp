@@ -79,8 +79,8 @@ void report(const ExportResult& r) {
 // same skipped lines as a local sweep), run there by its measurement service; rows arrive as
 // they are measured. "" when complete; else why not ("interrupted", or the connection's end:
 // *rows then holds what arrived).
-std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, std::vector<Measurement>* rows, Peaks* peaks,
-                           DeviceInfo* device) {
+std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, const std::string& userSource,
+                           std::vector<Measurement>* rows, Peaks* peaks, DeviceInfo* device, bool* yoursFailed) {
   remote::Hello hello;
   std::string err;
   std::unique_ptr<RemoteClient> client = connectRemote(o.remoteHost, o.remoteCommand, &hello, &err);
@@ -92,27 +92,56 @@ std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, std::ve
   const std::vector<RunConfig> configs = planSweep(spec, hello.device, &skipped, &err);
   if (configs.empty()) return err;
   for (const std::string& s : skipped) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  // The user's kernel, compiled and run there: the same axis and range, one more series.
+  SweepSpec mine = spec;
+  mine.kernels = {std::string(kUserKernelKey)};
+  mine.base.kernel = std::string(kUserKernelKey);
+  if (mine.axis == SweepAxis::N && mine.nMax == 0)
+    for (const RunConfig& c : configs) mine.nMax = std::max(mine.nMax, c.n);
+  std::vector<std::string> skippedYours;
+  const size_t yoursPlanned =
+      userSource.empty() ? 0 : usercode::planUserSweep(mine, userSource, o.kernelFile, &skippedYours, &err).size();
+  for (const std::string& s : skippedYours) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  const int total = int(configs.size() + yoursPlanned);
   if (std::string e = prepareFolder(o.out); !e.empty()) return e;
   *peaks = hello.peaks;
   *device = hello.device;
-  client->queueSweep(spec);
   bool cancelSent = false;
-  for (;;) {
-    client->waitForEvents(0.1);
-    RemoteEvents ev = client->poll();
-    if (ev.service.peaks) *peaks = *ev.service.peaks;
-    for (auto& [axis, m] : ev.service.sweepRows) {
-      rows->push_back(std::move(m));
-      progressLine(rows->back(), int(rows->size()), int(configs.size()));
+  std::string lastError;
+  auto follow = [&]() -> std::string {  // one sweep's rows until it finishes
+    for (;;) {
+      client->waitForEvents(0.1);
+      RemoteEvents ev = client->poll();
+      if (ev.service.peaks) *peaks = *ev.service.peaks;
+      for (auto& [axis, m] : ev.service.sweepRows) {
+        if (!m.ok && m.config.kernel == kUserKernelKey) {  // said once when every row fails alike
+          *yoursFailed = true;
+          if (m.error == lastError) std::fprintf(stderr, "[%zu/%d] yours not run: as above\n", rows->size() + 1, total);
+          else progressLine(m, int(rows->size()) + 1, total);
+          lastError = m.error;
+          continue;
+        }
+        rows->push_back(std::move(m));
+        progressLine(rows->back(), int(rows->size()), total);
+      }
+      for (const std::string& m : ev.service.messages) {
+        if (m.rfind("request refused: ", 0) == 0) return m;
+        if (m.rfind("sweep skipped ", 0) != 0) std::fprintf(stderr, "remote: %s\n", m.c_str());
+      }
+      if (ev.dropped) return interrupted() ? "interrupted" : *ev.dropped;  // ssh ends on Ctrl+C too
+      if (interrupted() && !cancelSent) {  // the server stops between repetitions
+        client->cancelSweep();
+        cancelSent = true;
+      }
+      if (ev.service.sweep && ev.service.sweep->finished) return {};
     }
-    for (const std::string& m : ev.service.messages)
-      if (m.rfind("sweep skipped ", 0) != 0) std::fprintf(stderr, "remote: %s\n", m.c_str());
-    if (ev.dropped) return interrupted() ? "interrupted" : *ev.dropped;  // ssh ends on Ctrl+C too
-    if (interrupted() && !cancelSent) {  // the server stops between repetitions
-      client->cancelSweep();
-      cancelSent = true;
-    }
-    if (ev.service.sweep && ev.service.sweep->finished) break;
+  };
+  client->queueSweep(spec);
+  if (std::string e = follow(); !e.empty()) return e;
+  if (yoursPlanned > 0 && !interrupted()) {
+    client->sendUserKernel(std::filesystem::path(o.kernelFile).filename().string(), userSource);
+    client->queueSweep(mine);
+    if (std::string e = follow(); !e.empty()) return e;
   }
   client->close();
   return interrupted() ? "interrupted" : "";
@@ -164,8 +193,6 @@ int runSweepCommand(const SweepOptions& o) {
   // The user's kernel: read, its claims planned against the axis now (a usage error needs no GPU).
   std::string userSource;
   if (!o.kernelFile.empty()) {
-    if (!o.remoteHost.empty() || !o.remoteCommand.empty())
-      return fail(2, "--kernel-file runs your kernel on this machine's GPU; --remote does not take it yet");
     if (int rc = readKernelSource(o.kernelFile, &userSource)) return rc;
     std::string why;
     if (usercode::planUserSweep(spec, userSource, o.kernelFile, nullptr, &why).empty()) return fail(2, o.kernelFile + ": " + why);
@@ -188,7 +215,7 @@ int runSweepCommand(const SweepOptions& o) {
     device = deviceFromJson(saved);
     if (std::string e = prepareFolder(o.out); !e.empty()) return fail(1, e);
   } else if (!o.remoteHost.empty() || !o.remoteCommand.empty()) {
-    if (std::string e = runRemoteSweep(o, spec, &rows, &peaks, &device); !e.empty()) {
+    if (std::string e = runRemoteSweep(o, spec, userSource, &rows, &peaks, &device, &yoursFailed); !e.empty()) {
       if (e == "interrupted") return fail(kExitInterrupted, "interrupted; nothing was written");
       if (rows.empty()) return fail(1, e + "; nothing was written");
       remoteLost = e;  // the rows that arrived are written, and the exit code says it is partial

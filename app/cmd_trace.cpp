@@ -106,7 +106,8 @@ int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData&
 
 // The trace from a remote server's GPU (or its CPU model when it has none): the bytes its
 // kernel wrote, checked on arrival. With --compare, against the CPU model computed here.
-int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::string* source) {
+// `userSource`: the user's kernel (c.kernel "yours"), sent first for the server to compile.
+int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::string* source, const std::string& userSource) {
   remote::Hello hello;
   std::string err;
   std::unique_ptr<RemoteClient> client = connectRemote(o.remoteHost, o.remoteCommand, &hello, &err);
@@ -119,11 +120,15 @@ int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::
                  hello.device.unavailableReason.c_str());
     return 1;
   }
+  if (!userSource.empty()) client->sendUserKernel(std::filesystem::path(o.kernelFile).filename().string(), userSource);
   const uint64_t id = client->queueTrace(c);
   for (;;) {
     client->waitForEvents(0.1);
     RemoteEvents ev = client->poll();
-    for (const std::string& m : ev.service.messages) std::fprintf(stderr, "remote: %s\n", m.c_str());
+    for (const std::string& m : ev.service.messages) {
+      std::fprintf(stderr, "remote: %s\n", m.c_str());
+      if (m.rfind("request refused: ", 0) == 0) return 1;  // no trace will come
+    }
     for (remote::TraceReply& r : ev.traces) {
       if (r.id != id) continue;
       client->close();
@@ -280,7 +285,7 @@ int runTrace(const TraceOptions& o) {
   std::string source;
   TraceData t;
   if (remoteTrace) {
-    if (int rc = remoteTraceOf(o, c, &t, &source); rc != 0) return rc;
+    if (int rc = remoteTraceOf(o, c, &t, &source, ""); rc != 0) return rc;
     return writeTraceOutput(o, c, t, source);
   }
   // The first source that has it: this machine's GPU (through the measurement service), unless

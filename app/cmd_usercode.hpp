@@ -12,6 +12,7 @@
 #include "reducelab/backend.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/worker.hpp"
 
 namespace rl::app {
 
@@ -59,15 +60,16 @@ CLI::App* addStarterCommand(CLI::App& cli, StarterCommandOptions& o);
 int runStarterCommand(const StarterCommandOptions& o);
 // The kernel file's text; else 2 (usage) with the message printed.
 int readKernelSource(const std::string& file, std::string* source);
-// The worker process that runs the user's kernel: this program's `check-worker`, or the program
-// and arguments REDUCELAB_KERNEL_WORKER names (space-separated; the tests' fake worker).
-usercode::WorkerOptions userWorkerOptions();
+// The worker process that runs the user's kernel (usercode::workerOptionsFromEnvironment).
+inline usercode::WorkerOptions userWorkerOptions() { return usercode::workerOptionsFromEnvironment(); }
 int runCheckWorker();
 
 // `reducelab trace --kernel-file FILE.cu`: the kernel compiled, its first launch traced through the
 // Compute Sanitizer patches in the worker, and printed as `reducelab trace` prints a catalogue
 // kernel's trace (its hazards on stderr).
 int runKernelFileTrace(const TraceOptions& o);
+// cmd_trace.cpp: the trace from a remote server (`userSource`: the user's kernel, sent first).
+int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::string* source, const std::string& userSource);
 // cmd_trace.cpp: the table or JSON of a trace.
 int writeTraceOutput(const TraceOptions& o, const RunConfig& c, const TraceData& t, const std::string& source);
 

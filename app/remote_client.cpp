@@ -146,6 +146,10 @@ void RemoteClient::queueSweep(const SweepSpec& s) {
   send(remote::sweepRequest(s));
 }
 
+void RemoteClient::sendUserKernel(const std::string& file, const std::string& source) {
+  send(remote::userKernelRequest(file, source));
+}
+
 void RemoteClient::cancelSweep() { send(remote::simpleMessage("cancel_sweep")); }
 
 uint64_t RemoteClient::queueTrace(const RunConfig& c) {

@@ -46,6 +46,9 @@ class RemoteClient {
   uint64_t queueTrace(const RunConfig& c);  // the id the reply carries
   void queueResources(const RunConfig& c);
   void queuePeaks(bool remeasure);
+  // The user's kernel (docs/your-kernel.md): compiled and run by the server in its own worker;
+  // later runs, sweeps and traces of kernel "yours" go to it.
+  void sendUserKernel(const std::string& file, const std::string& source);
 
   RemoteEvents poll();
   bool connected() const { return connected_.load(); }  // hello received, not dropped

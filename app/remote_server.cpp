@@ -18,6 +18,7 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
 #include "reducelab/version.hpp"
 
 namespace rl::app {
@@ -171,6 +172,10 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
     if (!writeAll(outFd, remote::encodeFrame(remote::textMessage(m)))) return 0;
 
   std::map<uint64_t, uint64_t> traceIds;  // the service's id -> the client's
+  // The user's kernel, once sent (user_kernel): its runs, sweeps and traces go to its own worker.
+  std::unique_ptr<Backend> yours;
+  std::map<uint64_t, uint64_t> yoursTraceIds;
+  const std::string noKernelYet = "no kernel of yours was sent (user_kernel comes first)";
   Peaks peaks = hello.peaks;
   auto send = [&](const nlohmann::json& body, const std::vector<uint8_t>& payload = {}) {
     return writeAll(outFd, remote::encodeFrame(body, payload));
@@ -187,19 +192,39 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
         std::string label;
         RunKind kind = RunKind::Single;
         if ((err = remote::decodeRunRequest(f, &c, &label, &kind)).empty()) {
-          if (service.pendingJobs() >= kMaxQueuedJobs) err = "more than " + std::to_string(kMaxQueuedJobs) + " runs queued";
+          if (service.pendingJobs() >= kMaxQueuedJobs || (yours && yours->pendingJobs() >= kMaxQueuedJobs))
+            err = "more than " + std::to_string(kMaxQueuedJobs) + " runs queued";
+          else if (c.kernel == kUserKernelKey) yours ? yours->queueRun(c, label, kind) : void(err = noKernelYet);
           else service.queueRun(c, label, kind);
         }
       } else if (f.type == "sweep") {
         SweepSpec s;
-        if ((err = remote::decodeSweepRequest(f, &s)).empty()) service.queueSweep(s);
+        if ((err = remote::decodeSweepRequest(f, &s)).empty()) {
+          if (s.kernels.size() == 1 && s.kernels.front() == kUserKernelKey) yours ? yours->queueSweep(s) : void(err = noKernelYet);
+          else service.queueSweep(s);
+        }
       } else if (f.type == "cancel_sweep") {
         service.cancelSweep();
+        if (yours) yours->cancelSweep();
+      } else if (f.type == "user_kernel") {
+        std::string file, source;
+        if ((err = remote::decodeUserKernelRequest(f, &file, &source)).empty()) {
+          usercode::UserKernelSource src;
+          src.source = std::move(source);
+          src.file = std::move(file);
+          src.peaks = peaks;
+          src.worker = usercode::workerOptionsFromEnvironment();
+          yours = usercode::makeUserKernelBackend(std::move(src));
+          yoursTraceIds.clear();
+        }
       } else if (f.type == "trace") {
         uint64_t id = 0;
         RunConfig c;
         if ((err = remote::decodeTraceRequest(f, &id, &c)).empty()) {
-          if (haveEngine) {
+          if (c.kernel == kUserKernelKey) {
+            if (yours) yoursTraceIds[yours->queueTrace(c, {})] = id;
+            else err = noKernelYet;
+          } else if (haveEngine) {
             traceIds[service.queueTrace(c, nullptr, 0)] = id;
           } else {  // the CPU model, with the grid the engine would use on the assumed H200
             std::string modelError;
@@ -255,6 +280,27 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
       const bool ok = err.empty();
       if (!send(remote::traceMessage(id, t.config, ok, err, source), ok ? t.hostBytes : std::vector<uint8_t>{}))
         return 0;
+    }
+    if (yours) {  // the user's kernel: its answers as the service's
+      BackendEvents y = yours->poll();
+      for (const Measurement& m : y.service.measurements)
+        if (!send(remote::measurementMessage(m, hello.device, peaks))) return 0;
+      for (const auto& [axis, m] : y.service.sweepRows)
+        if (!send(remote::sweepRowMessage(axis, m, hello.device, peaks))) return 0;
+      for (const std::string& m : y.service.messages)
+        if (!send(remote::textMessage(m))) return 0;
+      for (const std::string& r : y.refusals)
+        if (!send(remote::textMessage("request refused: " + r))) return 0;
+      if (y.service.sweep && !send(remote::sweepProgressMessage(*y.service.sweep))) return 0;
+      for (const TraceResult& t : y.traces) {
+        const auto it = yoursTraceIds.find(t.id);
+        if (it == yoursTraceIds.end()) continue;
+        const uint64_t id = it->second;
+        yoursTraceIds.erase(it);
+        const std::vector<uint8_t> bytes = t.ok ? t.data.toBuffer() : std::vector<uint8_t>{};
+        if (!send(remote::traceMessage(id, t.config, t.ok, t.error, "gpu (" + hello.device.name + "), instrumented"), bytes))
+          return 0;
+      }
     }
     requests.waitForInput(std::chrono::milliseconds(2));
   }

@@ -17,6 +17,7 @@
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
 
 namespace rl {
@@ -419,6 +420,56 @@ TEST(RemoteEndToEnd, SweepRowsArriveAsTheServerMeasuredThem) {
   expectSameRecords(got, sent, 12);
   // The device and peaks of the file are the server's.
   EXPECT_NE(test::readFile(out + "/sweep-block.json").find("test engine"), std::string::npos);
+}
+
+// sweep --remote --kernel-file: the kernel's source goes to the server, which compiles it and runs
+// it in its own worker (here the fake one, through REDUCELAB_KERNEL_WORKER); its rows arrive as one
+// more series after ours, named by the file.
+TEST(RemoteEndToEnd, YourKernelIsSweptOnTheServer) {
+  const std::string out = test::tempPath("remote-yours");
+  const std::string worker = std::string("REDUCELAB_KERNEL_WORKER='") + test::builtFile(USERCODE_FAKE_WORKER) + " exact'";
+  const std::string kernel = test::sourceDir() + "/tests/data/usercode/harris3.cu";
+  const test::CommandResult r = test::runReducelab(
+      "sweep --kernel k3 --axis block --type int32 --n 2^16 --format json --out " + out + " --kernel-file " + kernel +
+          " --remote-command " + shellQuote(kTestServer),
+      worker);
+  if (!usercode::nvrtc().error.empty()) {  // the server compiles it: without NVRTC each row says so
+    EXPECT_EQ(r.exitCode, 3) << r.err;
+    EXPECT_NE(r.err.find("NVRTC"), std::string::npos) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("[9/9]"), std::string::npos) << r.err;  // k3 at 6 blocks, then the 3 it claims
+  std::string err;
+  const std::vector<Measurement> got =
+      measurementsFromJson(nlohmann::json::parse(test::readFile(out + "/sweep-block.json")), &err);
+  ASSERT_EQ(err, "");
+  ASSERT_EQ(got.size(), 9u);
+  for (size_t i = 6; i < 9; ++i) {
+    EXPECT_EQ(got[i].config.kernel, "yours");
+    EXPECT_EQ(got[i].kernelName, "your kernel (harris3.cu)");
+    EXPECT_TRUE(got[i].check.pass) << got[i].check.note;
+  }
+  EXPECT_EQ(got[6].config.block, 128);
+  EXPECT_EQ(got[8].config.block, 512);
+  // A kernel that does not compile: said once (not once per row), nothing of it written, exit 3.
+  const std::string bad = test::sourceDir() + "/tests/data/usercode/compile_error.cu";
+  const test::CommandResult b = test::runReducelab(
+      "sweep --kernel k3 --axis block --type int32 --n 2^16 --format json --force --out " + out + " --kernel-file " + bad +
+          " --remote-command " + shellQuote(kTestServer),
+      worker);
+  EXPECT_EQ(b.exitCode, 3) << b.err;
+  EXPECT_NE(b.err.find("compile_error.cu:"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("yours not run: as above"), std::string::npos) << b.err;
+
+  // trace --kernel-file --remote: the server's worker traces it (the fake one answers with k3's
+  // schedule); the table is printed here.
+  const std::string traced = std::string("REDUCELAB_KERNEL_WORKER='") + test::builtFile(USERCODE_FAKE_WORKER) + " traced'";
+  const test::CommandResult t = test::runReducelab(
+      "trace --kernel-file " + kernel + " --type int32 --block 128 --remote-command " + shellQuote(kTestServer), traced);
+  ASSERT_EQ(t.exitCode, 0) << t.err;
+  EXPECT_NE(t.out.find("kernel reduce3, 128 threads, sum int32"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("instrumented: your kernel " + kernel), std::string::npos) << t.out;
 }
 
 TEST(RemoteEndToEnd, SweepOnAServerWithoutGpuIsRefusedAndWritesNothing) {

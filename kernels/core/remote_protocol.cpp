@@ -1,5 +1,6 @@
 #include "reducelab/remote_protocol.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -93,7 +94,7 @@ std::optional<size_t> headerCount(std::string_view s, size_t max) {
 
 const char* const kKnownTypes[] = {"hello",    "run",     "sweep",     "cancel_sweep", "trace",  "resources",
                                    "peaks",    "bye",     "measurement", "sweep_row",  "sweep_progress",
-                                   "message",  "error",
+                                   "message",  "error",    "user_kernel",
                                    // the user-kernel worker (usercode/worker.hpp) speaks in the same frames
                                    "uc_hello", "uc_run",  "uc_outcome"};
 
@@ -248,7 +249,9 @@ std::string runConfigFromJson(const json& j, RunConfig* out) {
   c.op = *o, c.type = *t, c.accumulate = *a, c.final = *fs, c.data = *d;
   for (const auto& [key, value] : own)  // as sent: block and N are the peer's, not normalized here
     if (const FamilyParameter* p = ownParameter(c, key)) p->set(c, value);
-  if (std::string e = validate(c, nullptr); !e.empty()) return "configuration: " + e;
+  // The user's kernel (a row of its own, no catalogue entry): its own checks.
+  if (std::string e = c.kernel == kUserKernelKey ? validateUserRow(c) : validate(c, nullptr); !e.empty())
+    return "configuration: " + e;
   *out = c;
   return {};
 }
@@ -434,6 +437,22 @@ std::string decodeRunRequest(const Frame& f, RunConfig* c, std::string* label, R
   return {};
 }
 
+json userKernelRequest(const std::string& file, const std::string& source) {
+  return {{"type", "user_kernel"}, {"file", file}, {"source", source}};
+}
+
+std::string decodeUserKernelRequest(const Frame& f, std::string* file, std::string* source) {
+  if (std::string e = expectType(f, "user_kernel"); !e.empty()) return e;
+  Fields x{f.body, {}};
+  const std::string name = x.text("file", 4096);
+  const std::string text = x.text("source", kMaxUserKernelBytes);
+  if (!x.error.empty()) return "user_kernel: " + x.error;
+  if (name.empty() || text.empty()) return "user_kernel: no file name or no source";
+  *file = name;
+  *source = text;
+  return {};
+}
+
 std::string decodeSweepRequest(const Frame& f, SweepSpec* out) {
   if (std::string e = expectType(f, "sweep"); !e.empty()) return e;
   Fields x{f.body, {}};
@@ -451,9 +470,13 @@ std::string decodeSweepRequest(const Frame& f, SweepSpec* out) {
   if (!kernels->is_array() || kernels->size() > kMaxSweepKernels) return "sweep: the kernels are not a short list";
   s.kernels.clear();
   for (const json& k : *kernels) {
-    if (!k.is_string() || !findKernel(k.get<std::string>())) return "sweep: a kernel of the list is unknown";
+    if (!k.is_string() || (!findKernel(k.get<std::string>()) && k.get<std::string>() != kUserKernelKey))
+      return "sweep: a kernel of the list is unknown";
     s.kernels.push_back(k.get<std::string>());
   }
+  // The user's kernel is swept alone (its own worker runs it), never in a list with ours.
+  if (s.kernels.size() > 1 && std::find(s.kernels.begin(), s.kernels.end(), kUserKernelKey) != s.kernels.end())
+    return "sweep: your kernel is swept on its own, not in a list with others";
   if (s.nMin < 1 || (s.nMax != 0 && s.nMax < s.nMin)) return "sweep: the N range is empty";
   if (const auto p = f.body.find("parameters"); p != f.body.end()) {
     if (!p->is_object()) return "sweep: the parameters are not an object";

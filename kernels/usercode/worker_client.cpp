@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <filesystem>
 #include <thread>
 
@@ -41,6 +43,19 @@ std::string secondsText(double s) {
 }
 
 }  // namespace
+
+WorkerOptions workerOptionsFromEnvironment() {
+  WorkerOptions w;
+  const char* env = std::getenv("REDUCELAB_KERNEL_WORKER");
+  if (!env || !*env) return w;
+  std::istringstream words(env);
+  std::vector<std::string> parts;
+  for (std::string word; words >> word;) parts.push_back(word);
+  if (parts.empty()) return w;
+  w.executable = parts.front();
+  w.args.assign(parts.begin() + 1, parts.end());
+  return w;
+}
 
 KernelWorker::KernelWorker(WorkerOptions options) : options_(std::move(options)) {}
 

@@ -25,14 +25,21 @@ void decodeEverything(const rl::remote::Frame& f) {
   rl::RunConfig c;
   std::string label;
   rl::RunKind kind;
-  if (decodeRunRequest(f, &c, &label, &kind).empty()) RL_FUZZ_CHECK(rl::validate(c, nullptr).empty());
+  // A decoded configuration is one the catalogue accepts, or a row of the user's own kernel.
+  auto valid = [](const rl::RunConfig& x) {
+    return x.kernel == rl::kUserKernelKey ? rl::validateUserRow(x).empty() : rl::validate(x, nullptr).empty();
+  };
+  if (decodeRunRequest(f, &c, &label, &kind).empty()) RL_FUZZ_CHECK(valid(c));
   rl::SweepSpec s;
   if (decodeSweepRequest(f, &s).empty()) {
-    RL_FUZZ_CHECK(rl::validate(s.base, nullptr).empty());
+    RL_FUZZ_CHECK(valid(s.base));
     RL_FUZZ_CHECK(s.kernels.size() <= kMaxSweepKernels);
   }
+  std::string file, source;
+  if (decodeUserKernelRequest(f, &file, &source).empty())
+    RL_FUZZ_CHECK(!file.empty() && !source.empty() && source.size() <= kMaxUserKernelBytes);
   uint64_t id = 0;
-  if (decodeTraceRequest(f, &id, &c).empty()) RL_FUZZ_CHECK(rl::validate(c, nullptr).empty());
+  if (decodeTraceRequest(f, &id, &c).empty()) RL_FUZZ_CHECK(valid(c));
   (void)decodeResourcesRequest(f, &c);
   bool remeasure = false;
   (void)decodePeaksRequest(f, &remeasure);

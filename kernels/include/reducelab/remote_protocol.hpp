@@ -92,6 +92,10 @@ nlohmann::json traceRequest(uint64_t id, const RunConfig& c);
 nlohmann::json resourcesRequest(const RunConfig& c);
 nlohmann::json peaksRequest(bool remeasure);
 nlohmann::json simpleMessage(const std::string& type);  // cancel_sweep, bye
+// The user's kernel (docs/your-kernel.md): the server compiles and runs it in a worker of its own;
+// later runs, sweeps and traces of kernel "yours" go to it. A second one replaces the first.
+constexpr size_t kMaxUserKernelBytes = size_t(4) << 20;
+nlohmann::json userKernelRequest(const std::string& file, const std::string& source);
 
 // Server -> client bodies.
 nlohmann::json measurementMessage(const Measurement& m, const DeviceInfo& d, const Peaks& p);
@@ -109,6 +113,7 @@ nlohmann::json traceMessage(uint64_t id, const RunConfig& c, bool ok, const std:
 std::string decodeHello(const Frame& f, Hello* out);
 std::string decodeRunRequest(const Frame& f, RunConfig* c, std::string* label, RunKind* kind);
 std::string decodeSweepRequest(const Frame& f, SweepSpec* s);
+std::string decodeUserKernelRequest(const Frame& f, std::string* file, std::string* source);
 std::string decodeTraceRequest(const Frame& f, uint64_t* id, RunConfig* c);
 std::string decodeResourcesRequest(const Frame& f, RunConfig* c);
 std::string decodePeaksRequest(const Frame& f, bool* remeasure);

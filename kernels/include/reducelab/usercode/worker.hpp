@@ -120,6 +120,10 @@ struct WorkerOptions {
   std::function<bool()> cancelled;      // polled while waiting (the CLI's Ctrl+C)
 };
 
+// This program's `check-worker`, or the program and arguments REDUCELAB_KERNEL_WORKER names
+// (space-separated; the tests' fake worker, for the CLI and the remote server without a GPU).
+WorkerOptions workerOptionsFromEnvironment();
+
 // One worker process at a time, started when first needed and again after it died or was
 // stopped. Not thread-safe: one thread runs requests (a GUI worker thread, the CLI); cancel()
 // may be called from any thread and stops a run in flight.
