@@ -544,7 +544,7 @@ TEST(GpuUserKernel, SweepDrawsTheKernelAsOneMoreSeries) {
   const std::string out = rl::test::freshTempDir("gpu-uc-sweep");
   const rl::test::CommandResult r = rl::test::runReducelab(
       "sweep --axis n --n-min 2^16 --n-max 2^20 --kernel k3 --kernel-file " + dataFile("harris3.cu") +
-      " --type float32 --op sum --block 256 --format json,svg --out " + out);
+      " --type float32 --op sum --block 256 --format json,md --out " + out);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::string error;
   const std::vector<rl::Measurement> rows =
