@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "reducelab/family.hpp"
 #include "reducelab/catalogue.hpp"
 #include "reducelab/config.hpp"
 #include "reducelab/datagen.hpp"
@@ -266,6 +267,41 @@ TEST(Geometry, GridsAndPassesFollowTheKernelShape) {
   EXPECT_EQ(g.smemBytes, 512u * 4);
   c.block = 32;
   EXPECT_EQ(planGeometry(*findKernel("k1"), c, 528).smemBytes, 64u * 4);  // 32 threads: 64 values
+}
+
+// The UPC lecture's Kernel02 (seed 000): two launches, 32768 blocks then 64, and the CPU adds the
+// last 64 (its nvprof table: 2 invocations, grids (32768) (64)); a CPU final's GPU passes stop
+// early where one value is left, and apply to a CPU final of a kernel that can launch again.
+TEST(Geometry, GpuPassesBeforeACpuFinalAreTheSeedsKernel02) {
+  RunConfig c;
+  c.n = uint64_t(1) << 24;
+  c.block = 512;
+  c.type = ElemType::Float64;
+  c.kernel = "k1";
+  c.final = FinalStage::Cpu;
+  const FamilyParameter& passes = familyOf(*findKernel("k1")).parameters().at(0);
+  ASSERT_EQ(passes.key, "gpu-passes");
+  passes.set(c, 2);
+  ASSERT_EQ(validate(c, nullptr), "");
+  Geometry g = planGeometry(*findKernel("k1"), c, 528);
+  EXPECT_EQ(g.passGrids, (std::vector<uint64_t>{32768, 64}));
+  EXPECT_EQ(g.partials, 64u);
+  EXPECT_EQ(g.final, FinalStage::Cpu);
+  passes.set(c, 8);  // more than it takes: passes until one value is left
+  g = planGeometry(*findKernel("k1"), c, 528);
+  EXPECT_EQ(g.passGrids, (std::vector<uint64_t>{32768, 64, 1}));
+  EXPECT_EQ(g.partials, 1u);
+  passes.set(c, 2);
+  c.final = FinalStage::Gpu;
+  EXPECT_NE(validate(c, nullptr).find("--final cpu"), std::string::npos) << validate(c, nullptr);
+  c.final = FinalStage::Cpu;
+  c.kernel = "k11";  // one launch and atomics: nothing to launch again on
+  normalizeConfig(c);
+  passes.set(c, 2);
+  EXPECT_NE(validate(c, nullptr), "");
+  passes.set(c, 9);
+  c.kernel = "k1";
+  EXPECT_NE(validate(c, nullptr).find("is above 8"), std::string::npos) << validate(c, nullptr);
 }
 
 // k14's bulk copies exist from sm_90 on: on an older GPU the run is refused with one sentence

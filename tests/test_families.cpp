@@ -87,6 +87,7 @@ namespace {
 // the default, or an odd side.
 uint64_t otherValue(const FamilyParameter& p, const KernelInfo& k) {
   if (p.role == ParameterRole::Tile) return uint64_t(k.tiles.size() > 1 ? k.tiles[1] : k.tiles[0]);
+  if (p.max < 78) return p.defaultValue == p.max ? p.min : p.max;  // a small count: its largest
   return p.defaultValue == 77 ? 78 : 77;
 }
 
@@ -104,7 +105,7 @@ const KernelInfo* traceableKernelOf(const KernelFamily& f) {
 TEST(FamilyParameters, EachIsDeclaredWholeAndOnce) {
   std::vector<std::string> merged;
   for (const FamilyParameter& p : allFamilyParameters()) merged.push_back(p.key);
-  EXPECT_EQ(merged, (std::vector<std::string>{"rows", "cols", "inner", "tile"}));
+  EXPECT_EQ(merged, (std::vector<std::string>{"rows", "cols", "inner", "tile", "gpu-passes"}));
   for (const KernelFamily* f : families()) {
     SCOPED_TRACE(std::string(f->name()));
     std::set<std::string> keys, axes;
@@ -139,6 +140,9 @@ TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
       RunConfig c;
       c.kernel = std::string(k->key);
       c.type = ElemType::Float32;
+      // A count applies beside what it counts: the reductions' GPU passes before a CPU final.
+      const bool count = p.role == ParameterRole::Count;
+      if (count) c.final = FinalStage::Cpu;
       normalizeConfig(c);
       p.set(c, v);
       normalizeConfig(c);
@@ -148,6 +152,7 @@ TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
       Measurement m;
       m.config = c;
       m.ok = true;
+      m.geometry.final = resolvedFinal(c);  // as the engine plans every measured record
       m.kernelMs = m.endToEndMs = {1.0};
       m.kernel = m.endToEnd = Stats::of(m.kernelMs);
       std::string err;
@@ -168,13 +173,15 @@ TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
       ASSERT_TRUE(loaded.haveLastConfig) << err;
       EXPECT_EQ(p.get(loaded.lastConfig), v) << "settings";
       // A lesson's `set` line, the parameter written before the kernel.
-      const std::string text = "title: t\nstep: s\nset " + p.key + "=" + std::to_string(v) + " kernel=" + c.kernel + "\n";
+      const std::string text = "title: t\nstep: s\nset " + p.key + "=" + std::to_string(v) + " kernel=" + c.kernel +
+                               (count ? " final=cpu" : "") + "\n";
       const std::optional<Lesson> lesson = parseLesson(text, "t.lesson", &err);
       ASSERT_TRUE(lesson) << err;
       EXPECT_EQ(p.get(lesson->steps.at(0).config), v) << "lesson";
       // The command line: --key value, as the trace's JSON reports the run's parameters.
       const rl::test::CommandResult cli = rl::test::runReducelab(
-          "trace --cpu-model --kernel " + c.kernel + " --" + p.key + " " + std::to_string(v) + " --format json");
+          "trace --cpu-model --kernel " + c.kernel + " --" + p.key + " " + std::to_string(v) + (count ? " --final cpu" : "") +
+          " --format json");
       ASSERT_EQ(cli.exitCode, 0) << cli.err;
       const nlohmann::json j = nlohmann::json::parse(cli.out);
       EXPECT_EQ(j.at("matrix").at(p.key).get<uint64_t>(), v) << "command line";

@@ -531,6 +531,17 @@ struct HeadlessApp {
   void frames(int n) {
     for (int i = 0; i < n; ++i) app->drawFrame();
   }
+  // Frames until the views hold the trace of the configuration's kernel (it arrives from the
+  // backend's thread: on a loaded machine later than a fixed count of frames), at most 20 s.
+  bool traceShown() {
+    const rl::gui::Model& m = app->model();
+    for (int i = 0; i < 2000; ++i) {
+      app->drawFrame();
+      if (m.trace.valid && m.trace.config.kernel == m.config.kernel) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
 };
 
 // A fake zenity: waits a little (the UI must not wait with it), records its arguments, then
@@ -882,7 +893,8 @@ TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
   m.exportDir = dir;
   m.view = rl::ViewId::BankConflicts;
   m.config.kernel = "k2";
-  h.frames(4);
+  ASSERT_TRUE(h.traceShown());  // the stem below names its step: the trace the view draws
+  h.frames(2);
   ASSERT_GT(m.viewRect.w, 100.0f);
   ASSERT_GT(m.viewRect.h, 100.0f);
   for (const char* name : {"png", "pdf", "svg"}) {
@@ -922,7 +934,11 @@ std::string exportWarpView(HeadlessApp& h, const std::string& dir, const std::st
   rl::gui::Model& m = h.app->model();
   m.exportDir = dir;
   m.view = rl::ViewId::WarpActivity;
-  h.frames(4);
+  if (!h.traceShown()) {
+    ADD_FAILURE() << "no trace of " << m.config.kernel << " in the views";
+    return "";
+  }
+  h.frames(2);
   h.app->requestExportView(m.viewRect, stem, *rl::gui::figureFormats().find("png"));
   h.frames(1);
   if (m.saved.error) {

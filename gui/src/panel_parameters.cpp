@@ -67,7 +67,7 @@ void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
   if (params.empty()) return;
   bool sides = false;
   for (const FamilyParameter& p : params) {
-    if (p.role == ParameterRole::Tile) continue;
+    if (p.role == ParameterRole::Tile || p.role == ParameterRole::Count) continue;  // a menu; a count beside what it counts
     sides = true;
     int x = int(p.get(c));
     if (ImGui::InputInt(p.label.c_str(), &x, 1, 64)) p.set(c, uint64_t(std::clamp<int64_t>(x, int64_t(p.min), int64_t(p.max))));
@@ -78,7 +78,7 @@ void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
       if (preset != std::string("1024")) ImGui::SameLine();
       if (ImGui::SmallButton(preset))
         for (const FamilyParameter& p : params)
-          if (p.role != ParameterRole::Tile) p.set(c, std::stoull(preset));
+          if (p.role == ParameterRole::OutputSide || p.role == ParameterRole::InnerSide) p.set(c, std::stoull(preset));
     }
   for (const FamilyParameter& p : params) {
     if (p.role != ParameterRole::Tile) continue;
@@ -143,6 +143,18 @@ void drawReductionParameters(Model& model, RunConfig& c, const KernelInfo* k) {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("How the blocks' partial results become one value: cpu (copy partials, add on the host),\n"
                         "gpu (further passes of the kernel), atomic (k11), last block (k12)");
+    // The GPU passes before a CPU final (the family's count parameter): shown where it applies.
+    const bool passesApply = resolvedFinal(c) == FinalStage::Cpu && allowsFinal(*k, FinalStage::Gpu);
+    for (const FamilyParameter& p : familyOf(*k).parameters()) {
+      if (p.role != ParameterRole::Count) continue;
+      if (!passesApply) {
+        if (p.get(c) > 1) p.set(c, 0);  // a GPU final stage launches until one value is left
+        continue;
+      }
+      int x = int(std::max<uint64_t>(p.get(c), 1));
+      if (ImGui::InputInt(p.label.c_str(), &x, 1, 1)) p.set(c, uint64_t(std::clamp<int64_t>(x, 1, int64_t(p.max))));
+      if (!p.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
+    }
   }
   if (programmaticDependentLaunchApplies(c)) {  // only where a second pass exists
     ImGui::Checkbox("programmatic dependent launch", &c.pdl);

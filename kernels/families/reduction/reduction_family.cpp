@@ -12,6 +12,25 @@ namespace rl {
 namespace {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+constexpr int kMaxGpuPasses = 8;
+int gpuPassesOf(const RunConfig& c) { return paramsAs<ReductionParams>(c.params).gpuPasses; }
+
+FamilyParameter passesParameter() {
+  FamilyParameter p;
+  p.key = "gpu-passes", p.axis = "GPU passes", p.label = "GPU passes";
+  p.tooltip = "final cpu: the GPU launches before the CPU adds what is left. 1: one launch (Kernel01);\n"
+              "2: again on its partials, as the UPC lecture's Kernel02 (32768 blocks, then 64, then the CPU)";
+  p.help = "Reductions with --final cpu: GPU launches before the CPU adds the partials left (1.." +
+           std::to_string(kMaxGpuPasses) + "; 0 or 1: one, the default)";
+  p.what = "a number of GPU passes", p.allowed = "0.." + std::to_string(kMaxGpuPasses);
+  p.role = ParameterRole::Count;
+  p.defaultValue = 0, p.min = 0, p.max = kMaxGpuPasses;
+  p.get = [](const RunConfig& c) -> uint64_t { return uint64_t(gpuPassesOf(c)); };
+  p.set = [](RunConfig& c, uint64_t v) { paramsAs<ReductionParams>(c.params).gpuPasses = int(v); };
+  p.used = [](const KernelInfo&, const RunConfig& c) -> uint64_t { return uint64_t(std::max(gpuPassesOf(c), 1)); };
+  return p;
+}
 int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
 
 class ReductionFamily final : public KernelFamily {
@@ -20,6 +39,10 @@ class ReductionFamily final : public KernelFamily {
   std::string_view name() const override { return "reduction"; }
   std::string_view listName() const override { return "all"; }
   std::string_view heading() const override { return "reduction (seeds 000-002)"; }
+  const std::vector<FamilyParameter>& parameters() const override {
+    static const std::vector<FamilyParameter> list = {passesParameter()};
+    return list;
+  }
 
   std::string validate(const KernelInfo& k, const RunConfig& c, const DeviceInfo* device) const override {
     const int maxBlock = device && device->available ? device->maxThreadsPerBlock : 1024;
@@ -36,6 +59,15 @@ class ReductionFamily final : public KernelFamily {
       for (FinalStage f : k.finals) allowed += (allowed.empty() ? "" : " or ") + std::string(rl::name(f));
       return "kernel " + std::string(k.key) + " finishes with " + allowed + "; --final " +
              std::string(rl::name(c.final)) + " does not apply to it";
+    }
+    if (const int passes = gpuPassesOf(c); passes > 1) {
+      if (passes > kMaxGpuPasses)
+        return "gpu-passes " + std::to_string(passes) + " is above " + std::to_string(kMaxGpuPasses);
+      if (resolvedFinal(c) != FinalStage::Cpu)
+        return "gpu-passes " + std::to_string(passes) + ": the GPU launches before a CPU final stage (--final cpu); with " +
+               std::string(rl::name(resolvedFinal(c))) + " the GPU finishes by itself";
+      if (!allowsFinal(k, FinalStage::Gpu))
+        return "kernel " + std::string(k.key) + " does not launch again on its own partials (no GPU final stage): gpu-passes 1";
     }
     if (c.n < 1) return "N must be at least 1";
     if (c.n > (uint64_t(1) << 40)) return "N is above the largest supported value (2^40)";
@@ -96,6 +128,11 @@ class ReductionFamily final : public KernelFamily {
   std::string shape(const KernelInfo&, const RunConfig& c) const override {
     return "N=" + formatCount(c.n) + " b" + std::to_string(c.block);
   }
+  // A CPU final after more than one GPU pass says so where the final stage is shown.
+  std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo&, const RunConfig& c) const override {
+    if (resolvedFinal(c) != FinalStage::Cpu || gpuPassesOf(c) < 2) return {};
+    return {{"final", "cpu after " + std::to_string(gpuPassesOf(c)) + " GPU passes"}};
+  }
 
   uint64_t inputElements(const KernelInfo&, const RunConfig& c) const override { return c.n; }
   double bytesMoved(const KernelInfo&, const RunConfig& c) const override {
@@ -137,6 +174,11 @@ class ReductionFamily final : public KernelFamily {
       }
       g.partials = 1;
     } else if (g.final == FinalStage::Cpu) {
+      // More GPU passes first where asked (the UPC lecture's Kernel02: twice, then the CPU).
+      for (int p = 1; p < gpuPassesOf(c) && grid > 1; ++p) {
+        grid = gridFor(grid, c.accType());
+        g.passGrids.push_back(grid);
+      }
       g.partials = grid;
     } else {
       g.partials = 1;  // atomic, last block: one launch leaves one value
@@ -162,7 +204,11 @@ class ReductionFamily final : public KernelFamily {
         for (size_t p = 1; p < g.passGrids.size(); ++p)
           chain += ceilDiv(g.passGrids[p - 1], g.passGrids[p] * g.block) * 2 + treeDepth;
         break;
-      case FinalStage::Cpu: chain += g.partials; break;
+      case FinalStage::Cpu:
+        for (size_t p = 1; p < g.passGrids.size(); ++p)  // GPU passes before it
+          chain += ceilDiv(g.passGrids[p - 1], g.passGrids[p] * g.block) * 2 + treeDepth;
+        chain += g.partials;
+        break;
       case FinalStage::Atomic: chain += g.grid(); break;
       case FinalStage::LastBlock: chain += ceilDiv(g.grid(), g.block) + treeDepth; break;
       default: break;

@@ -33,6 +33,7 @@ enum class ParameterRole {
   OutputSide,  // a side of the output (rows, cols): the size sweep sets it, a tile sweep's label shows it
   InnerSide,   // a side that is not the output's (matmul's K): the size sweep sets it too
   Tile,        // one of the kernel's tiles, 0 its default: the tile sweep and the tile menu set it
+  Count,       // a small count no sweep sets (the reductions' GPU passes before a CPU final)
 };
 
 // One of a family's own parameters, as every reader and writer names and checks it: the command
@@ -101,6 +102,7 @@ class KernelFamily {
   // The columns a table of its runs adds to the common ones, in order ("% copy", "GFLOP/s",
   // "% peak FLOP", "size", "tile"), and the cells of those that follow from a run's configuration
   // alone ("size" = "1000 x 777 x 95", "tile"); the table fills the rate columns from the record.
+  // A cell may also refine a common column ("final" = "cpu after 2 GPU passes").
   virtual std::vector<std::string> extraColumns() const { return {}; }
   virtual std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo& k, const RunConfig& c) const {
     (void)k, (void)c;

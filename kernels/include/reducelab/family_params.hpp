@@ -9,8 +9,13 @@
 
 namespace rl {
 
-// The reductions have none: N, block and the operation are every run's.
-struct ReductionParams {};
+// The reductions: N, block and the operation are every run's. `gpuPasses`: with a CPU final
+// stage, the GPU launches before the CPU adds what is left (0 or 1: one launch, the seeds'
+// Kernel01; 2: the UPC lecture's Kernel02, which launches again on its 32768 partials and adds
+// the last 64 on the CPU).
+struct ReductionParams {
+  int gpuPasses = 0;
+};
 
 // Transpose: the input is rows x cols, the output cols x rows. `tile`: the tile's side (0: the
 // kernel's default); it sets the block, so `block` and `n` follow (KernelFamily::normalize).
