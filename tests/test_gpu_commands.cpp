@@ -130,6 +130,28 @@ TEST(CommandsOnGpu, BenchJsonMeansWhatItSays) {
   for (const json& s : json::parse(test::readFile(out))["benchmarks"][0]["states"]) expectStateTellsTheTruth(s);
 }
 
+// Seed 000's Kernel02 as it ran (--final cpu --gpu-passes 2): two launches, 32768 blocks then
+// 64, the 64 partials added on the CPU; the result is the exact reduction, the record names the
+// passes, and the end-to-end time (with the copy and the CPU's sum) is above the kernel time.
+TEST(CommandsOnGpu, TwoGpuPassesBeforeTheCpuAreTheSeedsKernel02) {
+  REQUIRE_GPU();
+  const std::string out = test::tempPath("bench-gpu-passes.json");
+  const test::CommandResult r = run("bench --kernel k1,k3 --final cpu --gpu-passes 2 --type float64 --n 2^24 --block 512 "
+                                    "--reps 5 --no-cpu --format json --force --out " + out);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const json j = json::parse(test::readFile(out), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& states = j["benchmarks"][0]["states"];
+  ASSERT_EQ(states.size(), 2u);
+  for (const json& s : states) {
+    expectStateTellsTheTruth(s);
+    EXPECT_EQ(axis(s, "GPU passes before the CPU"), "2");
+    EXPECT_EQ(axis(s, "Final"), "cpu");
+    EXPECT_EQ(s["reducelab"]["grid_per_pass"], json::array({32768, 64}));
+    EXPECT_GT(summary(s, "reducelab/time/end_to_end/median")->get<double>(), summary(s, "nv/cold/time/gpu/median")->get<double>());
+  }
+}
+
 TEST(CommandsOnGpu, BenchTableBandwidthIsBytesOverTimeToThePrintedPrecision) {
   REQUIRE_GPU();
   const test::CommandResult r = run("bench --kernel k4,k7,k13 --type float32 --n 2^24 --reps 5 --no-cpu --format csv");

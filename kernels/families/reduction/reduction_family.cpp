@@ -18,7 +18,9 @@ int gpuPassesOf(const RunConfig& c) { return paramsAs<ReductionParams>(c.params)
 
 FamilyParameter passesParameter() {
   FamilyParameter p;
-  p.key = "gpu-passes", p.axis = "GPU passes", p.label = "GPU passes";
+  // The record's axis says what the value counts: launches before a CPU final (0: the GPU
+  // finishes, however many passes that takes).
+  p.key = "gpu-passes", p.axis = "GPU passes before the CPU", p.label = "GPU passes";
   p.tooltip = "final cpu: the GPU launches before the CPU adds what is left. 1: one launch (Kernel01);\n"
               "2: again on its partials, as the UPC lecture's Kernel02 (32768 blocks, then 64, then the CPU)";
   p.help = "Reductions with --final cpu: GPU launches before the CPU adds the partials left (1.." +
@@ -28,7 +30,9 @@ FamilyParameter passesParameter() {
   p.defaultValue = 0, p.min = 0, p.max = kMaxGpuPasses;
   p.get = [](const RunConfig& c) -> uint64_t { return uint64_t(gpuPassesOf(c)); };
   p.set = [](RunConfig& c, uint64_t v) { paramsAs<ReductionParams>(c.params).gpuPasses = int(v); };
-  p.used = [](const KernelInfo&, const RunConfig& c) -> uint64_t { return uint64_t(std::max(gpuPassesOf(c), 1)); };
+  p.used = [](const KernelInfo&, const RunConfig& c) -> uint64_t {
+    return resolvedFinal(c) == FinalStage::Cpu ? uint64_t(std::max(gpuPassesOf(c), 1)) : 0;
+  };
   return p;
 }
 int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
