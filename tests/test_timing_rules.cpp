@@ -9,6 +9,7 @@
 #include "reducelab/run_tables.hpp"
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/record.hpp"
 #include "reducelab/results_store.hpp"
 
@@ -72,6 +73,27 @@ TEST(LikeForLike, FinalsThatAllRunOnTheGpuCompareKernelTime) {
   rows.pop_back();
   rows.push_back(transpose);
   EXPECT_EQ(comparisonBasis(rows), TimeBasis::Kernel);
+}
+
+// Two CPU finals after different numbers of GPU launches do different work outside the kernel
+// time (the UPC lecture's Kernel01 copies and adds 32768 partials, its Kernel02 launches again and
+// adds 64): compared end to end, as a lesson's configurations are before they run.
+TEST(LikeForLike, CpuFinalsAfterDifferentGpuPassesCompareEndToEnd) {
+  Measurement k01 = row("k1", FinalStage::Cpu, 0.1976, 0.2460), k02 = row("k1", FinalStage::Cpu, 0.2015, 0.2139);
+  k01.geometry.passGrids = {32768};
+  k02.geometry.passGrids = {32768, 64};
+  EXPECT_EQ(comparisonBasis({k01, k02}), TimeBasis::EndToEnd);
+  Measurement k03 = k02;
+  k03.config.kernel = "k2";
+  EXPECT_EQ(comparisonBasis({k02, k03}), TimeBasis::Kernel);  // the same CPU share
+  RunConfig a, b;
+  a.kernel = b.kernel = "k1";
+  a.final = b.final = FinalStage::Cpu;
+  familyOf(*findKernel("k1")).parameters().at(0).set(b, 2);
+  EXPECT_EQ(basisOfFinals(finalWorkOf(a), finalWorkOf(b)), TimeBasis::EndToEnd);
+  EXPECT_EQ(basisOfFinals(finalWorkOf(b), finalWorkOf(b)), TimeBasis::Kernel);
+  a.final = FinalStage::Gpu;  // a GPU final beside a CPU one: end to end, passes or not
+  EXPECT_EQ(basisOfFinals(finalWorkOf(a), finalWorkOf(b)), TimeBasis::EndToEnd);
 }
 
 // The results store keeps the session's basis as rows arrive, and again after clear and undo.

@@ -30,7 +30,7 @@ ComparedTime comparedTime(const std::vector<LessonRow>& rows) {
     const KernelFamily* f = familyOf(r.config);
     if (f && !f->scalarResult()) continue;  // a transpose or a product: no final stage
     if (!first) first = &r.config;
-    else if (basisOfFinals(resolvedFinal(*first), resolvedFinal(r.config)) == TimeBasis::EndToEnd) basis = TimeBasis::EndToEnd;
+    else if (basisOfFinals(finalWorkOf(*first), finalWorkOf(r.config)) == TimeBasis::EndToEnd) basis = TimeBasis::EndToEnd;
   }
   return {basis == TimeBasis::EndToEnd, std::string(timeBasisName(basis)) + " time", bandwidthLabel(basis)};
 }

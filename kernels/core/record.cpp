@@ -1,13 +1,30 @@
 #include "reducelab/record.hpp"
 
+#include <algorithm>
+
 #include "reducelab/family.hpp"
 
 namespace rl {
 
-TimeBasis basisOfFinals(FinalStage a, FinalStage b) {
+FinalWork finalWorkOf(const RunConfig& c) {
+  FinalWork w{resolvedFinal(c), 1};
+  if (w.stage != FinalStage::Cpu) return w;
+  if (const KernelInfo* k = findKernel(c.kernel))
+    for (const FamilyParameter& p : familyOf(*k).parameters())
+      if (p.role == ParameterRole::Count) w.gpuPasses = std::max<uint64_t>(p.used(*k, c), 1);
+  return w;
+}
+
+FinalWork finalWorkOf(const Geometry& g) {
+  return {g.final, std::max<uint64_t>(g.passGrids.size(), 1)};
+}
+
+TimeBasis basisOfFinals(FinalWork a, FinalWork b) {
   // Only a CPU final stage lies outside the kernel time: GPU, atomic and last-block finals are
   // launches or instructions of the kernels, inside it, so rows mixing those compare by kernel time.
-  return a != b && (a == FinalStage::Cpu || b == FinalStage::Cpu) ? TimeBasis::EndToEnd : TimeBasis::Kernel;
+  const bool cpu = a.stage == FinalStage::Cpu || b.stage == FinalStage::Cpu;
+  const bool same = a.stage == b.stage && (a.stage != FinalStage::Cpu || a.gpuPasses == b.gpuPasses);
+  return cpu && !same ? TimeBasis::EndToEnd : TimeBasis::Kernel;
 }
 
 bool hasTimeBasis(const Measurement& m) {
@@ -17,7 +34,7 @@ bool hasTimeBasis(const Measurement& m) {
 
 TimeBasis comparisonBasisAfter(TimeBasis basis, const Measurement* firstOk, const Measurement& added) {
   if (basis == TimeBasis::EndToEnd || !hasTimeBasis(added) || !firstOk) return basis;
-  return basisOfFinals(firstOk->geometry.final, added.geometry.final);
+  return basisOfFinals(finalWorkOf(firstOk->geometry), finalWorkOf(added.geometry));
 }
 
 TimeBasis comparisonBasis(const std::vector<Measurement>& rows) {

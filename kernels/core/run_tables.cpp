@@ -31,7 +31,10 @@ std::vector<std::string> benchRow(const Measurement& m, const Peaks& peaks, Time
     return r;
   }
   const double gbs = comparedGBs(m, basis);
-  r.push_back(std::string(name(m.geometry.final)));
+  // A CPU final after more than one launch says how many (its grid column is the first pass's).
+  const FinalWork work = finalWorkOf(m.geometry);
+  r.push_back(std::string(name(m.geometry.final)) +
+              (work.stage == FinalStage::Cpu && work.gpuPasses > 1 ? " after " + std::to_string(work.gpuPasses) + " passes" : ""));
   r.push_back(m.config.kernel == "cub" ? "-" : std::to_string(m.geometry.grid()));
   r.push_back(fixed(m.kernel.median, 4));
   r.push_back(fixed(m.kernel.min, 4));

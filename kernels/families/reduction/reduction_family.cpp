@@ -135,7 +135,7 @@ class ReductionFamily final : public KernelFamily {
   // A CPU final after more than one GPU pass says so where the final stage is shown.
   std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo&, const RunConfig& c) const override {
     if (resolvedFinal(c) != FinalStage::Cpu || gpuPassesOf(c) < 2) return {};
-    return {{"final", "cpu after " + std::to_string(gpuPassesOf(c)) + " GPU passes"}};
+    return {{"final", "cpu after " + std::to_string(gpuPassesOf(c)) + " passes"}};
   }
 
   uint64_t inputElements(const KernelInfo&, const RunConfig& c) const override { return c.n; }

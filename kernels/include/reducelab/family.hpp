@@ -102,7 +102,7 @@ class KernelFamily {
   // The columns a table of its runs adds to the common ones, in order ("% copy", "GFLOP/s",
   // "% peak FLOP", "size", "tile"), and the cells of those that follow from a run's configuration
   // alone ("size" = "1000 x 777 x 95", "tile"); the table fills the rate columns from the record.
-  // A cell may also refine a common column ("final" = "cpu after 2 GPU passes").
+  // A cell may also refine a common column ("final" = "cpu after 2 passes").
   virtual std::vector<std::string> extraColumns() const { return {}; }
   virtual std::vector<std::pair<std::string, std::string>> configCells(const KernelInfo& k, const RunConfig& c) const {
     (void)k, (void)c;

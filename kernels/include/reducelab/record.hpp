@@ -92,9 +92,18 @@ struct Measurement {
 // tables and exports of one set of rows all use it and name it.
 enum class TimeBasis { Kernel, EndToEnd };
 TimeBasis comparisonBasis(const std::vector<Measurement>& rows);
+// Where a row's reduction ends and, for a CPU final, after how many GPU launches: the CPU's share
+// (the copy of the partials left and their sum) differs with them, so two CPU finals after different
+// numbers of passes are compared end to end too (the UPC lecture's Kernel01 and Kernel02).
+struct FinalWork {
+  FinalStage stage = FinalStage::Gpu;
+  uint64_t gpuPasses = 1;  // CPU finals: launches before the CPU
+};
+FinalWork finalWorkOf(const RunConfig& c);  // as configured (a lesson's rows before they run)
+FinalWork finalWorkOf(const Geometry& g);   // as planned and run
 // The basis two rows of these final stages are compared by (the rule above, for views whose rows
 // are configurations not yet measured, such as a lesson's).
-TimeBasis basisOfFinals(FinalStage a, FinalStage b);
+TimeBasis basisOfFinals(FinalWork a, FinalWork b);
 // Whether a row takes part: ok, and of a family with a final stage (not a transpose or a product).
 bool hasTimeBasis(const Measurement& m);
 // The basis after one more row: the same as comparisonBasis(rows + row), in O(1) for views that
