@@ -304,6 +304,39 @@ TEST(Geometry, GpuPassesBeforeACpuFinalAreTheSeedsKernel02) {
   EXPECT_NE(validate(c, nullptr).find("is above 8"), std::string::npos) << validate(c, nullptr);
 }
 
+// --grid: the first launch's blocks of a grid-stride kernel (the UPC lecture's Kernel07: 4096),
+// refused with a sentence where the grid is not free (one block per elements, a tuned policy) or
+// larger than N needs.
+TEST(Geometry, AGivenGridIsTheFirstLaunchOfAGridStrideKernel) {
+  RunConfig c;
+  c.n = uint64_t(1) << 24;
+  c.block = 512;
+  c.kernel = "k7";
+  c.final = FinalStage::Cpu;
+  const FamilyParameter* grid = nullptr;
+  for (const FamilyParameter& p : familyOf(*findKernel("k7")).parameters())
+    if (p.key == "grid") grid = &p;
+  ASSERT_NE(grid, nullptr);
+  grid->set(c, 4096);
+  ASSERT_EQ(validate(c, nullptr), "");
+  Geometry g = planGeometry(*findKernel("k7"), c, 528);
+  EXPECT_EQ(g.passGrids, (std::vector<uint64_t>{4096}));
+  EXPECT_EQ(g.partials, 4096u);
+  EXPECT_EQ(g.maxElemsPerThread, 8u);  // 2^24 / (4096 x 512) elements per thread
+  grid->set(c, 0);
+  EXPECT_EQ(planGeometry(*findKernel("k7"), c, 528).grid(), 528u);  // one wave
+  grid->set(c, 4096);
+  c.kernel = "k1";
+  EXPECT_NE(validate(c, nullptr).find("grid-stride kernels"), std::string::npos) << validate(c, nullptr);
+  c.kernel = "k13";
+  c.final = FinalStage::Default;
+  EXPECT_NE(validate(c, nullptr).find("tuned launch policy"), std::string::npos) << validate(c, nullptr);
+  c.kernel = "k7";
+  c.final = FinalStage::Cpu;
+  c.n = 1000;
+  EXPECT_NE(validate(c, nullptr).find("more blocks than N = 1000 needs"), std::string::npos) << validate(c, nullptr);
+}
+
 // k14's bulk copies exist from sm_90 on: on an older GPU the run is refused with one sentence
 // naming the kernel, what it needs and what this GPU is; on Hopper and without a device (the CPU
 // model) it is planned like any kernel, with its ring of stages in shared memory.

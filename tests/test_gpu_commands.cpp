@@ -152,6 +152,25 @@ TEST(CommandsOnGpu, TwoGpuPassesBeforeTheCpuAreTheSeedsKernel02) {
   }
 }
 
+// --grid 4096: the seed's Kernel07 grid (instead of one wave) for the grid-stride kernels, each
+// result exact, the record's first pass of 4096 blocks and its axis.
+TEST(CommandsOnGpu, AGivenGridIsTheFirstLaunch) {
+  REQUIRE_GPU();
+  const std::string out = test::tempPath("bench-gpu-grid.json");
+  const test::CommandResult r = run("bench --kernel k7,k8,k10 --final cpu --grid 4096 --type float64 --n 2^24 --block 512 "
+                                    "--reps 5 --no-cpu --format json --force --out " + out);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const json j = json::parse(test::readFile(out), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& states = j["benchmarks"][0]["states"];
+  ASSERT_EQ(states.size(), 3u);
+  for (const json& s : states) {
+    expectStateTellsTheTruth(s);
+    EXPECT_EQ(axis(s, "Grid blocks"), "4096");
+    EXPECT_EQ(s["reducelab"]["grid_per_pass"], json::array({4096}));
+  }
+}
+
 TEST(CommandsOnGpu, BenchTableBandwidthIsBytesOverTimeToThePrintedPrecision) {
   REQUIRE_GPU();
   const test::CommandResult r = run("bench --kernel k4,k7,k13 --type float32 --n 2^24 --reps 5 --no-cpu --format csv");

@@ -67,7 +67,7 @@ void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
   if (params.empty()) return;
   bool sides = false;
   for (const FamilyParameter& p : params) {
-    if (p.role == ParameterRole::Tile || p.role == ParameterRole::Count) continue;  // a menu; a count beside what it counts
+    if (p.role != ParameterRole::OutputSide && p.role != ParameterRole::InnerSide) continue;  // a menu; counts beside what they count
     sides = true;
     int x = int(p.get(c));
     if (ImGui::InputInt(p.label.c_str(), &x, 1, 64)) p.set(c, uint64_t(std::clamp<int64_t>(x, int64_t(p.min), int64_t(p.max))));
@@ -154,6 +154,18 @@ void drawReductionParameters(Model& model, RunConfig& c, const KernelInfo* k) {
       int x = int(std::max<uint64_t>(p.get(c), 1));
       if (ImGui::InputInt(p.label.c_str(), &x, 1, 1)) p.set(c, uint64_t(std::clamp<int64_t>(x, 1, int64_t(p.max))));
       if (!p.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
+    }
+    // The first launch's blocks where the kernel's grid is free (0: one wave of resident blocks).
+    const bool gridFree = k->shape == GridShape::GridStride && !k->policyTuned;
+    for (const FamilyParameter& p : familyOf(*k).parameters()) {
+      if (p.role != ParameterRole::Blocks) continue;
+      if (!gridFree) {
+        if (p.get(c) != 0) p.set(c, 0);
+        continue;
+      }
+      int x = int(std::min<uint64_t>(p.get(c), uint64_t(INT32_MAX)));
+      if (ImGui::InputInt(p.label.c_str(), &x, 64, 1024)) p.set(c, uint64_t(std::clamp<int64_t>(x, 0, int64_t(p.max))));
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
     }
   }
   if (programmaticDependentLaunchApplies(c)) {  // only where a second pass exists

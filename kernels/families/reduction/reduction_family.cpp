@@ -37,6 +37,23 @@ FamilyParameter passesParameter() {
 }
 int log2Ceil(uint64_t v) { return v <= 1 ? 0 : 64 - std::countl_zero(v - 1); }
 
+uint64_t gridOf(const RunConfig& c) { return paramsAs<ReductionParams>(c.params).grid; }
+
+FamilyParameter gridParameter() {
+  FamilyParameter p;
+  p.key = "grid", p.axis = "Grid blocks", p.label = "grid";
+  p.tooltip = "Blocks of the first launch of a grid-stride kernel (k7 to k12, k14). 0: one wave, as many as the GPU\n"
+              "holds at once; the UPC lecture's Kernel07 used 4096";
+  p.help = "Grid-stride reductions (k7 to k12, k14): blocks of the first launch, at most the blocks N needs (0: one wave, the default)";
+  p.what = "a number of blocks", p.allowed = "0.." + std::to_string(0x7fffffffull);
+  p.role = ParameterRole::Blocks;
+  p.defaultValue = 0, p.min = 0, p.max = 0x7fffffffull;
+  p.get = [](const RunConfig& c) -> uint64_t { return gridOf(c); };
+  p.set = [](RunConfig& c, uint64_t v) { paramsAs<ReductionParams>(c.params).grid = v; };
+  p.used = [](const KernelInfo&, const RunConfig& c) -> uint64_t { return gridOf(c); };
+  return p;
+}
+
 class ReductionFamily final : public KernelFamily {
  public:
   Family id() const override { return Family::Reduction; }
@@ -44,7 +61,7 @@ class ReductionFamily final : public KernelFamily {
   std::string_view listName() const override { return "all"; }
   std::string_view heading() const override { return "reduction (seeds 000-002)"; }
   const std::vector<FamilyParameter>& parameters() const override {
-    static const std::vector<FamilyParameter> list = {passesParameter()};
+    static const std::vector<FamilyParameter> list = {passesParameter(), gridParameter()};
     return list;
   }
 
@@ -72,6 +89,16 @@ class ReductionFamily final : public KernelFamily {
                std::string(rl::name(resolvedFinal(c))) + " the GPU finishes by itself";
       if (!allowsFinal(k, FinalStage::Gpu))
         return "kernel " + std::string(k.key) + " does not launch again on its own partials (no GPU final stage): gpu-passes 1";
+    }
+    if (const uint64_t grid = gridOf(c); grid > 0) {
+      if (k.shape != GridShape::GridStride)
+        return "kernel " + std::string(k.key) + " launches the blocks its N needs; --grid applies to the grid-stride kernels (k7 to k12)";
+      if (k.policyTuned)
+        return "kernel " + std::string(k.key) + " takes its grid from its tuned launch policy (reducelab tune), not --grid";
+      const uint64_t cover = std::max<uint64_t>(blocksToCover(k, c.n, c.block, c.type), 1);
+      if (grid > cover)
+        return "--grid " + std::to_string(grid) + " is more blocks than N = " + formatCount(c.n) + " needs (" +
+               std::to_string(cover) + " of " + std::to_string(c.block) + " threads)";
     }
     if (c.n < 1) return "N must be at least 1";
     if (c.n > (uint64_t(1) << 40)) return "N is above the largest supported value (2^40)";
@@ -165,7 +192,7 @@ class ReductionFamily final : public KernelFamily {
       g.maxElemsPerThread = 0;
       return g;
     }
-    uint64_t grid = gridFor(c.n, c.type);
+    uint64_t grid = gridOf(c) > 0 && k.shape == GridShape::GridStride ? gridOf(c) : gridFor(c.n, c.type);
     g.passGrids.push_back(grid);
     const uint64_t threads = grid * uint64_t(c.block);
     g.maxElemsPerThread = k.shape == GridShape::GridStride

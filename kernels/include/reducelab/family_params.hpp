@@ -13,8 +13,11 @@ namespace rl {
 // stage, the GPU launches before the CPU adds what is left (0 or 1: one launch, the seeds'
 // Kernel01; 2: the UPC lecture's Kernel02, which launches again on its 32768 partials and adds
 // the last 64 on the CPU).
+// `grid`: the first launch's blocks for the grid-stride kernels (0: one wave of resident blocks;
+// the UPC lecture's Kernel07 used 4096).
 struct ReductionParams {
   int gpuPasses = 0;
+  uint64_t grid = 0;
 };
 
 // Transpose: the input is rows x cols, the output cols x rows. `tile`: the tile's side (0: the
