@@ -894,6 +894,9 @@ TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
   m.view = rl::ViewId::BankConflicts;
   m.config.kernel = "k2";
   ASSERT_TRUE(h.traceShown());  // the stem below names its step: the trace the view draws
+  // A caption as long as a GPU's ("trace from the GPU (NVIDIA H200), recorded ...: written by the
+  // traced kernel"): the notice once wrapped below it, out of the view's strip, on GPU machines.
+  m.trace.source = "GPU (NVIDIA H200), recorded 2026-11-26: written by the traced kernel, a caption long enough to fill the strip";
   h.frames(2);
   ASSERT_GT(m.viewRect.w, 100.0f);
   ASSERT_GT(m.viewRect.h, 100.0f);
@@ -924,8 +927,14 @@ TEST(RecordingGui, ATraceViewExportsAsDrawnAndSaysWhereItWent) {
   // The notice is drawn beside the buttons in the next frames.
   h.frames(1);
   bool shown = false;
-  for (const auto& t : rl::gui::collectTextRuns()) shown = shown || t.text.find("Saved") != std::string::npos;
-  EXPECT_TRUE(shown) << "the saved path is not shown where the user clicked";
+  std::string texts;
+  for (const auto& t : rl::gui::collectTextRuns()) {
+    // Shown whole: not cut by the strip's edge (drawn below it, it was half visible or not at all).
+    shown = shown || (t.text.find("Saved") != std::string::npos && !t.cutY);
+    if (t.text.find("Block") != std::string::npos || t.text.find("Saved") != std::string::npos)
+      texts += t.text + (t.cutY ? " (cut)" : "") + "\n";
+  }
+  EXPECT_TRUE(shown) << "the saved path is not shown whole where the user clicked\n" << texts;
 }
 
 // The window's warp view saved as a PNG into `dir` as STEM (the path it was saved to; "" and a

@@ -10,9 +10,14 @@
 
 namespace rl::gui {
 
+bool savedNoticeShows(const Model& model, const std::string& key) {
+  const Model::SavedNotice& n = model.saved;
+  return n.key == key && n.at >= 0 && ImGui::GetTime() - n.at <= 8.0;
+}
+
 void savedNotice(const Model& model, const std::string& key) {
   const Model::SavedNotice& n = model.saved;
-  if (n.key != key || n.at < 0 || ImGui::GetTime() - n.at > 8.0) return;
+  if (!savedNoticeShows(model, key)) return;
   sameLineIfFits(ImGui::CalcTextSize(n.text.c_str()).x);
   if (n.error) textWrappedColored(ImVec4(0.9f, 0.3f, 0.3f, 1.0f), "%s", n.text.c_str());
   else {

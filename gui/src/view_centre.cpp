@@ -63,10 +63,15 @@ void drawTraceControls(Model& model, UiActions& actions) {
         ImGui::SetTooltip("Save this view as drawn (%s, a picture of the screen's pixels) in the export folder",
                           std::string(f.label).c_str());
     }
+  // The strip has one line: a save's notice takes the caption's place while it shows (after a
+  // long caption, a GPU's, it wrapped below the strip and was cut off).
+  if (savedNoticeShows(model, stem)) {
+    savedNotice(model, stem);
+    return;
+  }
   ImGui::SameLine();
   ImGui::TextDisabled("Block %u of %u, %d threads: trace from the %s", t.data.header.tracedBlock,
                       t.data.header.gridSize, t.data.blockSize(), t.source.c_str());
-  savedNotice(model, stem);
 }
 
 void drawCentreViews(Model& model, UiActions& actions) {

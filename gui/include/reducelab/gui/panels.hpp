@@ -30,6 +30,8 @@ const std::string& labelThatFits(const std::string& full, const std::string& bri
 void figureExportButtons(const Model& model, const Figure& fig, UiActions& actions, const char* idSuffix = "");
 // "Saved PATH" (or the error) beside the export buttons of `key` for a few seconds after it was written.
 void savedNotice(const Model& model, const std::string& key);
+// Whether the notice of `key` shows now (for 8 s after the save), so a strip can make room for it.
+bool savedNoticeShows(const Model& model, const std::string& key);
 // "CSV, Markdown and LaTeX": what a table export writes (one file per table file format).
 std::string tableExportFormatsText();
 
