@@ -279,12 +279,7 @@ int runBench(const BenchOptions& o) {
   if (interrupted()) return interruptedExit();
   if (!o.kernelFile.empty()) {  // the same input, reference, repetitions and L2 mode as our rows
     if (tty) std::fprintf(stderr, "[%zu/%zu] your kernel %s\n", configs.size() + 1, configs.size() + 1, o.kernelFile.c_str());
-    usercode::UserKernelSource src;
-    src.source = userSource;
-    src.file = o.kernelFile;
-    src.peaks = peaks;
-    src.worker = userWorkerOptions();
-    std::unique_ptr<Backend> yours = usercode::makeUserKernelBackend(std::move(src));
+    std::unique_ptr<Backend> yours = userKernelBackend(o.kernelFile, userSource, peaks);
     RunInputs known;
     known.reference = inputs.reference;
     RunConfig c = base;

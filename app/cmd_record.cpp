@@ -45,12 +45,7 @@ std::string hostName() {
 int recordUserKernel(const RecordOptions& o, const std::string& source, const std::vector<SweepSpec>& sweeps,
                      const RunConfig& base, Recording* rec) {
   namespace uc = usercode;
-  uc::UserKernelSource src;
-  src.source = source;
-  src.file = o.kernelFile;
-  src.peaks = rec->peaks;
-  src.worker = userWorkerOptions();
-  std::unique_ptr<Backend> yours = uc::makeUserKernelBackend(std::move(src));
+  std::unique_ptr<Backend> yours = userKernelBackend(o.kernelFile, source, rec->peaks);
   RunConfig c = base;
   c.kernel = std::string(kUserKernelKey);
   bool failed = false;

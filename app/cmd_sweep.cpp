@@ -238,12 +238,7 @@ int runSweepCommand(const SweepOptions& o) {
     rows = sweepAll(*gpu, spec, progressLine, [] { return interrupted(); });
     if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
     if (!o.kernelFile.empty()) {  // the same axis and range, one more series, in the kernel's worker
-      usercode::UserKernelSource src;
-      src.source = userSource;
-      src.file = o.kernelFile;
-      src.peaks = peaks;
-      src.worker = userWorkerOptions();
-      std::unique_ptr<Backend> yours = usercode::makeUserKernelBackend(std::move(src));
+      std::unique_ptr<Backend> yours = userKernelBackend(o.kernelFile, userSource, peaks);
       SweepSpec mine = spec;
       if (mine.axis == SweepAxis::N && mine.nMax == 0)  // the largest N our series reached
         for (const RunConfig& c : configs) mine.nMax = std::max(mine.nMax, c.n);

@@ -12,6 +12,7 @@
 #include "reducelab/backend.hpp"
 #include "reducelab/trace.hpp"
 #include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/user_kernel_backend.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace rl::app {
@@ -62,6 +63,16 @@ int runStarterCommand(const StarterCommandOptions& o);
 int readKernelSource(const std::string& file, std::string* source);
 // The worker process that runs the user's kernel (usercode::workerOptionsFromEnvironment).
 inline usercode::WorkerOptions userWorkerOptions() { return usercode::workerOptionsFromEnvironment(); }
+// The backend of the user's kernel FILE with this text, its rows' % of peak from `peaks`: what
+// bench, sweep and record --kernel-file ask (usercode/user_kernel_backend.hpp).
+inline std::unique_ptr<Backend> userKernelBackend(const std::string& file, const std::string& source, const Peaks& peaks) {
+  usercode::UserKernelSource src;
+  src.source = source;
+  src.file = file;
+  src.peaks = peaks;
+  src.worker = userWorkerOptions();
+  return usercode::makeUserKernelBackend(std::move(src));
+}
 int runCheckWorker();
 
 // `reducelab trace --kernel-file FILE.cu`: the kernel compiled, its first launch traced through the
