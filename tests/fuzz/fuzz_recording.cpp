@@ -30,7 +30,11 @@ std::string wrapped(const uint8_t* data, size_t size) {
   auto put = [&](uint64_t v, int bytes) {
     for (int i = 0; i < bytes; ++i) out.push_back(char(v >> (8 * i)));
   };
-  put(rl::kRecordingVersion, 4);
+  // The preamble's version as the header says it (a recording with the user's kernel is version 2,
+  // one without it 1): a mismatch would stop every mutation at the version check.
+  const std::string header = payload.substr(0, headerBytes);
+  const size_t v = header.find("\"version\":");
+  put(v != std::string::npos && v + 10 < header.size() ? uint32_t(header[v + 10] - '0') : rl::kRecordingVersion, 4);
   put(0, 4);
   put(headerBytes, 8);
   put(payload.size() - headerBytes, 8);
