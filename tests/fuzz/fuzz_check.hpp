@@ -11,3 +11,11 @@
       std::abort();                                                                 \
     }                                                                               \
   } while (0)
+
+#include "reducelab/config.hpp"
+
+// A configuration a reader may hand out: one the catalogue accepts, or a row of the user's own
+// kernel (kernel "yours": no catalogue entry, its own checks).
+inline bool rlFuzzValidConfig(const rl::RunConfig& c) {
+  return c.kernel == rl::kUserKernelKey ? rl::validateUserRow(c).empty() : rl::validate(c, nullptr).empty();
+}

@@ -25,10 +25,7 @@ void decodeEverything(const rl::remote::Frame& f) {
   rl::RunConfig c;
   std::string label;
   rl::RunKind kind;
-  // A decoded configuration is one the catalogue accepts, or a row of the user's own kernel.
-  auto valid = [](const rl::RunConfig& x) {
-    return x.kernel == rl::kUserKernelKey ? rl::validateUserRow(x).empty() : rl::validate(x, nullptr).empty();
-  };
+  auto valid = rlFuzzValidConfig;  // the catalogue's, or a row of the user's own kernel
   if (decodeRunRequest(f, &c, &label, &kind).empty()) RL_FUZZ_CHECK(valid(c));
   rl::SweepSpec s;
   if (decodeSweepRequest(f, &s).empty()) {
@@ -45,7 +42,7 @@ void decodeEverything(const rl::remote::Frame& f) {
   (void)decodePeaksRequest(f, &remeasure);
   rl::Measurement m;
   std::string axis;
-  if (decodeMeasurement(f, &m, &axis).empty() && m.ok) RL_FUZZ_CHECK(rl::validate(m.config, nullptr).empty());
+  if (decodeMeasurement(f, &m, &axis).empty() && m.ok) RL_FUZZ_CHECK(rlFuzzValidConfig(m.config));
   rl::SweepProgress p;
   if (decodeSweepProgress(f, &p).empty()) RL_FUZZ_CHECK(p.done <= p.total);
   std::string text;
