@@ -18,6 +18,7 @@
 #include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
 #include "reducelab/usercode/measure.hpp"
@@ -135,6 +136,8 @@ struct Application::EditorJobs {
   std::string hazardsGpu;  // the worker's GPU, which traced it
   std::optional<uc::TimingCheck> timing;
   std::optional<Measurement> runRow;  // Run as a row: its measurement (ok or why not)
+  std::unique_ptr<Backend> runBackend;  // Run as a row here: the user-kernel backend of the text run
+  bool remoteCheck = false;  // the check in flight runs on the remote server (its steps come through the controller)
   std::atomic<bool> cancel{false};
   std::unique_ptr<uc::KernelWorker> worker;
   // The check's traced block of the kernel, kept for "Show in the views" (a configuration change
@@ -232,11 +235,15 @@ void Application::startEditorCompile() {
 void Application::ensureEditorWorker() {
   if (editor_->check.joinable()) editor_->check.join();
   if (editor_->worker) return;
+  editor_->worker = std::make_unique<uc::KernelWorker>(editorWorkerOptions());
+}
+
+uc::WorkerOptions Application::editorWorkerOptions() {
   uc::WorkerOptions w;
   if (!opt_.checkWorker.empty()) w.executable = opt_.checkWorker, w.args = opt_.checkWorkerArgs;
   EditorJobs* jobs = editor_.get();
   w.cancelled = [jobs] { return jobs->cancel.load(); };  // Stop and the app's exit reach a run in flight
-  editor_->worker = std::make_unique<uc::KernelWorker>(w);
+  return w;
 }
 
 // Run as a row: the kernel measured at the Parameters panel's configuration like bench
@@ -248,37 +255,39 @@ void Application::startEditorRun() {
     e.notice = "Run as a row waits for the measurements in progress (Results) to finish", e.noticeIsError = true;
     return;
   }
-  ensureEditorWorker();
-  e.running = true;
+  RunConfig config = model_.config;
+  config.kernel = std::string(kUserKernelKey);
+  const std::string file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
+  const std::string what = e.doc.displayName() + " at " + std::string(name(config.type)) + " " + std::string(name(config.op)) +
+                           ", N=" + formatCount(config.n) + ", block " + std::to_string(config.block);
   editor_->cancel = false;
-  uc::UserMeasureRequest q;
-  q.source = e.doc.text();
-  q.file = e.doc.hasFile() ? e.doc.path() : e.doc.suggestedName().empty() ? "kernel.cu" : e.doc.suggestedName();
-  q.config = model_.config;
-  q.config.kernel = std::string(kUserKernelKey);
-  q.sm = model_.device.available ? editorArchitecture() : 0;
-  q.peaks = model_.peaks;
-  e.notice = "Running " + e.doc.displayName() + " at " + std::string(name(q.config.type)) + " " + std::string(name(q.config.op)) +
-             ", N=" + formatCount(q.config.n) + ", block " + std::to_string(q.config.block) + "...";
   e.noticeIsError = false;
-  EditorJobs* jobs = editor_.get();
-  jobs->check = std::thread([jobs, q] {
-    Measurement m;
-    try {
-      m = uc::measureUserKernel(q, *jobs->worker);
-    } catch (const std::exception& ex) {  // never std::terminate from this thread: say it
-      m.ok = false;
-      m.error = std::string("the run stopped: ") + ex.what();
+  if (model_.remote.active) {  // the remote server compiles and runs it; the row arrives in Results as any of its runs
+    Backend& remote = controller_->backend();
+    if (std::string no = remote.setUserKernel(fs::path(file).filename().string(), e.doc.text()); !no.empty()) {
+      e.notice = "Not run: " + no, e.noticeIsError = true;
+      return;
     }
-    std::lock_guard<std::mutex> lock(jobs->mutex);
-    jobs->runRow = std::move(m);
-  });
+    remote.queueRun(config, "", RunKind::Single);
+    e.notice = "Sent " + what + " to " + remote.name() + ": the row arrives in Results";
+    return;
+  }
+  // Here: the user-kernel backend (its own worker process), as bench --kernel-file's row.
+  uc::UserKernelSource src;
+  src.source = e.doc.text();
+  src.file = file;
+  src.sm = model_.device.available ? editorArchitecture() : 0;
+  src.peaks = model_.peaks;
+  src.worker = editorWorkerOptions();
+  editor_->runBackend = uc::makeUserKernelBackend(std::move(src));
+  editor_->runBackend->queueRun(config, "", RunKind::Single);
+  e.running = true;
+  e.notice = "Running " + what + "...";
 }
 
 void Application::startEditorCheck() {
   gui::EditorState& e = model_.editor;
   if (e.checking || e.running || e.doc.empty()) return;
-  ensureEditorWorker();
   e.checking = true;
   e.checkedVersion = e.doc.version();
   e.cases.clear();
@@ -300,6 +309,18 @@ void Application::startEditorCheck() {
   request.battery.seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) | 1;  // fresh data
   request.sm = model_.device.available ? editorArchitecture() : 0;
   request.timing.n = uc::timingSizeFor(e.goals, request.timing.n);
+  editor_->remoteCheck = model_.remote.active;
+  if (editor_->remoteCheck) {  // on the remote server's GPU: compiled, run and timed there
+    request.sm = 0;            // the server's GPU
+    if (std::string no = controller_->backend().queueCheck(request, 10); !no.empty()) {
+      std::lock_guard<std::mutex> lock(editor_->mutex);
+      uc::CheckReport refused;
+      refused.error = "Not checked: " + no;
+      editor_->report = std::move(refused);
+    }
+    return;
+  }
+  ensureEditorWorker();
   EditorJobs* jobs = editor_.get();
   Backend* backend = &controller_->backend();  // CUB and our kernels beside it, on the GUI's own GPU service
   jobs->check = std::thread([jobs, request, backend] {
@@ -416,10 +437,19 @@ void Application::updateEditor() {
   // Run as a row: done.
   if (e.running) {
     std::optional<Measurement> row;
-    {
-      std::lock_guard<std::mutex> lock(editor_->mutex);
-      row.swap(editor_->runRow);
+    if (editor_->runBackend) {
+      BackendEvents ev = editor_->runBackend->poll();
+      for (Measurement& m : ev.service.measurements) row = std::move(m);
+      for (const std::string& r : ev.refusals) {  // a configuration it does not take: said as the row's error
+        Measurement m;
+        m.config = model_.config;
+        m.config.kernel = std::string(kUserKernelKey);
+        m.error = r;
+        row = std::move(m);
+      }
+      for (const std::string& msg : ev.service.messages) model_.addLog(gui::LogLevel::Info, e.doc.displayName() + ": " + msg);
     }
+    if (row) editor_->runBackend.reset();
     if (row) {
       e.running = false;
       if (row->ok) {
@@ -437,6 +467,26 @@ void Application::updateEditor() {
   }
   // The views show the user's kernel until the configuration changes (the controller then traces it).
   e.traceInViews = !editor_->trace.empty() && model_.trace.valid && model_.trace.config.kernel == kUserKernelKey;
+  // A check on the remote server: its steps, as the local check's hooks would have given them.
+  for (const std::shared_ptr<const uc::CheckEvent>& ev : controller_->takeCheckEvents()) {
+    if (!e.checking || !editor_->remoteCheck) continue;  // a Done after Stop was handled already
+    std::lock_guard<std::mutex> lock(editor_->mutex);
+    switch (ev->kind) {
+      case uc::CheckEvent::Kind::Compiled: editor_->total = ev->total, editor_->hazardsGpu = ev->device; break;
+      case uc::CheckEvent::Kind::Case: editor_->newCases.push_back(ev->caseResult); break;
+      case uc::CheckEvent::Kind::Hazards: editor_->hazards = ev->hazards; break;
+      case uc::CheckEvent::Kind::Timing: editor_->timing = ev->timing; break;
+      case uc::CheckEvent::Kind::Done: editor_->report = ev->report; break;
+    }
+  }
+  if (e.checking && editor_->remoteCheck && model_.remote.link == gui::RemoteState::Link::Dropped) {
+    std::lock_guard<std::mutex> lock(editor_->mutex);
+    if (!editor_->report) {
+      uc::CheckReport lost;
+      lost.error = "Not finished: " + (model_.remote.detail.empty() ? "the connection was lost" : model_.remote.detail);
+      editor_->report = std::move(lost);
+    }
+  }
   // The check's progress and end.
   if (e.checking) {
     std::lock_guard<std::mutex> lock(editor_->mutex);
@@ -555,6 +605,7 @@ void Application::requestEditor(gui::EditorRequest r) {
       editor_->checkAgainWhenDone = false;
       editor_->cancel = true;
       if (editor_->worker) editor_->worker->cancel();
+      if (editor_->remoteCheck && e.checking) controller_->backend().cancelCheck();
       break;
     case gui::EditorRequest::Save: saveKernel(""); break;
     case gui::EditorRequest::ReloadFromDisk:

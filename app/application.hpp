@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "reducelab/usercode/worker.hpp"
 #include "controller.hpp"
 #include "file_dialog.hpp"
 #include "gl_context.hpp"
@@ -144,6 +145,7 @@ class Application final : public gui::UiActions {
   void startEditorCompile();
   void showEditorTrace(bool bringViewsToFront);
   void ensureEditorWorker();
+  usercode::WorkerOptions editorWorkerOptions();  // the check's and Run's worker process (--check-worker, Stop)
   void startEditorRun();
   void startEditorCheck();
   void saveEditorAutosave();

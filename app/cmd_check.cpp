@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -13,16 +14,19 @@
 
 #include "cmd_usercode.hpp"
 #include "interrupt.hpp"
+#include "remote_client.hpp"
 #include "reducelab/backend.hpp"
 #include "reducelab/catalogue.hpp"
 #include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/usercode/worker.hpp"
 
 namespace rl::app {
 
 namespace uc = rl::usercode;
 
-std::vector<uc::TimedRow> measureCompanions(Backend& backend, const RunConfig& base, const std::function<bool()>& cancelled) {
+std::vector<uc::TimedRow> measureCompanions(const EngineCall& onEngine, const RunConfig& base,
+                                           const std::function<bool()>& cancelled) {
   std::vector<uc::TimedRow> rows;
   for (const std::string& key : uc::timingCompanions()) {
     const KernelInfo* k = findKernel(key);
@@ -32,7 +36,7 @@ std::vector<uc::TimedRow> measureCompanions(Backend& backend, const RunConfig& b
     rows.push_back(r);
   }
   const Reference ref = computeReference(base);  // one exact reference: each row is checked too
-  const std::string no = backend.onEngine([&](Engine& engine) {
+  const std::string no = onEngine([&](Engine& engine) {
     for (uc::TimedRow& r : rows) {
       if (cancelled()) {
         r.error = "cancelled";
@@ -81,6 +85,8 @@ CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o) {
   c->add_option("--require", o.requirements,
                 "A goal to judge (repeatable): pass, 'no hazard', 'no bank conflict', 'P% of cub at N' (its N is the "
                 "timing's); exit 3 when one is not met");
+  c->add_option("--remote", o.remoteHost, "Check on the GPU of HOST: compiled and run there (`ssh HOST reducelab serve --stdio`)");
+  c->add_option("--remote-command", o.remoteCommand, "Like --remote, with this command instead of ssh (it must run `reducelab serve --stdio`)");
   return c;
 }
 
@@ -128,6 +134,63 @@ std::optional<int> parseBlock(const std::string& s) {
   return v;
 }
 
+// The check on a remote server's GPU (docs/remote.md): its steps handed to `hooks` as they arrive,
+// its report and the server's JSON of it at the end. 0, or the exit code with the message printed.
+int remoteCheck(const CheckCommandOptions& o, const uc::CheckRequest& q, const uc::CheckHooks& hooks, uc::CheckReport* report,
+                nlohmann::json* reportJson) {
+  remote::Hello hello;
+  std::string err;
+  std::unique_ptr<RemoteClient> client = connectRemote(o.remoteHost, o.remoteCommand, &hello, &err);
+  if (!client) return interrupted() ? kExitInterrupted : fail(1, err);
+  client->queueCheck(q, o.timeout);
+  bool cancelSent = false;
+  auto cancelDeadline = std::chrono::steady_clock::now();
+  for (;;) {
+    client->waitForEvents(0.1);
+    RemoteEvents ev = client->poll();
+    for (const std::string& m : ev.service.messages) {
+      std::fprintf(stderr, "remote: %s\n", m.c_str());
+      if (m.rfind("request refused: ", 0) == 0) return 1;  // no check will come
+    }
+    for (const std::shared_ptr<const uc::CheckEvent>& e : ev.checks) {
+      switch (e->kind) {
+        case uc::CheckEvent::Kind::Compiled:
+          if (hooks.onCompiled) {
+            uc::CheckReport r;
+            r.diagnostics = e->diagnostics;
+            hooks.onCompiled(r);
+          }
+          break;
+        case uc::CheckEvent::Kind::Case:
+          if (hooks.onCase) hooks.onCase(e->caseResult);
+          break;
+        case uc::CheckEvent::Kind::Hazards:
+          if (hooks.onHazards) hooks.onHazards(e->hazards);
+          break;
+        case uc::CheckEvent::Kind::Timing:
+          if (hooks.onTiming) hooks.onTiming(e->timing);
+          break;
+        case uc::CheckEvent::Kind::Done:
+          *report = e->report;
+          *reportJson = e->reportJson;
+          client->close();
+          return 0;
+      }
+    }
+    if (ev.dropped) return fail(1, *ev.dropped);
+    if (interrupted() && !cancelSent) {  // the server stops the check; its report (Cancelled) follows
+      client->cancelCheck();
+      cancelSent = true;
+      cancelDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    }
+    if (cancelSent && std::chrono::steady_clock::now() > cancelDeadline) {
+      client->close();
+      std::fprintf(stderr, "reducelab: the remote check did not stop within 15 s of Ctrl+C; the connection is closed\n");
+      return kExitInterrupted;
+    }
+  }
+}
+
 }  // namespace
 
 int runCheckCommand(const CheckCommandOptions& o) {
@@ -170,10 +233,8 @@ int runCheckCommand(const CheckCommandOptions& o) {
   q.timing.n = uc::timingSizeFor(goals, q.timing.n);
 
   installInterruptHandler();
-  uc::WorkerOptions w = userWorkerOptions();
-  w.timeoutSeconds = o.timeout;
-  w.cancelled = [] { return interrupted(); };
-  uc::KernelWorker worker(w);
+  const bool remote = !o.remoteHost.empty() || !o.remoteCommand.empty();
+  if (remote && !o.arch.empty()) return fail(2, "--arch: a remote check compiles for the remote GPU; leave out --arch");
   const bool text = o.format == "text";
   uc::CheckHooks hooks;
   hooks.cancelled = [] { return interrupted(); };
@@ -196,19 +257,29 @@ int runCheckCommand(const CheckCommandOptions& o) {
       std::fflush(stdout);
     };
   }
-  std::unique_ptr<Backend> backend;  // this machine's GPU service, started when the kernel is timed
-  hooks.measureOthers = [&backend](const RunConfig& base) {
-    if (!backend) backend = makeLocalGpuBackend(0);
-    return measureCompanions(*backend, base, [] { return interrupted(); });
-  };
-  const uc::CheckReport rep = uc::runCheck(q, worker, hooks);
-  worker.stop();
+  uc::CheckReport rep;
+  nlohmann::json serverJson;  // a remote check: the server's JSON of its report
+  if (remote) {
+    if (int rc = remoteCheck(o, q, hooks, &rep, &serverJson)) return rc;
+  } else {
+    uc::WorkerOptions w = userWorkerOptions();
+    w.timeoutSeconds = o.timeout;
+    w.cancelled = [] { return interrupted(); };
+    uc::KernelWorker worker(w);
+    std::unique_ptr<Backend> backend;  // this machine's GPU service, started when the kernel is timed
+    hooks.measureOthers = [&backend](const RunConfig& base) {
+      if (!backend) backend = makeLocalGpuBackend(0);
+      return measureCompanions(*backend, base, [] { return interrupted(); });
+    };
+    rep = uc::runCheck(q, worker, hooks);
+    worker.stop();
+  }
   const std::vector<uc::GoalResult> judged = uc::judgeGoals(goals, rep);
   const bool goalsMet = std::all_of(judged.begin(), judged.end(), [](const uc::GoalResult& g) { return g.met; });
   const int exitCode = rep.exitCode() == 0 && !goalsMet ? 3 : rep.exitCode();
 
   if (!text) {
-    nlohmann::json j = uc::checkReportJson(rep);
+    nlohmann::json j = remote ? serverJson : uc::checkReportJson(rep);
     j["goals"] = uc::goalsJson(judged);
     j["exit_code"] = exitCode;
     std::printf("%s\n", j.dump(2).c_str());

@@ -22,6 +22,7 @@
 #include "reducelab/trace.hpp"
 #include "remote_client.hpp"
 #include "cmd_usercode.hpp"
+#include "reducelab/usercode/battery.hpp"
 #include "reducelab/usercode/user_kernel_backend.hpp"
 
 namespace rl::app {
@@ -149,6 +150,37 @@ std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, const s
 
 }  // namespace
 
+namespace {
+
+// The user's kernel over the axis and range of `spec` (one more series, in the kernel's worker):
+// its rows that ran appended to *rows, after ours (an N sweep up to the largest N ours reached).
+// False when one of its rows was not measured (said on stderr; a compile error once).
+bool appendUserSeries(const SweepSpec& spec, const std::string& file, const std::string& source, const Peaks& peaks,
+                      std::vector<Measurement>* rows) {
+  std::unique_ptr<Backend> yours = userKernelBackend(file, source, peaks);
+  SweepSpec mine = spec;
+  if (mine.axis == SweepAxis::N && mine.nMax == 0)
+    for (const Measurement& m : *rows) mine.nMax = std::max(mine.nMax, m.config.n);
+  std::vector<std::string> skippedYours;
+  std::string err;
+  const int total = int(rows->size() + usercode::planUserSweep(mine, source, file, &skippedYours, &err).size());
+  for (const std::string& s : skippedYours) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  const int before = int(rows->size());
+  std::string lastError;  // a compile error fails every row: said once
+  const std::vector<Measurement> mineRows = sweepAll(*yours, mine, [&](const Measurement& m, int done, int) {
+    if (!m.ok && m.error == lastError) std::fprintf(stderr, "[%d/%d] yours not run: as above\n", before + done, total);
+    else progressLine(m, before + done, total);
+    if (!m.ok) lastError = m.error;
+  }, [] { return interrupted(); });
+  bool allRan = true;
+  for (const Measurement& m : mineRows)
+    if (m.ok) rows->push_back(m);
+    else allRan = false;
+  return allRan;
+}
+
+}  // namespace
+
 int runSweepCommand(const SweepOptions& o) {
   RunConfig base;
   if (std::string e = toRunConfig(o.run, &base); !e.empty()) return fail(2, e);
@@ -238,24 +270,8 @@ int runSweepCommand(const SweepOptions& o) {
     rows = sweepAll(*gpu, spec, progressLine, [] { return interrupted(); });
     if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
     if (!o.kernelFile.empty()) {  // the same axis and range, one more series, in the kernel's worker
-      std::unique_ptr<Backend> yours = userKernelBackend(o.kernelFile, userSource, peaks);
-      SweepSpec mine = spec;
-      if (mine.axis == SweepAxis::N && mine.nMax == 0)  // the largest N our series reached
-        for (const RunConfig& c : configs) mine.nMax = std::max(mine.nMax, c.n);
-      std::vector<std::string> skippedYours;
-      const int total = int(rows.size() + usercode::planUserSweep(mine, userSource, o.kernelFile, &skippedYours, &err).size());
-      for (const std::string& s : skippedYours) std::fprintf(stderr, "skipped: %s\n", s.c_str());
-      const int before = int(rows.size());
-      std::string lastError;  // a compile error fails every row: said once
-      const std::vector<Measurement> mineRows = sweepAll(*yours, mine, [&](const Measurement& m, int done, int) {
-        if (!m.ok && m.error == lastError) std::fprintf(stderr, "[%d/%d] yours not run: as above\n", before + done, total);
-        else progressLine(m, before + done, total);
-        if (!m.ok) lastError = m.error;
-      }, [] { return interrupted(); });
+      yoursFailed = !appendUserSeries(spec, o.kernelFile, userSource, peaks, &rows);
       if (interrupted()) return fail(kExitInterrupted, "interrupted; nothing was written");
-      for (const Measurement& m : mineRows)
-        if (m.ok) rows.push_back(m);
-        else yoursFailed = true;
     }
   }
 
@@ -288,6 +304,15 @@ int runReportCommand(const ReportOptions& o) {
   if (std::string e = checkOutputFolder(o.out); !e.empty()) return fail(1, e);
   if (std::string e = checkOverwrite(o.out, reportFileNames(), o.force); !e.empty())
     return fail(1, e);
+  std::string userSource;  // --kernel-file: the user's kernel beside ours in every measured section
+  if (!o.kernelFile.empty()) {
+    if (int rc = readKernelSource(o.kernelFile, &userSource)) return rc;
+    if (const usercode::ContractResult k = usercode::parseContract(userSource, o.kernelFile); !k.ok()) {
+      for (const usercode::Diagnostic& d : k.diagnostics) std::fprintf(stderr, "%s\n", d.text().c_str());
+      return fail(2, o.kernelFile + ": its annotations cannot be used; nothing was measured");
+    }
+  }
+  bool yoursFailed = false;  // a row of the user's kernel was not measured (said on stderr); the report is written
   std::string err;
   // This machine's GPU (through the measurement service) where there is one and it is wanted;
   // the CPU model answers the traces it cannot.
@@ -311,6 +336,8 @@ int runReportCommand(const ReportOptions& o) {
     s.kernels = kernels;
     s.nMax = nMax;
     std::vector<Measurement> rows = sweepAll(*gpu, s, progressLine);
+    if (!o.kernelFile.empty() && axis != SweepAxis::Kernel && !appendUserSeries(s, o.kernelFile, userSource, peaks, &rows))
+      yoursFailed = true;
     session.insert(session.end(), rows.begin(), rows.end());
     return rows;
   };
@@ -322,6 +349,20 @@ int runReportCommand(const ReportOptions& o) {
   if (!resourcesError.empty()) occupancyResources = resourceUsage(occupancyConfig, shape, nullptr);
   if (measuring) {
     std::vector<Measurement> ladder = sweep(SweepAxis::Kernel, {}, base, 0);
+    if (!o.kernelFile.empty()) {  // one more bar: the user's kernel at the ladder's configuration
+      RunConfig c = base;
+      c.kernel = std::string(kUserKernelKey);
+      std::unique_ptr<Backend> yours = userKernelBackend(o.kernelFile, userSource, peaks);
+      const std::vector<Measurement> m = measureAll(*yours, {c});
+      if (!m.empty() && m.front().ok) {
+        ladder.push_back(m.front());
+        session.push_back(m.front());
+      } else {
+        std::fprintf(stderr, "reducelab: your kernel %s is not in the ladder: %s\n", o.kernelFile.c_str(),
+                     m.empty() ? "not measured" : m.front().error.c_str());
+        yoursFailed = true;
+      }
+    }
     fillLadderSpeedups(ladder);
     sections.push_back({"The kernel ladder", "Every kernel of the catalogue on " + formatCount(base.n) +
                             " float32 elements, block 512; step and cumulative speedups above the bars.",
@@ -344,6 +385,27 @@ int runReportCommand(const ReportOptions& o) {
     sections.push_back({"Measurements", "Not measured: " + std::string(device.available ? "--cpu-model was given" : device.unavailableReason) +
                                           ". The ladder, block-size, N and type figures need an NVIDIA GPU.", {}, {}});
     std::fprintf(stderr, "note: measurements skipped (no NVIDIA GPU): the report has the CPU-model parts only\n");
+    if (!o.kernelFile.empty()) {  // compiled all the same (no GPU needed): what the compiler says of it
+      const usercode::Contract k = usercode::parseContract(userSource, o.kernelFile).contract;
+      const std::vector<usercode::CompileResult> builds =
+          usercode::compileClaims(userSource, o.kernelFile, 90, {k.types.front()}, {k.ops.front()}, "", true);
+      std::string text = "Your kernel " + o.kernelFile + " was not measured (no NVIDIA GPU). ";
+      if (builds.empty() || builds.front().status == usercode::CompileStatus::Environment)
+        text += "It was not compiled either: " + (builds.empty() ? std::string("nothing to compile") : builds.front().environmentError) + ".";
+      else {
+        const usercode::CompileResult& b = builds.front();
+        text += "Compiled for sm_90 (" + std::string(name(b.type)) + " " + std::string(name(b.op)) + ", NVRTC " + b.nvrtcVersion + "): ";
+        text += b.ok() ? "no error" : "it does not compile";
+        for (const usercode::KernelBuild& kb : b.kernels) text += "; " + kb.nameExpression + ": " + kb.resources.text();
+        text += ".";
+        for (const usercode::Diagnostic& d : b.diagnostics) {
+          text += "\n\n    " + d.text();
+          std::fprintf(stderr, "%s\n", d.text().c_str());
+        }
+        if (!b.ok()) yoursFailed = true;
+      }
+      sections.push_back({"Your kernel", text, {}, {}});
+    }
   }
   const OccupancyCurveInputs curve = occupancyCurveInputs(occupancyResources, occupancyConfig.block);
   sections.push_back({"Occupancy", "Kernel 7 on " + shape.name +
@@ -372,7 +434,7 @@ int runReportCommand(const ReportOptions& o) {
   ExportResult r = writeReport(o.out, "ReduceLab report", device, peaks, sections, session, o.force);
   report(r);
   if (!r.error.empty()) return fail(1, r.error);
-  return 0;
+  return yoursFailed ? 3 : 0;
 }
 
 }  // namespace rl::app

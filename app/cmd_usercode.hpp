@@ -40,17 +40,24 @@ struct CheckCommandOptions {
   std::string timeN = "2^24";  // N of the timing beside CUB
   bool noTiming = false;
   std::vector<std::string> requirements;  // --require: goals ReduceLab judges (exit 3 when one is not met)
+  std::string remoteHost, remoteCommand;  // --remote: compiled and run on that GPU (docs/remote.md)
 };
 CLI::App* addCheckCommand(CLI::App& cli, CheckCommandOptions& o);
 int runCheckCommand(const CheckCommandOptions& o);
 
 CLI::App* addCheckWorkerCommand(CLI::App& cli);
 
-// CUB and our fast kernels (usercode::timingCompanions) measured on `backend`'s engine with the
-// timing's type, operation, N and repetitions: the rows beside the user's kernel (check, editor).
-// `cancelled` is polled before each row and by the engine between repetitions.
-std::vector<usercode::TimedRow> measureCompanions(Backend& backend, const RunConfig& base,
+// CUB and our fast kernels (usercode::timingCompanions) measured on an engine with the timing's
+// type, operation, N and repetitions: the rows beside the user's kernel (check, the editor, a
+// remote server's check). `onEngine` runs work on the engine's thread ("" or why not: Backend::
+// onEngine's contract); `cancelled` is polled before each row and by the engine between repetitions.
+using EngineCall = std::function<std::string(const std::function<void(Engine&)>&)>;
+std::vector<usercode::TimedRow> measureCompanions(const EngineCall& onEngine, const RunConfig& base,
                                                   const std::function<bool()>& cancelled);
+inline std::vector<usercode::TimedRow> measureCompanions(Backend& backend, const RunConfig& base,
+                                                         const std::function<bool()>& cancelled) {
+  return measureCompanions([&backend](const std::function<void(Engine&)>& fn) { return backend.onEngine(fn); }, base, cancelled);
+}
 
 struct StarterCommandOptions {
   std::string key;  // "": list the starters

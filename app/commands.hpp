@@ -78,6 +78,7 @@ struct ReportOptions {
   bool force = false;
   bool quick = false;     // fewer repetitions and a shorter N range
   bool cpuModel = false;  // CPU-model parts only, even with a GPU
+  std::string kernelFile; // the user's kernel beside ours in every measured section (docs/your-kernel.md)
 };
 int runReportCommand(const ReportOptions& options);
 

@@ -159,6 +159,7 @@ void Controller::apply(BackendEvents& all) {
       model_.resources = resourceUsage(model_.config, model_.shownDevice(), nullptr);
   }
   for (TraceResult& t : all.traces) takeTrace(t);
+  for (auto& c : all.checks) checkEvents_.push_back(std::move(c));
   if (ev.progress) runProgress_ = ev.progress;
   for (PitfallResult& p : ev.pitfalls) {
     const std::string what = "Pitfall " + std::string(name(p.kind)) + " (" + p.source + ")";

@@ -5,6 +5,7 @@
 // only maps and unmaps the trace buffers for CUDA-GL interop and hands the device pointer to the
 // backend's queue; it never launches anything and never waits for a measurement or a sweep.
 // Two GL trace buffers: the views draw one while the traced kernel writes the other.
+#include <utility>
 #include <array>
 #include <memory>
 #include <optional>
@@ -36,6 +37,8 @@ class Controller {
   bool busy() const;  // measurements queued or running
   // Where runs go (the editor's check measures CUB beside the user's kernel on it, from its thread).
   Backend& backend() { return *backend_; }
+  // The steps of a check that runs on the backend (a remote server's), since the last call.
+  std::vector<std::shared_ptr<const usercode::CheckEvent>> takeCheckEvents() { return std::exchange(checkEvents_, {}); }
   // Start-up only: frames until the first trace has arrived (or `seconds` passed); with a
   // remote, until its hello and the first trace from it.
   void waitForTrace(double seconds);
@@ -51,6 +54,7 @@ class Controller {
   std::string showUserTrace(const std::vector<uint8_t>& bytes, const std::string& source, const RunConfig& config);
 
  private:
+  std::vector<std::shared_ptr<const usercode::CheckEvent>> checkEvents_;
   void requestTrace();
   void showHostTrace(TraceData data, const std::string& source, bool gpuWritten);
   void takeTrace(TraceResult& r);

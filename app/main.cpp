@@ -159,6 +159,8 @@ int main(int argc, char** argv) {
   reportCmd->add_flag("--force", rep.force, "Overwrite existing files");
   reportCmd->add_flag("--quick", rep.quick, "Fewer repetitions, N up to 2^26");
   reportCmd->add_flag("--cpu-model", rep.cpuModel, "Only the parts the CPU model gives, even with a GPU");
+  reportCmd->add_option("--kernel-file", rep.kernelFile,
+                        "Your own kernel (a .cu file, docs/your-kernel.md) beside ours: the ladder, block, N and type sections");
 
   rl::app::MultiCommandOptions multi;
   CLI::App* multiCmd = rl::app::addMultiCommand(cli, multi, argc, argv);

@@ -23,7 +23,9 @@ class RemoteBackend final : public Backend {
   void queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs&) override {
     // Before the hello only the device-independent rules are known; the server checks again.
     if (std::string e = measuresNot(); !e.empty()) refused_.push_back("Not run: " + e);
-    else if (std::string v = validate(c, device_.available ? &device_ : nullptr); !v.empty()) refused_.push_back("Not run: " + v);
+    else if (std::string v = c.kernel == kUserKernelKey ? validateUserRow(c) : validate(c, device_.available ? &device_ : nullptr);
+             !v.empty())
+      refused_.push_back("Not run: " + v);
     else client_->queueRun(c, label, kind);
   }
   void queueSweep(const SweepSpec& s) override {
@@ -31,6 +33,19 @@ class RemoteBackend final : public Backend {
     else client_->queueSweep(s);
   }
   void cancelSweep() override { client_->cancelSweep(); }
+  std::string setUserKernel(const std::string& file, const std::string& source) override {
+    if (std::string e = measuresNot(); !e.empty()) return e;
+    client_->sendUserKernel(file, source);
+    return {};
+  }
+  std::string queueCheck(const usercode::CheckRequest& q, double timeoutSeconds) override {
+    if (std::string e = measuresNot(); !e.empty()) return e;
+    if (!client_->connected()) return "still connecting to " + client_->target();
+    if (client_->checkRunning()) return "a check is already running on " + name();
+    client_->queueCheck(q, timeoutSeconds);
+    return {};
+  }
+  void cancelCheck() override { client_->cancelCheck(); }
   void cancelRuns() override {}  // the protocol cancels sweeps; a single run ends on its own
   uint64_t queueTrace(const RunConfig& c, TraceTarget) override { return client_->queueTrace(c); }
   void queueResources(const RunConfig& c) override {
@@ -77,6 +92,7 @@ class RemoteBackend final : public Backend {
                               : "CPU model on " + where + " (no NVIDIA GPU there)";
       ev.traces.push_back(std::move(x));
     }
+    ev.checks = std::move(r.checks);
     if (r.dropped) ev.lost = *r.dropped;
     return ev;
   }

@@ -152,6 +152,13 @@ void RemoteClient::sendUserKernel(const std::string& file, const std::string& so
 
 void RemoteClient::cancelSweep() { send(remote::simpleMessage("cancel_sweep")); }
 
+void RemoteClient::queueCheck(const usercode::CheckRequest& q, double timeoutSeconds) {
+  checkRunning_ = true;
+  send(usercode::checkRequestMessage(q, timeoutSeconds));
+}
+
+void RemoteClient::cancelCheck() { send(remote::simpleMessage("cancel_check")); }
+
 uint64_t RemoteClient::queueTrace(const RunConfig& c) {
   const uint64_t id = nextTraceId_++;
   {
@@ -178,7 +185,7 @@ bool RemoteClient::waitForEvents(double seconds) {
     const RemoteEvents& e = pending_;
     return e.hello || e.dropped || !e.traces.empty() || !e.service.measurements.empty() ||
            !e.service.sweepRows.empty() || !e.service.messages.empty() || e.service.sweep || e.service.resources ||
-           e.service.peaks;
+           e.service.peaks || !e.checks.empty();
   });
 }
 
@@ -273,6 +280,16 @@ void RemoteClient::handleFrame(remote::Frame& f) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (tracesAsked_.erase(t.id) == 0) err = "a trace nobody asked for";
       else pending_.traces.push_back(std::move(t));
+    }
+  } else if (f.type == "check_event") {
+    usercode::CheckEvent e;
+    // Only while a check was asked for, and bounded: a server cannot fill the app with cases.
+    if (!checkRunning_) err = "a check event while no check runs";
+    else if (++checkEvents_ > kMaxCheckEvents) err = "more than " + std::to_string(kMaxCheckEvents) + " check events";
+    else if ((err = usercode::decodeCheckEvent(f, &e)).empty()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (e.kind == usercode::CheckEvent::Kind::Done) checkRunning_ = false;
+      pending_.checks.push_back(std::make_shared<const usercode::CheckEvent>(std::move(e)));
     }
   } else {
     err = "a '" + f.type + "' request from the server";

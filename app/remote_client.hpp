@@ -19,6 +19,7 @@
 
 #include "reducelab/measurement_service.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/check_json.hpp"
 
 namespace rl::app {
 
@@ -26,6 +27,7 @@ struct RemoteEvents {
   std::optional<remote::Hello> hello;         // the server's greeting (once)
   ServiceEvents service;                      // records, sweep rows and progress, messages, peaks
   std::vector<remote::TraceReply> traces;
+  std::vector<std::shared_ptr<const usercode::CheckEvent>> checks;  // a check's steps (queueCheck)
   std::optional<std::string> dropped;         // the connection ended: why (once)
 };
 
@@ -49,6 +51,11 @@ class RemoteClient {
   // The user's kernel (docs/your-kernel.md): compiled and run by the server in its own worker;
   // later runs, sweeps and traces of kernel "yours" go to it.
   void sendUserKernel(const std::string& file, const std::string& source);
+  // `reducelab check` on the server's GPU (in a worker of its own): its steps arrive in poll().checks,
+  // the last one Done. One at a time; cancelCheck stops it (its Done still comes).
+  void queueCheck(const usercode::CheckRequest& q, double timeoutSeconds);
+  void cancelCheck();
+  bool checkRunning() const { return checkRunning_.load(); }
 
   RemoteEvents poll();
   bool connected() const { return connected_.load(); }  // hello received, not dropped
@@ -91,6 +98,9 @@ class RemoteClient {
   std::atomic<bool> connected_{false}, dropped_{false}, closing_{false}, abortWrites_{false};
   std::atomic<size_t> pendingRuns_{0};
   std::atomic<bool> sweepRunning_{false};
+  std::atomic<bool> checkRunning_{false};
+  size_t checkEvents_ = 0;  // of the whole session (read on the reader thread only)
+  static constexpr size_t kMaxCheckEvents = 1000000;
   uint64_t nextTraceId_ = 1;
   std::set<uint64_t> tracesAsked_;  // ids without a reply yet
   static constexpr size_t kMaxMessages = 100000;  // log lines a session may add

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -18,7 +19,9 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/usercode/user_kernel_backend.hpp"
+#include "cmd_usercode.hpp"
 #include "reducelab/version.hpp"
 
 namespace rl::app {
@@ -123,6 +126,105 @@ class RequestReader {
 
 constexpr size_t kMaxQueuedJobs = 10000;
 
+// A check of the user's kernel asked by the client: `reducelab check` on a thread of its own, its
+// runs in a worker process of its own, CUB and our kernels beside it on the server's engine. Its
+// steps wait here as frames until the server's loop sends them. Destroyed before the service.
+class ServerCheck {
+ public:
+  ~ServerCheck() { stop(); }
+  bool running() const { return thread_.joinable() && !finished_.load(); }
+  void start(usercode::CheckRequest q, double timeoutSeconds, MeasurementService& service) {
+    stop();
+    cancel_ = false;
+    finished_ = false;
+    usercode::WorkerOptions w = usercode::workerOptionsFromEnvironment();
+    w.timeoutSeconds = timeoutSeconds;
+    w.cancelled = [this] { return cancel_.load(); };
+    worker_ = std::make_unique<usercode::KernelWorker>(w);
+    thread_ = std::thread([this, q = std::move(q), &service] {
+      usercode::CheckHooks hooks;
+      hooks.cancelled = [this] { return cancel_.load(); };
+      hooks.onCompiled = [this, &q](const usercode::CheckReport& r) {
+        usercode::CheckEvent e;
+        e.kind = usercode::CheckEvent::Kind::Compiled;
+        std::string ignored;
+        e.total = int(usercode::planBattery(r.contract, q.battery, &ignored).size());
+        e.device = r.device.name;
+        e.diagnostics = r.diagnostics;
+        push(e);
+      };
+      hooks.onCase = [this](const usercode::CaseResult& c) {
+        usercode::CheckEvent e;
+        e.kind = usercode::CheckEvent::Kind::Case;
+        e.caseResult = c;
+        push(e);
+      };
+      hooks.onHazards = [this](const usercode::HazardCheck& h) {
+        usercode::CheckEvent e;
+        e.kind = usercode::CheckEvent::Kind::Hazards;
+        e.hazards = h;
+        push(e);
+      };
+      hooks.onTiming = [this](const usercode::TimingCheck& t) {
+        usercode::CheckEvent e;
+        e.kind = usercode::CheckEvent::Kind::Timing;
+        e.timing = t;
+        push(e);
+      };
+      hooks.measureOthers = [this, &service](const RunConfig& base) {
+        const EngineCall onEngine = [&service](const std::function<void(Engine&)>& fn) {
+          std::string why;
+          service.callOnEngine([&](Engine* engine) {
+            if (engine) fn(*engine);
+            else why = service.engineError();
+          });
+          return why;
+        };
+        return measureCompanions(onEngine, base, [this] { return cancel_.load(); });
+      };
+      usercode::CheckEvent done;
+      done.kind = usercode::CheckEvent::Kind::Done;
+      try {
+        done.report = usercode::runCheck(q, *worker_, hooks);
+      } catch (const std::exception& ex) {  // said to the client, never std::terminate
+        done.report.status = usercode::CheckStatus::Environment;
+        done.report.error = std::string("the check stopped on the server: ") + ex.what();
+      }
+      worker_->stop();
+      push(done);
+      finished_ = true;
+    });
+  }
+  void cancel() {
+    cancel_ = true;
+    if (worker_) worker_->cancel();
+  }
+  // The frames of the steps so far, in order.
+  std::vector<std::string> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::string> out;
+    out.swap(frames_);
+    return out;
+  }
+
+ private:
+  void push(const usercode::CheckEvent& e) {
+    std::string frame = usercode::encodeCheckEvent(e);
+    std::lock_guard<std::mutex> lock(mutex_);
+    frames_.push_back(std::move(frame));
+  }
+  void stop() {
+    cancel();
+    if (thread_.joinable()) thread_.join();
+    worker_.reset();
+  }
+  std::thread thread_;
+  std::atomic<bool> cancel_{false}, finished_{false};
+  std::unique_ptr<usercode::KernelWorker> worker_;
+  std::mutex mutex_;
+  std::vector<std::string> frames_;
+};
+
 std::string hostName() {
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
@@ -133,6 +235,7 @@ std::string hostName() {
 
 int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngine, const DeviceInfo& device) {
   MeasurementService service(std::move(makeEngine));
+  ServerCheck check;  // after the service: stopped and joined before it goes
   RequestReader requests(inFd);
   remote::Hello hello;
   hello.version = versionString();
@@ -217,6 +320,15 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
           yours = usercode::makeUserKernelBackend(std::move(src));
           yoursTraceIds.clear();
         }
+      } else if (f.type == "check") {
+        usercode::CheckRequest q;
+        double timeout = 10;
+        if ((err = usercode::decodeCheckRequest(f, &q, &timeout)).empty()) {
+          if (check.running()) err = "a check is already running";
+          else check.start(std::move(q), timeout, service);
+        }
+      } else if (f.type == "cancel_check") {
+        check.cancel();
       } else if (f.type == "trace") {
         uint64_t id = 0;
         RunConfig c;
@@ -281,6 +393,8 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
       if (!send(remote::traceMessage(id, t.config, ok, err, source), ok ? t.hostBytes : std::vector<uint8_t>{}))
         return 0;
     }
+    for (const std::string& frame : check.take())
+      if (!writeAll(outFd, frame)) return 0;
     if (yours) {  // the user's kernel: its answers as the service's
       BackendEvents y = yours->poll();
       for (const Measurement& m : y.service.measurements)

@@ -601,3 +601,49 @@ TEST(EditorGui, ARecordingsKernelOpensInTheEditorWithItsRecordedTrace) {
   for (const gui::LogEntry& l : m.log) logged = logged || l.text.find("it was not put in the editor") != std::string::npos;
   EXPECT_TRUE(logged);
 }
+
+// With --remote, Check and Run as a row go to the remote GPU: the server compiles the editor's
+// text, runs the battery in its own worker (here the fake one, set in the server's environment;
+// this window's own worker is one that cannot start, so nothing runs here), and the cases, the
+// failure's trace and the row arrive as they would from this machine's worker.
+TEST(EditorGui, OnARemoteGpuCheckAndRunGoToTheServer) {
+  std::string why;
+  if (nvrtcMissing(&why)) GTEST_SKIP() << "NVRTC: " << why;
+  TempDir dir;
+  rl::app::GuiOptions o = harris3WithFakeWorker(dir, "wrong.cu", "traced-wrong");
+  o.checkWorker = "/nonexistent/worker";  // proves the work is the server's
+  o.remoteCommand = rl::test::builtFile(REMOTE_TEST_SERVER);
+  struct ServerWorker {  // the server inherits it: its worker is the fake one
+    ServerWorker() { ::setenv("REDUCELAB_KERNEL_WORKER", (rl::test::builtFile(USERCODE_FAKE_WORKER) + " traced-wrong").c_str(), 1); }
+    ~ServerWorker() { ::unsetenv("REDUCELAB_KERNEL_WORKER"); }
+  } serverWorker;
+  EditorApp h(o);
+  if (!h.app) GTEST_SKIP() << "no headless GL: " << h.error;
+  gui::EditorState& e = h.editor();
+  gui::Model& m = h.app->model();
+  ASSERT_TRUE(h.until([&] { return m.remote.link == gui::RemoteState::Link::Connected; }, 30));
+  h.app->requestEditor(gui::EditorRequest::Check);
+  EXPECT_TRUE(e.checking);
+  ASSERT_TRUE(h.until([&] { return !e.checking; }, 180)) << e.casesDone << " of " << e.casesTotal;
+  EXPECT_EQ(e.checkExit, 3) << e.checkSummary;
+  ASSERT_GT(e.cases.size(), 0u) << e.checkSummary;
+  EXPECT_EQ(int(e.cases.size()), e.casesTotal);
+  EXPECT_NE(e.checkSummary.find("cases passed"), std::string::npos) << e.checkSummary;
+  ASSERT_TRUE(h.until([&] { return e.traceInViews; }, 10)) << e.tracedCase;
+  EXPECT_NE(m.trace.source.find("the first wrong case"), std::string::npos) << m.trace.source;
+  EXPECT_NE(m.trace.source.find("fake worker (tests)"), std::string::npos) << m.trace.source;  // the server's worker
+  h.until([] { return false; }, 0.2);
+  if (const char* shots = std::getenv("REDUCELAB_EDITOR_SHOTS")) h.app->saveScreenshot(std::string(shots) + "/editor-remote-check.png");
+
+  m.config.type = rl::ElemType::Int32, m.config.op = rl::Op::Sum, m.config.block = 128, m.config.n = uint64_t(1) << 16;
+  m.config.reps = 5;
+  const size_t before = m.results.size();
+  h.app->requestEditor(gui::EditorRequest::Run);
+  EXPECT_NE(e.notice.find("the row arrives in Results"), std::string::npos) << e.notice;
+  ASSERT_TRUE(h.until([&] { return m.results.size() > before; }, 60)) << e.notice;
+  const rl::Measurement& r = m.results.rows().back();
+  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.config.kernel, "yours");
+  EXPECT_EQ(r.kernelName, "your kernel (wrong.cu)");
+  EXPECT_EQ(r.kernelMs.size(), 5u);
+}

@@ -11,6 +11,7 @@
 
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/formats/table_writers.hpp"
+#include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
 
 using rl::test::readFile;
@@ -65,6 +66,34 @@ TEST(ExportsCli, ReportWritesTheCpuModelParts) {
   auto bad = runReducelab("report --cpu-model --out /nonexistent-parent/report");
   EXPECT_EQ(bad.exitCode, 1);
   EXPECT_NE(bad.err.find("does not exist"), std::string::npos) << bad.err;
+}
+
+// report --kernel-file where nothing is measured: the kernel is compiled all the same and the
+// report says what the compiler said (a compile error also on stderr as file:line:, exit 3); a
+// file that is not there or annotations that cannot be used stop it before anything is written.
+TEST(ExportsCli, ReportWithYourKernelSaysWhatTheCompilerSaid) {
+  const std::string data = rl::test::sourceDir() + "/tests/data/usercode/";
+  const std::string dir = rl::test::tempPath("report-yours");
+  fs::remove_all(dir);
+  auto r = runReducelab("report --cpu-model --out " + dir + " --kernel-file " + data + "harris3.cu");
+  const std::string md = readFile(dir + "/report.md");
+  ASSERT_NE(md.find("## Your kernel"), std::string::npos) << md;
+  if (!rl::usercode::nvrtc().error.empty()) {
+    EXPECT_NE(md.find("It was not compiled either"), std::string::npos) << md;
+    return;
+  }
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(md.find("Compiled for sm_90 (int32 sum"), std::string::npos) << md;
+  EXPECT_NE(md.find("reduce3: "), std::string::npos) << md;
+  EXPECT_NE(md.find(" registers"), std::string::npos) << md;
+  auto e = runReducelab("report --cpu-model --force --out " + dir + " --kernel-file " + data + "compile_error.cu");
+  EXPECT_EQ(e.exitCode, 3) << e.err;
+  EXPECT_NE(e.err.find("compile_error.cu:7:39: error:"), std::string::npos) << e.err;
+  EXPECT_NE(readFile(dir + "/report.md").find("it does not compile"), std::string::npos);
+  const std::string fresh = rl::test::tempPath("report-yours-none");
+  fs::remove_all(fresh);
+  EXPECT_EQ(runReducelab("report --cpu-model --out " + fresh + " --kernel-file " + data + "nothere.cu").exitCode, 2);
+  EXPECT_FALSE(fs::exists(fresh + "/report.md"));
 }
 
 TEST(Settings, CorruptFileIsReportedOnceAndReplaced) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
 #include <thread>
 #include <cstdlib>
 #include <cstring>
@@ -535,6 +536,91 @@ TEST(GpuUserKernel, RunAsARowInTheWindowBesideOurK3) {
   std::printf("k3 %.1f GB/s, yours (harris3.cu) %.1f GB/s, float32 sum 2^24 block 256\n", ours.bandwidthGBs, yours.bandwidthGBs);
   until([] { return false; }, 0.2);  // columns fit the new row from the next frame on
   if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-run-row-h200.png");
+}
+
+// check --remote: the same battery, compiled and run by the server (here `reducelab serve --stdio`
+// on this machine, as ssh would start it on another), timed there beside the server's CUB.
+TEST(GpuUserKernel, CheckedOnARemoteGpu) {
+  REQUIRE_GPU();
+  const std::string server = binary() + " serve --stdio";
+  const rl::test::CommandResult r = rl::test::runReducelab(
+      "check " + dataFile("harris3.cu") + " --type float32 --op sum --block 256 --time-n 2^22 --format json --remote-command '" +
+      server + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const json j = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out.substr(0, 2000);
+  EXPECT_EQ(count(j, "pass"), int(j["cases"].size()));
+  EXPECT_GT(j["cases"].size(), 10u);
+  EXPECT_NE(j["device"].get<std::string>().find(rl::test::firstDevice().name), std::string::npos) << j["device"];
+  const json& t = j["timing"];
+  ASSERT_TRUE(t["ran"].get<bool>()) << t["why_not"];
+  bool cub = false;
+  for (const json& row : t["others"]) cub = cub || (row["key"] == "cub" && row["error"] == "" && row["median_ms"].get<double>() > 0);
+  EXPECT_TRUE(cub) << t.dump();
+  EXPECT_GT(t["fraction_of_cub"].get<double>(), 0.05);
+  EXPECT_LT(t["fraction_of_cub"].get<double>(), 1.0);
+  std::printf("remote check: %zu cases passed; harris3.cu %.1f GB/s, %.0f %% of CUB at 2^22\n", j["cases"].size(),
+              t["yours"]["gbs"].get<double>(), 100 * t["fraction_of_cub"].get<double>());
+}
+
+// The window started with --remote: the editor's Check and Run as a row go to the server's GPU; the
+// first wrong case's trace, recorded there, opens the views here.
+TEST(GpuUserKernel, TheEditorOnARemoteGpu) {
+  REQUIRE_GPU();
+  rl::app::GuiOptions o = editorOptions("double_read_max.cu");
+  o.checkWorker = "/nonexistent/worker";  // nothing may run in this window's own worker
+  o.remoteCommand = binary() + " serve --stdio";
+  rl::test::HeadlessWindow w(o);
+  ASSERT_TRUE(w.app) << w.error;
+  rl::app::Application& app = *w.app;
+  rl::gui::Model& m = app.model();
+  auto until = [&](const std::function<bool()>& done, double seconds) { return w.until(done, seconds); };
+  ASSERT_TRUE(until([&] { return m.remote.link == rl::gui::RemoteState::Link::Connected; }, 120));
+  app.requestEditor(rl::gui::EditorRequest::Check);
+  ASSERT_TRUE(until([&] { return !m.editor.checking; }, 300)) << m.editor.casesDone << " of " << m.editor.casesTotal;
+  EXPECT_EQ(m.editor.checkExit, 3) << m.editor.checkSummary;
+  ASSERT_TRUE(until([&] { return m.editor.traceInViews; }, 30)) << m.editor.tracedCase;
+  EXPECT_NE(m.trace.source.find("the first wrong case"), std::string::npos) << m.trace.source;
+  EXPECT_NE(m.trace.source.find(rl::test::firstDevice().name), std::string::npos) << m.trace.source;
+  EXPECT_EQ(m.view, rl::ViewId::WarpActivity);
+  until([] { return false; }, 0.3);
+  if (const char* dir = std::getenv("REDUCELAB_GPU_SHOTS")) app.saveScreenshot(std::string(dir) + "/editor-remote-check-h200.png");
+  m.config.type = rl::ElemType::Float32, m.config.op = rl::Op::Max, m.config.block = 256, m.config.n = uint64_t(1) << 22;
+  const size_t before = m.results.size();
+  app.requestEditor(rl::gui::EditorRequest::Run);
+  ASSERT_TRUE(until([&] { return m.results.size() > before; }, 120)) << m.editor.notice;
+  const rl::Measurement& row = m.results.rows().back();
+  ASSERT_TRUE(row.ok) << row.error;
+  EXPECT_EQ(row.config.kernel, "yours");
+  EXPECT_NEAR(row.bandwidthGBs, row.bytesRead / (row.kernel.median * 1e-3) / 1e9, 1e-6 * row.bandwidthGBs);
+}
+
+// report --kernel-file: the user's kernel one more bar in the ladder and one more series in the
+// block, N and type sections, each row timed like ours.
+TEST(GpuUserKernel, ReportCarriesTheKernelInEveryMeasuredSection) {
+  REQUIRE_GPU();
+  const std::string out = rl::test::freshTempDir("gpu-uc-report");
+  const rl::test::CommandResult r =
+      rl::test::runReducelab("report --quick --force --out " + out + " --kernel-file " + dataFile("harris3.cu"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::string err;
+  const std::vector<rl::Measurement> rows =
+      rl::measurementsFromJson(json::parse(rl::test::readFile(out + "/session.json")), &err);
+  ASSERT_EQ(err, "");
+  std::set<int> blocks;  // the rows of the user's kernel: the ladder's, the block, N and type series
+  std::set<uint64_t> sizes;
+  std::set<rl::ElemType> types;
+  for (const rl::Measurement& m : rows) {
+    if (m.config.kernel != "yours") continue;
+    EXPECT_TRUE(m.ok && m.haveReference && m.check.pass) << m.error << m.check.note;
+    EXPECT_NEAR(m.bandwidthGBs, m.bytesRead / (m.kernel.median * 1e-3) / 1e9, 1e-6 * m.bandwidthGBs);
+    EXPECT_LT(m.bandwidthGBs, rl::test::firstDevice().theoreticalPeakGBs());
+    blocks.insert(m.config.block), sizes.insert(m.config.n), types.insert(m.config.type);
+  }
+  EXPECT_GE(blocks.size(), 3u);  // 128, 256, 512: the blocks harris3.cu claims
+  EXPECT_GE(sizes.size(), 6u);   // the N series
+  EXPECT_GE(types.size(), 2u);   // the type series
+  EXPECT_NE(rl::test::readFile(out + "/sweep-n.csv").find("yours"), std::string::npos);
 }
 
 // sweep --kernel-file: the user's kernel one more series over the same N, timed like ours (its

@@ -605,4 +605,48 @@ TEST(RemoteEndToEnd, OptionsAreChecked) {
 }
 
 }  // namespace
+
+// check --remote: the server compiles the kernel, runs the battery in its own worker (here the
+// fake one) and times it beside its engine's CUB; the client prints the cases as they arrive and
+// the same JSON `check` writes here. A server that refuses (no kernel source) is one message.
+TEST(RemoteEndToEnd, YourKernelIsCheckedOnTheServer) {
+  if (!usercode::nvrtc().error.empty()) GTEST_SKIP() << "the server compiles with NVRTC: " << usercode::nvrtc().error;
+  const std::string worker = std::string("REDUCELAB_KERNEL_WORKER='") + test::builtFile(USERCODE_FAKE_WORKER) + " exact'";
+  const std::string kernel = test::sourceDir() + "/tests/data/usercode/harris3.cu";
+  const std::string args = "check " + kernel + " --type int32 --op sum --block 128 --time-n 2^20 --seed 7 --remote-command " +
+                           shellQuote(kTestServer);
+  const test::CommandResult r = test::runReducelab(args, worker);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("PASS    int32 sum, block 128, N=33, random"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("24 of 24 cases passed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CUB DeviceReduce"), std::string::npos) << r.out;  // measured by the server's engine
+  EXPECT_NE(r.out.find("on fake worker (tests)"), std::string::npos) << r.out;  // the server's worker ran it
+  const test::CommandResult j = test::runReducelab(args + " --format json", worker);
+  ASSERT_EQ(j.exitCode, 0) << j.err;
+  const nlohmann::json remoteJson = nlohmann::json::parse(j.out);
+  // The same JSON as a check here (same seed, same fake worker), but for the companions' timings.
+  const test::CommandResult l = test::runReducelab(
+      "check " + kernel + " --type int32 --op sum --block 128 --time-n 2^20 --seed 7 --format json", worker);
+  ASSERT_EQ(l.exitCode, 0) << l.err;
+  nlohmann::json localJson = nlohmann::json::parse(l.out);
+  EXPECT_EQ(remoteJson["cases"], localJson["cases"]);
+  EXPECT_EQ(remoteJson["summary"], localJson["summary"]);
+  EXPECT_EQ(remoteJson["builds"], localJson["builds"]);
+  EXPECT_EQ(remoteJson["timing"]["yours"], localJson["timing"]["yours"]);
+  EXPECT_EQ(remoteJson["exit_code"], 0);
+
+  // A wrong kernel: exit 3, as here.
+  const std::string wrong = std::string("REDUCELAB_KERNEL_WORKER='") + test::builtFile(USERCODE_FAKE_WORKER) + " ok'";
+  const test::CommandResult w = test::runReducelab(args, wrong);
+  EXPECT_EQ(w.exitCode, 3) << w.err;
+  EXPECT_NE(w.out.find("FAIL"), std::string::npos) << w.out;
+  // Compile errors are the server's NVRTC's, printed here as file:line: message; exit 4.
+  const std::string bad = test::sourceDir() + "/tests/data/usercode/compile_error.cu";
+  const test::CommandResult b = test::runReducelab("check " + bad + " --remote-command " + shellQuote(kTestServer), worker);
+  EXPECT_EQ(b.exitCode, 4) << b.err;
+  EXPECT_NE(b.err.find("compile_error.cu:7:39: error:"), std::string::npos) << b.err;
+  // --arch is the remote GPU's: refused before connecting.
+  EXPECT_EQ(test::runReducelab(args + " --arch sm_80", worker).exitCode, 2);
+}
+
 }  // namespace rl

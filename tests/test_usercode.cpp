@@ -20,6 +20,7 @@
 #include "reducelab/usercode/measure.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/usercode/battery.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/usercode/compiler.hpp"
 #include "reducelab/usercode/contract.hpp"
 #include "reducelab/usercode/line_table.hpp"
@@ -1486,4 +1487,109 @@ TEST(UserCompile, ADamagedCubinHasNoLineTableAndSaysWhy) {
     for (int k = 0; k < 8; ++k) bad[rng() % bad.size()] = uint8_t(rng());
     (void)uc::CubinLines::read(bad, &error);
   }
+}
+
+// A check's report travels from a remote server as the autograder's JSON and is read back: what
+// the CLI prints and the GUI shows from the copy is what the server's report said (every field the
+// readers keep, compared through the writer), and its traces come in the frames' payloads.
+TEST(UserCheckJson, AReportReadBackWritesTheSameJson) {
+  REQUIRE_NVRTC();
+  TimedCheck t = checkWithFakeWorker("traced-wrong", uint64_t(1) << 20);  // wrong cases, a hazard check, a failure trace
+  uc::CheckReport& r = t.rep;
+  ASSERT_EQ(r.status, uc::CheckStatus::Ran) << r.error;
+  ASSERT_TRUE(r.hazards.ran) << r.hazards.why;
+  ASSERT_TRUE(r.failureTrace.ran) << r.failureTrace.why;
+  rl::instrumented::Hazard h;  // one of each field, so the reader's hazard path is exercised
+  h.kind = rl::instrumented::Hazard::Kind::IntraWarp;
+  h.severity = rl::instrumented::Hazard::Severity::Warning;
+  h.phase = 3, h.wordOffset = 132, h.occurrences = 7, h.message = "a made-up hazard";
+  h.first = {5, 0, 5, true, 0x1a0, 0, 12};
+  h.second = {37, 1, 5, false, 0x1c0, 0, 14};
+  r.hazards.hazards.push_back(h);
+  r.diagnostics.push_back({"k.cu", 9, 3, uc::Severity::Warning, "a warning"});
+  const nlohmann::json sent = uc::checkReportJson(r);
+  uc::CheckReport back;
+  ASSERT_EQ(uc::checkReportFromJson(sent, &back), "");
+  back.device = r.device;  // the event carries the device apart (remote::deviceJson)
+  nlohmann::json again = uc::checkReportJson(back);
+  for (const char* apart : {"builds", "contract"}) again[apart] = sent[apart];  // not kept by the reader
+  EXPECT_EQ(again, sent);
+  EXPECT_EQ(back.exitCode(), r.exitCode());
+  EXPECT_EQ(back.summaryText(), r.summaryText());
+  EXPECT_EQ(back.timing.text(), r.timing.text());
+  EXPECT_EQ(back.hazards.text(), r.hazards.text());
+  EXPECT_EQ(back.failureTrace.c.label(), r.failureTrace.c.label());
+
+  // As a remote event: the frame, cut by the reader as the client cuts it, with the trace's bytes.
+  uc::CheckEvent done;
+  done.kind = uc::CheckEvent::Kind::Done;
+  done.report = r;
+  const std::string bytes = uc::encodeCheckEvent(done);
+  rl::remote::FrameReader reader;
+  reader.feed(bytes.data(), bytes.size());
+  rl::remote::Frame f;
+  std::string err;
+  ASSERT_EQ(reader.next(&f, &err), rl::remote::FrameReader::Status::Frame) << err;
+  uc::CheckEvent got;
+  ASSERT_EQ(uc::decodeCheckEvent(f, &got), "");
+  EXPECT_EQ(got.kind, uc::CheckEvent::Kind::Done);
+  EXPECT_EQ(got.report.failureTrace.trace, r.failureTrace.trace);
+  EXPECT_EQ(got.report.device.name, r.device.name);
+  EXPECT_EQ(got.reportJson, sent);
+  uc::CheckEvent hz;
+  hz.kind = uc::CheckEvent::Kind::Hazards;
+  hz.hazards = r.hazards;
+  const std::string hb = uc::encodeCheckEvent(hz);
+  reader.feed(hb.data(), hb.size());
+  ASSERT_EQ(reader.next(&f, &err), rl::remote::FrameReader::Status::Frame) << err;
+  ASSERT_EQ(uc::decodeCheckEvent(f, &got), "");
+  EXPECT_EQ(got.hazards.trace, r.hazards.trace);
+  EXPECT_EQ(got.hazards.text(), r.hazards.text());
+
+  // What a server must not send: each refused in a sentence.
+  auto refused = [&](const std::function<void(nlohmann::json&)>& spoil, const std::string& expected,
+                     std::vector<uint8_t> payload = {}) {
+    rl::remote::Frame bad;
+    bad.type = "check_event";
+    bad.body = {{"type", "check_event"}, {"kind", "done"}, {"report", sent}, {"device", rl::remote::deviceJson(r.device)}};
+    spoil(bad.body);
+    bad.payload = std::move(payload);
+    uc::CheckEvent e;
+    const std::string why = uc::decodeCheckEvent(bad, &e);
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused([](nlohmann::json& b) { b["kind"] = "gossip"; }, "the kind 'gossip' is not known");
+  refused([](nlohmann::json& b) { b["report"]["cases"][0]["block"] = 0; }, "field 'block' is out of range");
+  refused([](nlohmann::json& b) { b["report"]["cases"][0]["verdict"] = "maybe"; }, "field 'verdict' is not a known name");
+  refused([](nlohmann::json& b) { b["report"]["status"] = "fine"; }, "field 'status' is not a known name");
+  refused([](nlohmann::json& b) { b["report"]["hazard_check"]["hazards"] = 5; }, "the hazards are not a list");
+  refused([](nlohmann::json& b) { b["report"].erase("summary"); }, "field 'summary' is missing");
+  refused([](nlohmann::json& b) { b["report"]["arch"] = "hopper"; }, "not sm_XY");
+  refused([](nlohmann::json&) {}, "its trace is not one", std::vector<uint8_t>(64, 0xab));
+
+  // The request: read back as sent; nonsense refused.
+  uc::CheckRequest q;
+  q.file = "k.cu", q.source = "__global__ void k() {}";
+  q.battery.types = {ElemType::Int32, ElemType::Float64};
+  q.battery.ops = {Op::Max};
+  q.battery.blocks = {128, 256};
+  q.battery.large = true;
+  q.battery.seed = ~uint64_t(0) - 5;
+  q.timing.n = uint64_t(1) << 22;
+  rl::remote::Frame req;
+  req.type = "check";
+  req.body = uc::checkRequestMessage(q, 7.5);
+  uc::CheckRequest qb;
+  double timeout = 0;
+  ASSERT_EQ(uc::decodeCheckRequest(req, &qb, &timeout), "");
+  EXPECT_EQ(timeout, 7.5);
+  EXPECT_EQ(qb.battery.seed, q.battery.seed);
+  EXPECT_EQ(qb.battery.types, q.battery.types);
+  EXPECT_EQ(qb.battery.blocks, q.battery.blocks);
+  EXPECT_EQ(qb.timing.n, q.timing.n);
+  EXPECT_TRUE(qb.battery.large);
+  req.body["blocks"] = {0};
+  EXPECT_EQ(uc::decodeCheckRequest(req, &qb, &timeout), "check: a block is not 1..1024");
+  req.body = uc::checkRequestMessage(q, 1e9);
+  EXPECT_EQ(uc::decodeCheckRequest(req, &qb, &timeout), "check: field 'timeout' is out of range");
 }

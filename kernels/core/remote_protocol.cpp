@@ -7,74 +7,14 @@
 
 #include "reducelab/family.hpp"
 #include "reducelab/formats/session_json.hpp"
+#include "reducelab/json_fields.hpp"
 
 namespace rl::remote {
 
 using nlohmann::json;
+using Fields = JsonFields;
 
 namespace {
-
-// Reads fields of one message; the first problem is kept (later reads return defaults).
-struct Fields {
-  const json& j;
-  std::string error;
-
-  const json* at(const char* key) {
-    if (!error.empty()) return nullptr;
-    const auto it = j.find(key);
-    if (it == j.end()) {
-      error = std::string("field '") + key + "' is missing";
-      return nullptr;
-    }
-    return &*it;
-  }
-  std::string text(const char* key, size_t maxBytes = kMaxTextBytes) {
-    const json* v = at(key);
-    if (!v) return {};
-    if (!v->is_string()) return error = std::string("field '") + key + "' is not text", std::string();
-    const std::string& s = v->get_ref<const std::string&>();
-    if (s.size() > maxBytes) return error = std::string("field '") + key + "' is too long", std::string();
-    return s;
-  }
-  int64_t integer(const char* key, int64_t lo, int64_t hi) {
-    const json* v = at(key);
-    if (!v) return lo;
-    if (!v->is_number_integer()) return error = std::string("field '") + key + "' is not an integer", lo;
-    if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(hi))
-      return error = std::string("field '") + key + "' is out of range", lo;
-    const int64_t x = v->get<int64_t>();
-    if (x < lo || x > hi) return error = std::string("field '") + key + "' is out of range", lo;
-    return x;
-  }
-  uint64_t unsignedInteger(const char* key, uint64_t hi) {
-    const json* v = at(key);
-    if (!v) return 0;
-    if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<int64_t>() >= 0))
-      return error = std::string("field '") + key + "' is not a non-negative integer", 0;
-    const uint64_t x = v->get<uint64_t>();
-    if (x > hi) return error = std::string("field '") + key + "' is out of range", 0;
-    return x;
-  }
-  double number(const char* key, double lo, double hi) {
-    const json* v = at(key);
-    if (!v) return 0;
-    if (!v->is_number()) return error = std::string("field '") + key + "' is not a number", 0.0;
-    const double x = v->get<double>();
-    if (!std::isfinite(x) || x < lo || x > hi) return error = std::string("field '") + key + "' is out of range", 0.0;
-    return x;
-  }
-  bool boolean(const char* key) {
-    const json* v = at(key);
-    if (!v) return false;
-    if (!v->is_boolean()) return error = std::string("field '") + key + "' is not true or false", false;
-    return v->get<bool>();
-  }
-  const json* object(const char* key) {
-    const json* v = at(key);
-    if (v && !v->is_object()) return error = std::string("field '") + key + "' is not an object", nullptr;
-    return v;
-  }
-};
 
 std::string expectType(const Frame& f, const char* type) {
   if (f.type != type) return "a '" + f.type + "' message where '" + type + "' was expected";
@@ -95,6 +35,8 @@ std::optional<size_t> headerCount(std::string_view s, size_t max) {
 const char* const kKnownTypes[] = {"hello",    "run",     "sweep",     "cancel_sweep", "trace",  "resources",
                                    "peaks",    "bye",     "measurement", "sweep_row",  "sweep_progress",
                                    "message",  "error",    "user_kernel",
+                                   // a check of the user's kernel on the server (usercode/check_json.hpp)
+                                   "check", "cancel_check", "check_event",
                                    // the user-kernel worker (usercode/worker.hpp) speaks in the same frames
                                    "uc_hello", "uc_run",  "uc_outcome"};
 
@@ -175,7 +117,7 @@ FrameReader::Status FrameReader::next(Frame* frame, std::string* error) {
   bool known = false;
   for (const char* k : kKnownTypes) known = known || type == k;
   if (!known) return fail("unknown message type '" + type.substr(0, 40) + "'", error);
-  if (payloadBytes_ > 0 && type != "trace") return fail("a '" + type + "' message carries a payload", error);
+  if (payloadBytes_ > 0 && type != "trace" && type != "check_event") return fail("a '" + type + "' message carries a payload", error);
   frame->type = type;
   frame->body = std::move(j);
   frame->payload.assign(body.begin() + long(jsonBytes_), body.begin() + long(jsonBytes_ + payloadBytes_));

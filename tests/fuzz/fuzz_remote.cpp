@@ -9,6 +9,7 @@
 #include "fuzz_check.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/check_json.hpp"
 
 namespace {
 
@@ -51,6 +52,24 @@ void decodeEverything(const rl::remote::Frame& f) {
   (void)decodeResources(f, &r);
   rl::Peaks peaks;
   (void)decodePeaks(f, &peaks);
+  rl::usercode::CheckRequest q;
+  double timeout = 0;
+  if (rl::usercode::decodeCheckRequest(f, &q, &timeout).empty())
+    RL_FUZZ_CHECK(!q.source.empty() && q.source.size() <= kMaxUserKernelBytes && timeout >= 0.5 && timeout <= 3600 &&
+                  q.timing.n > 0);
+  rl::usercode::CheckEvent e;
+  if (rl::usercode::decodeCheckEvent(f, &e).empty()) {
+    // What the app then does with it: the texts it prints, the exit code, the traces' summaries.
+    (void)e.caseResult.text(), (void)e.hazards.text(), (void)e.timing.text();
+    (void)e.report.summaryText(), (void)e.report.exitCode();
+    for (const std::vector<uint8_t>* bytes : {&e.hazards.trace, &e.report.failureTrace.trace}) {
+      if (bytes->empty()) continue;
+      std::string err;
+      const rl::TraceData td = rl::TraceData::fromBuffer(bytes->data(), bytes->size(), &err);
+      RL_FUZZ_CHECK(td.valid());
+      RL_FUZZ_CHECK(int(rl::summarize(td).steps.size()) == td.numSteps());
+    }
+  }
   TraceReply t;
   if (decodeTrace(f, &t).empty() && t.ok) {
     RL_FUZZ_CHECK(t.data.blockSize() == t.config.block);

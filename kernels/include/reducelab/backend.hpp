@@ -6,6 +6,7 @@
 // recording. Each answers the same requests; one that cannot says why, in a sentence, and the
 // caller asks the next source (traces: the recording's first, then the GPU's, then the model's).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,10 @@
 namespace rl {
 
 struct Recording;
+namespace usercode {
+struct CheckRequest;
+struct CheckEvent;
+}  // namespace usercode
 
 // Where a trace may be written: device memory the caller holds (a GL buffer mapped for CUDA-GL
 // interop, which this machine's GPU writes in place), or none (the trace comes back as bytes).
@@ -48,6 +53,8 @@ struct BackendEvents {
   std::optional<std::string> connected; // a remote answered: what it said of itself (once)
   std::optional<std::string> lost;      // it stopped answering: why (once); what arrived stays
   std::vector<std::string> refusals;    // requests it could not take, each in a sentence
+  // A check of the user's kernel on this source (queueCheck): its steps in order, the last Done.
+  std::vector<std::shared_ptr<const usercode::CheckEvent>> checks;
 };
 
 class Backend {
@@ -80,6 +87,22 @@ class Backend {
     (void)fn;
     return "the " + name() + " runs no kernel on this machine's GPU";
   }
+
+  // The user's kernel where this source runs it itself (a remote server: docs/your-kernel.md): ""
+  // when later runs, sweeps and traces of kernel "yours" go to it; else why not. Elsewhere the
+  // user-kernel backend (usercode/user_kernel_backend.hpp) is the source of those rows.
+  virtual std::string setUserKernel(const std::string& file, const std::string& source) {
+    (void)file, (void)source;
+    return "the " + name() + " does not run a kernel of yours";
+  }
+  // `reducelab check` of the user's kernel on this source's GPU, its steps in poll().checks: ""
+  // when queued; else why not (one check at a time). Where this is refused, the check runs here,
+  // in a worker process of this machine.
+  virtual std::string queueCheck(const usercode::CheckRequest& q, double timeoutSeconds) {
+    (void)q, (void)timeoutSeconds;
+    return "the " + name() + " does not check kernels";
+  }
+  virtual void cancelCheck() {}
 
   // Everything finished since the last poll; never waits.
   virtual BackendEvents poll() = 0;

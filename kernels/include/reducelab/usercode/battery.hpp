@@ -154,6 +154,7 @@ struct CheckRequest {
 };
 
 enum class CheckStatus { Ran, CompileError, Environment, Usage, Cancelled };
+std::string_view name(CheckStatus s);  // "ran", "compile error", ... (check_json.cpp)
 
 // The first case that gave a wrong result (or wrote outside its buffers), traced as it ran: the
 // same type, operation, block, N and data, through the Compute Sanitizer's patches. The GUI opens
@@ -208,6 +209,7 @@ std::vector<CompileResult> compileClaims(const std::string& source, const std::s
 // The diagnostics of several builds, each once (the same warning in every build is one line).
 std::vector<Diagnostic> mergedDiagnostics(const std::vector<CompileResult>& builds);
 
+// The autograder's JSON of a report (check_json.cpp, with its reader).
 nlohmann::json checkReportJson(const CheckReport& r);
 
 // The goals of an exercise (lesson `require:` lines, check --require) judged from a check's report.
