@@ -4,6 +4,8 @@
 // replacing the student's unsaved work. tests/test_gpu_exercises.cpp checks them on the GPU.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <chrono>
 #include <thread>
 #include <filesystem>
@@ -157,8 +159,15 @@ TEST(Exercises, EveryExerciseIsInTheLessonAndHasASolutionThatDiffers) {
 
 TEST(Exercises, ExercisesAndSolutionsCompile) {
   if (!uc::nvrtc().loaded) GTEST_SKIP() << "NVRTC: " << uc::nvrtc().error;
+  // Exercises whose first mistake is the compiler's, as the seed printed them, and what it says.
+  const std::map<std::string, std::string> compileErrors = {
+      {"seed001-total-unroll", "identifier \"desenrrollado_reduce_32\" is undefined"}};
   for (const std::string& name : shippedExercises()) {
-    EXPECT_EQ(compileAll(rl::exerciseSource(name), name + ".cu"), "") << name;
+    const std::string got = compileAll(rl::exerciseSource(name), name + ".cu");
+    if (const auto it = compileErrors.find(name); it != compileErrors.end())
+      EXPECT_NE(got.find(it->second), std::string::npos) << name << ": " << got;
+    else
+      EXPECT_EQ(got, "") << name;
     const std::string solution = rl::test::readFile(rl::test::sourceDir() + "/tests/data/usercode/solutions/" + name + ".cu");
     EXPECT_EQ(compileAll(solution, "solutions/" + name + ".cu"), "") << name;
   }
@@ -175,15 +184,15 @@ TEST(Exercises, TheWindowPutsAStepsExerciseInTheEditorButNeverOverUnsavedWork) {
   rl::gui::Model& m = app.model();
   ASSERT_TRUE(m.lesson.active);
   EXPECT_EQ(m.view, rl::ViewId::Editor);
-  EXPECT_EQ(m.editor.doc.text(), rl::exerciseSource("max-reads-twice"));
-  EXPECT_EQ(m.editor.doc.suggestedName(), "max-reads-twice.cu");
+  EXPECT_EQ(m.editor.doc.text(), rl::exerciseSource("seed001-intervals"));
+  EXPECT_EQ(m.editor.doc.suggestedName(), "seed001-intervals.cu");
   app.requestLessonStep(1);  // a pristine copy is replaced by the next step's
-  EXPECT_EQ(m.editor.doc.text(), rl::exerciseSource("k4-any-n"));
+  EXPECT_EQ(m.editor.doc.text(), rl::exerciseSource("seed001-sequential"));
   m.editor.doc.edit(m.editor.doc.text() + "// my fix\n", 0, 1.0);
   app.requestLessonStep(2);  // edited: kept, and the step says why its exercise is not there
   EXPECT_NE(m.editor.doc.text().find("// my fix"), std::string::npos);
   EXPECT_TRUE(m.editor.noticeIsError);
-  EXPECT_NE(m.editor.notice.find("missing-barrier.cu"), std::string::npos) << m.editor.notice;
+  EXPECT_NE(m.editor.notice.find("seed001-partial-unroll.cu"), std::string::npos) << m.editor.notice;
 }
 
 // After a Check in an exercise step, the Checks tab says which of the step's goals are met (the
@@ -211,11 +220,12 @@ TEST(Exercises, TheChecksTabJudgesTheStepsGoals) {
     }
     ASSERT_FALSE(m.editor.checking);
   };
-  checkAndWait();  // step 1: require pass
+  app.requestLessonStep(4);  // seed 002's maximum: require pass
+  checkAndWait();
   ASSERT_EQ(m.editor.goalResults.size(), 1u) << m.editor.checkSummary;
   EXPECT_TRUE(m.editor.goalResults[0].met) << m.editor.goalResults[0].why;
   EXPECT_EQ(m.editor.checkExit, 0);
-  app.requestLessonStep(2);  // the missing barrier: require pass, no hazard
+  app.requestLessonStep(6);  // the missing barrier: require pass, no hazard
   checkAndWait();
   ASSERT_EQ(m.editor.goalResults.size(), 2u);
   EXPECT_TRUE(m.editor.goalResults[0].met);

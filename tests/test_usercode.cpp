@@ -102,6 +102,23 @@ TEST(UserContract, AnnotationsSetEveryRule) {
   EXPECT_EQ(parse("// @reducelab shared: none\n" + std::string(kHarrisBody)).contract.dynamicSharedBytes(256, ElemType::Int32), 0u);
   EXPECT_EQ(parse("// @reducelab shared: 1000 bytes\n" + std::string(kHarrisBody)).contract.dynamicSharedBytes(256, ElemType::Int32),
             1000u);
+  // `output: zeroed` (seed 001's kernels write only where the output still holds 0): the plan
+  // carries it to the worker, through the worker's protocol, and the contract says so in words.
+  const uc::Contract z = parse("// @reducelab output: zeroed\n" + std::string(kHarrisBody)).contract;
+  EXPECT_TRUE(z.zeroedOutput);
+  EXPECT_FALSE(c.zeroedOutput);
+  EXPECT_TRUE(uc::planLaunch(z, ElemType::Int32, 1000, 128).zeroedOutput);
+  const std::vector<std::string> words = z.describe();
+  EXPECT_NE(std::find(words.begin(), words.end(), "output: set to 0 before each launch (as the host's cudaMemset)"), words.end());
+  uc::RunRequest q;
+  q.symbol = "k", q.n = 1000, q.plan = uc::planLaunch(z, ElemType::Int32, 1000, 128);
+  rl::remote::Frame f;
+  f.type = "uc_run";
+  f.body = uc::runRequestJson(q, {1, 2});
+  uc::RunRequest back;
+  std::vector<uint8_t> cubin;
+  ASSERT_EQ(uc::decodeRunRequest(f, &back, &cubin), "");
+  EXPECT_TRUE(back.plan.zeroedOutput);
 }
 
 TEST(UserContract, ErrorsNameTheLine) {
@@ -110,7 +127,7 @@ TEST(UserContract, ErrorsNameTheLine) {
     std::string expected;  // the diagnostic's text, whole
   } cases[] = {
       {"// a comment\n// @reducelab colour: blue\n", "k.cu:2:4: error: unknown key 'colour' (keys: kernel, template, types, "
-                                                    "ops, blocks, grid, shared, final, passes)"},
+                                                    "ops, blocks, grid, shared, final, passes, output)"},
       {"\n\n// @reducelab blocks: 128, 2048\n", "k.cu:3:4: error: blocks: '2048' is not a block size from 1 to 1024"},
       {"// @reducelab ops: sum\n// @reducelab ops: max\n", "k.cu:2:4: error: 'ops' is given twice (first on line 1)"},
       {"// @reducelab types: int32, half\n", "k.cu:1:4: error: types: 'half' is not int32, int64, float32 or float64"},
@@ -121,7 +138,8 @@ TEST(UserContract, ErrorsNameTheLine) {
        "k.cu:1: error: passes: applies to `final: cpu` only (the GPU final repeats the kernel until one value remains; the "
        "atomic final launches once)"},
       {"// @reducelab blocks 128\n", "k.cu:1:4: error: an annotation reads `// @reducelab KEY: VALUE` (keys: kernel, template, "
-                                     "types, ops, blocks, grid, shared, final, passes)"},
+                                     "types, ops, blocks, grid, shared, final, passes, output)"},
+      {"// @reducelab output: cleared\n", "k.cu:1:4: error: output: 'cleared' is not `zeroed` (the output set to 0 before each launch)"},
       {"// @reducelab kernel: missing\n", "k.cu:1: error: kernel: no __global__ function 'missing' in this file (there is reduce)"},
   };
   for (const Case& c : cases) {
@@ -361,6 +379,11 @@ TEST(UserBattery, VerdictsFromValueGuardsAndInput) {
   r = uc::judgeCase(k, plan, run, ref);
   EXPECT_EQ(r.verdict, uc::Verdict::Fail);
   EXPECT_EQ(r.text(), "FAIL    int32 sum, block 256, N=1000, ones: got 1001, expected 1000 (wrong value)");
+  run.resultBits = 0x7f7f7f7f;  // the fill byte: read past the input, or never written (seed 001's kernels)
+  r = uc::judgeCase(k, plan, run, ref);
+  EXPECT_EQ(r.verdict, uc::Verdict::Fail);
+  EXPECT_NE(r.note.find("every byte is 0x7f"), std::string::npos) << r.note;
+  EXPECT_NE(r.note.find("read past the end of its input"), std::string::npos) << r.note;
 
   run.resultBits = bitsOf(1000);
   uc::GuardFinding g;

@@ -223,6 +223,13 @@ CaseResult judgeCase(const CheckCase& c, const LaunchPlan& plan, const RunOutcom
   }
   r.note = k.note;
   if (!k.pass && !floatSum) r.note = "wrong value";
+  if (!k.pass) {  // a value made of the fill byte: said, since it names the mistake
+    uint64_t fill = 0;
+    for (size_t b = 0; b < elemBytes(c.type); ++b) fill |= uint64_t(kFillByte) << (8 * b);
+    if (run.resultBits == fill)
+      r.note = "wrong value: every byte is 0x7f, ReduceLab's fill of the guard zones around each buffer and of outputs not "
+               "yet written: the kernel read past the end of its input (or of a launch's partials), or never wrote its result";
+  }
   for (const GuardFinding& g : run.guards) r.findings.push_back("guard zone: " + g.text());
   if (run.inputChanged > 0)
     r.findings.push_back("input: the kernel changed " + std::to_string(run.inputChanged) + " of its " + std::to_string(c.n) +

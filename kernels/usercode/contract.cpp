@@ -132,6 +132,7 @@ std::vector<std::string> Contract::describe() const {
       break;
     case UserFinal::Atomic: out.push_back("final: one launch combining into out[0] (set to the identity first)"); break;
   }
+  if (zeroedOutput) out.push_back("output: set to 0 before each launch (as the host's cudaMemset)");
   out.push_back("blocks: " + joined(blocks, [](int b) { return std::to_string(b); }));
   out.push_back("ops: " + joined(ops, [](Op o) { return name(o); }) +
                 "; types: " + joined(types, [](ElemType t) { return name(t); }));
@@ -358,7 +359,7 @@ bool parseUnsigned(const std::string& s, uint64_t lo, uint64_t hi, uint64_t* out
   return true;
 }
 
-constexpr const char* kKeys = "kernel, template, types, ops, blocks, grid, shared, final, passes";
+constexpr const char* kKeys = "kernel, template, types, ops, blocks, grid, shared, final, passes, output";
 
 class AnnotationReader {
  public:
@@ -387,6 +388,7 @@ class AnnotationReader {
     else if (key == "shared") shared(a, value);
     else if (key == "final") final(a, value);
     else if (key == "passes") passes(a, value);
+    else if (key == "output") output(a, value);
     else {
       seen_.erase(key);
       error(a, "unknown key '" + key + "' (keys: " + std::string(kKeys) + ")");
@@ -512,6 +514,11 @@ class AnnotationReader {
     c_->cpuPasses = int(x);
     passesGiven = true;
   }
+  void output(const Annotation& a, const std::string& v) {
+    if (v != "zeroed") return error(a, "output: '" + v + "' is not `zeroed` (the output set to 0 before each launch)");
+    c_->zeroedOutput = true;
+    c_->outputLine = a.line;
+  }
 
   const std::string& file_;
   Contract* c_;
@@ -611,6 +618,7 @@ LaunchPlan planLaunch(const Contract& c, ElemType type, uint64_t n, int block, u
   LaunchPlan p;
   p.block = block;
   p.final = c.final;
+  p.zeroedOutput = c.zeroedOutput;
   p.dynamicSharedBytes = c.dynamicSharedBytes(block, type);
   if (block < 1 || block > 1024) return p.error = "block " + std::to_string(block) + " is not from 1 to 1024", p;
   if (n == 0) return p.error = "N is 0", p;

@@ -24,7 +24,7 @@ namespace {
 // Guard zones: 0x7F bytes read as a huge number (float 3.4e38, int32 2139062143), so a kernel that
 // reads past its input usually gets a visibly wrong sum or maximum as well.
 constexpr size_t kGuardBytes = 4096;
-constexpr unsigned char kGuardByte = 0x7f;
+constexpr unsigned char kGuardByte = kFillByte;
 
 std::string cudaText(cudaError_t e) { return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"; }
 
@@ -225,6 +225,11 @@ std::string timeLaunches(const RunRequest& r, const void* fn, const void* input,
     std::memcpy(identity.data(), &id, sizeof(T));
   });
   auto launchAll = [&]() -> cudaError_t {
+    if (plan.zeroedOutput)  // the host's cudaMemset of each output, timed with the launches as it runs with them
+      for (size_t p = 0; p < plan.passes.size(); ++p)
+        if (cudaError_t e = cudaMemsetAsync(outputs[p], 0, size_t(plan.final == UserFinal::Atomic ? 1 : plan.passes[p].grid) * size_t(eb), s);
+            e != cudaSuccess)
+          return e;
     if (plan.final == UserFinal::Atomic)
       if (cudaError_t e = cudaMemcpyAsync(outputs.front(), identity.data(), identity.size(), cudaMemcpyHostToDevice, s); e != cudaSuccess)
         return e;
@@ -417,6 +422,8 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
       cudaMemcpyAsync(outputs.front()->data(), &identity, sizeof(T), cudaMemcpyHostToDevice, s);
     }
   });
+  if (plan.zeroedOutput)  // `output: zeroed`: as the host's cudaMemset before the launches
+    for (const auto& o : outputs) cudaMemsetAsync(o->data(), 0, o->bytes(), s);
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "generating the input");
 
   // The launches.
@@ -460,6 +467,7 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
         if (sticky(w)) return failed(RunOutcome::Status::Fault, faultText(w), true);
         return failed(RunOutcome::Status::LaunchError, "the kernel failed: " + cudaText(w));
       }
+      if (plan.zeroedOutput) cudaMemset(outputs.front()->data(), 0, outputs.front()->bytes());
       if (plan.final == UserFinal::Atomic)
         withElemType(r.type, [&]<class T>(TypeTag<T>) {
           const T identity = withOp(r.op, [&]<class O>(TypeTag<O>) { return O::template identity<T>(); });

@@ -155,6 +155,7 @@ json runRequestJson(const RunRequest& r, const std::vector<uint8_t>& cubin) {
           {"block", r.plan.block},
           {"smem", r.plan.dynamicSharedBytes},
           {"final", std::string(name(r.plan.final))},
+          {"zeroed_output", r.plan.zeroedOutput},
           {"passes", passes},
           {"cpu_values", r.plan.cpuValues},
           {"trace_block", r.traceBlock},
@@ -211,6 +212,10 @@ std::string decodeRunRequest(const remote::Frame& f, RunRequest* r, std::vector<
     r->plan.passes.push_back(x);
   }
   if (r->plan.passes.empty() || r->plan.block < 1) return "the request has no launch";
+  if (const auto z = f.body.find("zeroed_output"); z != f.body.end()) {  // absent: not zeroed
+    if (!z->is_boolean()) return "field 'zeroed_output' is not true or false";
+    r->plan.zeroedOutput = z->get<bool>();
+  }
   const auto hex = f.body.find("cubin");
   if (hex == f.body.end() || !hex->is_string()) return "field 'cubin' is missing or not text";
   const std::string& h = hex->get_ref<const std::string&>();

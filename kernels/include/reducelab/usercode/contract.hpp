@@ -69,10 +69,14 @@ struct Contract {
   std::vector<int> blocks = {128, 256, 512};
   UserFinal final = UserFinal::Gpu;
   int cpuPasses = 1;               // Cpu: GPU launches before the CPU finishes
+  // `output: zeroed`: each launch's output is set to 0 before it runs, as a host that cudaMemsets
+  // it does (seed 001's kernels write only where the output still holds 0); otherwise it holds a
+  // fill pattern (0x7f bytes) that a kernel which does not write shows.
+  bool zeroedOutput = false;
   std::vector<Op> ops = {Op::Sum};
   std::vector<ElemType> types = {ElemType::Int32, ElemType::Float32};
   // The line of each key given (0: the default applies), for messages about it.
-  int gridLine = 0, sharedLine = 0, blocksLine = 0, finalLine = 0, opsLine = 0, typesLine = 0;
+  int gridLine = 0, sharedLine = 0, blocksLine = 0, finalLine = 0, opsLine = 0, typesLine = 0, outputLine = 0;
 
   bool claims(Op o) const;
   bool claims(ElemType t) const;
@@ -108,6 +112,7 @@ struct LaunchPlan {
   uint64_t dynamicSharedBytes = 0;
   std::vector<Pass> passes;
   UserFinal final = UserFinal::Gpu;
+  bool zeroedOutput = false;  // each launch's output set to 0 first (Contract::zeroedOutput)
   uint64_t cpuValues = 0;  // values the CPU combines after the last launch (Cpu final)
   // Bound on the longest chain of operations an element goes through (floating-point tolerance).
   uint64_t chainBound = 0;

@@ -45,6 +45,9 @@ struct RunRequest {
   bool warmL2 = false;
 };
 constexpr int kMaxTimedReps = 1000, kMaxTimedWarmups = 100;
+// The byte every buffer's guard zones, and every output before the kernel writes it (unless the
+// contract says `output: zeroed`), are filled with: a result made of it was read past a buffer or never written.
+constexpr unsigned char kFillByte = 0x7f;
 
 // Bytes that changed in the guard zone before or after a buffer: offsets count from the
 // buffer's first byte (negative: before it).
