@@ -225,7 +225,7 @@ TEST(Exercises, TheChecksTabJudgesTheStepsGoals) {
   ASSERT_EQ(m.editor.goalResults.size(), 1u) << m.editor.checkSummary;
   EXPECT_TRUE(m.editor.goalResults[0].met) << m.editor.goalResults[0].why;
   EXPECT_EQ(m.editor.checkExit, 0);
-  app.requestLessonStep(6);  // the missing barrier: require pass, no hazard
+  app.requestLessonStep(7);  // the missing barrier: require pass, no hazard
   checkAndWait();
   ASSERT_EQ(m.editor.goalResults.size(), 2u);
   EXPECT_TRUE(m.editor.goalResults[0].met);
