@@ -84,6 +84,9 @@ TEST(LessonFormat, ErrorsNameFileLineAndReason) {
   EXPECT_NE(parseError("step: a\nview bank slot=0\n").find("x.lesson:2: slot=0 is not a slot"), std::string::npos);
   EXPECT_NE(parseError("step: a\nview bank slot=5\n").find("slot=5 is not a slot"), std::string::npos);
   EXPECT_NE(parseError("step: a\nrun times=9\n").find("times=9"), std::string::npos);
+  // show-columns: only the table's columns that are otherwise on demand.
+  EXPECT_NE(parseError("show-columns: error | colour\nstep: a\n").find("x.lesson:1: show-columns: 'colour' is none of: floor,"),
+            std::string::npos);
   EXPECT_NE(parseError("step: a\nsweep kernels=k3\n").find("axis="), std::string::npos);
   EXPECT_NE(parseError("step:\n").find("a step needs a title"), std::string::npos);
   EXPECT_NE(parseError("# nothing\n").find("no 'step:'"), std::string::npos);
@@ -167,7 +170,7 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson,
-                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul", "small"),
+                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul", "small", "precision"),
                          [](const auto& info) { return info.param; });
 
 // ---- Seed figures checked against their GPU's peak (issue #16) ----

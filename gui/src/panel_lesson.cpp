@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -100,6 +101,14 @@ std::string joined(const std::vector<SeedFigure>& figs, F cell) {
 
 }  // namespace
 
+// An absolute error: exact 0, else three significant digits.
+static std::string errorCell(double e) {
+  if (e == 0) return "0";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", e);
+  return b;
+}
+
 Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   const std::vector<const LessonRun*> runOf = runsOfRows(lesson);
   bool haveSeed = false, likeSeedColumn = false;
@@ -135,7 +144,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
     for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
   columns.push_back({"GB/s", {compared.gbs, true}});
   columns.push_back({"% of peak", {"% of peak (" + compared.label + ")", true}});
-  for (const char* h : {"vs CPU", "result"}) columns.push_back({h, {h, true}});
+  for (const char* h : {"vs CPU", "result", "error", "CPU loop error"}) columns.push_back({h, {h, true}});
   // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
   // and tile), in the families' order, each once.
   for (const KernelFamily* f : families()) {
@@ -165,6 +174,26 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
     columns.erase(it);
     columns.insert(columns.begin() + 1, col);
   }
+  // Columns the lesson asks to show (show-columns:) come next, before the times: they are its
+  // point (the precision lesson's errors, with the result they are errors of).
+  {
+    std::vector<std::string> front;
+    for (const std::string& c : lesson.lesson.shownColumns) {
+      if (c == "error" || c == "CPU loop error")
+        if (std::find(front.begin(), front.end(), "result") == front.end()) front.push_back("result");
+      front.push_back(c);
+    }
+    if (!front.empty())  // the seed's own figures beside them, to compare
+      for (size_t i = 0; i < lesson.lesson.referenceColumns.size(); ++i) front.push_back("ref" + std::to_string(i));
+    size_t at = 3;  // after run, kernel, type
+    for (const std::string& id : front) {
+      auto it = std::find_if(columns.begin(), columns.end(), [&](const auto& c) { return c.first == id; });
+      if (it == columns.end()) continue;
+      auto col = *it;
+      columns.erase(it);
+      columns.insert(columns.begin() + std::min(at++, columns.size()), col);
+    }
+  }
   // Units and sources (the GUI's header tooltips, the exports' column list); the columns a step
   // needs are shown, the rest on demand (right-click a header).
   const std::string basisWords = compared.endToEnd ? "end-to-end" : "kernel";
@@ -186,10 +215,12 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       {"% of peak", "GB/s / this GPU's theoretical peak (memory clock x bus width)"},
       {"vs CPU", "the seeds' CPU loop's time / our end-to-end time"},
       {"result", "the kernel's result; FAIL where it differs from the exact CPU reference beyond the type's tolerance"},
+      {"error", "|result - exact|: the exact sum is computed on the CPU in long double with compensation"},
+      {"CPU loop error", "|the seeds' CPU loop's result - exact|: a sequential loop in the element type (as the seeds' CPU code)"},
       {"N", "elements reduced"},
       {"final", "how the partial sums are finished: cpu, gpu (a second pass), atomic, lastblock"}};
-  const std::set<std::string> onDemand = {"floor", "seed floor at peak", "seed % of its peak", "like", "seed GB/s", "seed GPU",
-                                          "seed GPU peak GB/s", "seed MB read", "vs CPU", "N", "block"};
+  std::set<std::string> onDemand(lessonColumnsOnDemand().begin(), lessonColumnsOnDemand().end());
+  for (const std::string& c : lesson.lesson.shownColumns) onDemand.erase(c);
   for (const auto& [id, col] : columns) {
     t.headers.push_back(col.header);
     t.numeric.push_back(col.numeric);
@@ -252,6 +283,10 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       }
       if (m->haveReference && !m->check.pass) result += " FAIL";
       cell["result"] = result;
+      cell["error"] = m->haveReference ? errorCell(std::fabs(m->result.asDouble() - double(m->reference.exact))) : "-";
+      cell["CPU loop error"] = m->haveReference && m->haveCpu
+                                   ? errorCell(std::fabs(m->cpu.result.asDouble() - double(m->reference.exact)))
+                                   : "-";
     } else {
       for (const char* k : {"time", "GB/s", "% of peak", "vs CPU"}) cell[k] = "-";
       // Recorded without a GPU: what this machine measured (the seeds' CPU loop) is still shown.

@@ -368,6 +368,16 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       lesson.description += (lesson.description.empty() ? "" : " ") + rest;
     } else if (word == "reference-columns" && isColon) {
       lesson.referenceColumns = splitBar(rest);
+    } else if (word == "show-columns" && isColon) {
+      for (const std::string& c : splitBar(rest)) {
+        const auto& known = lessonColumnsOnDemand();
+        if (std::find(known.begin(), known.end(), c) == known.end()) {
+          std::string list;
+          for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+          return fail("show-columns: '" + c + "' is none of: " + list);
+        }
+        lesson.shownColumns.push_back(c);
+      }
     } else if (word == "step" && isColon) {
       if (rest.empty()) return fail("a step needs a title: 'step: <title>'");
       LessonStep s;
@@ -517,7 +527,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
       step->panel = rest;
     } else {
       return fail("unknown directive '" + word +
-                  "' (title:, description:, reference-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
+                  "' (title:, description:, reference-columns:, show-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
                   "reference:, seed:, sweep, view, panel, pitfall, exercise, goal:, require:)");
     }
   }
@@ -540,6 +550,14 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
   for (LessonStep& st : lesson.steps)
     if (!st.goal.empty()) st.caption += std::string(st.caption.empty() ? "" : " ") + "Goal: " + st.goal;
   return lesson;
+}
+
+const std::vector<std::string>& lessonColumnsOnDemand() {
+  static const std::vector<std::string> columns = {"floor",     "seed floor at peak", "seed % of its peak", "like",
+                                                   "seed GB/s", "seed GPU",           "seed GPU peak GB/s", "seed MB read",
+                                                   "vs CPU",    "N",                  "block",              "error",
+                                                   "CPU loop error"};
+  return columns;
 }
 
 std::vector<std::string> exerciseNames() {

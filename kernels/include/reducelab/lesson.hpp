@@ -112,6 +112,8 @@ struct LessonStep {
 // The exercises a lesson's `exercise` line may name: the shipped ones (assets/lessons/exercises/
 // NAME.cu), then the starters' keys (k1, k2, ...).
 std::vector<std::string> exerciseNames();
+// The lesson table's columns a lesson may show from the start with `show-columns:`.
+const std::vector<std::string>& lessonColumnsOnDemand();
 // The exercise's source and the file name the editor offers for it; "" for an unknown name.
 std::string exerciseSource(std::string_view name);
 std::string exerciseFileName(std::string_view name);
@@ -121,6 +123,9 @@ struct Lesson {
   std::string title;
   std::string description;
   std::vector<std::string> referenceColumns;  // headers of the seed's figures
+  // Columns of the lesson's table shown from the start that are otherwise on demand
+  // (`show-columns: error | CPU loop error`): lessonColumnsOnDemand() lists them.
+  std::vector<std::string> shownColumns;
   std::vector<LessonStep> steps;
   std::vector<SeedGpu> seedGpus;               // declared in the file with `seed-gpu:`
   // Findings at load, "file:line: note: ...": seed figures above their GPU's peak that the file
