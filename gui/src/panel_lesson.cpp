@@ -144,7 +144,14 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
     for (const char* h : {"seed GB/s", "seed GPU", "seed GPU peak GB/s", "seed MB read"}) columns.push_back({h, {h, false}});
   columns.push_back({"GB/s", {compared.gbs, true}});
   columns.push_back({"% of peak", {"% of peak (" + compared.label + ")", true}});
-  for (const char* h : {"vs CPU", "result", "error", "CPU loop error"}) columns.push_back({h, {h, true}});
+  for (const char* h : {"vs CPU", "result"}) columns.push_back({h, {h, true}});
+  // A result's error against the exact value: for families whose result is one value (not a matrix).
+  const bool scalar = std::any_of(lesson.rows.begin(), lesson.rows.end(), [](const LessonRow& row) {
+    const KernelFamily* f = familyOf(row.config);
+    return f && f->scalarResult();
+  });
+  if (scalar)
+    for (const char* h : {"error", "CPU loop error"}) columns.push_back({h, {h, true}});
   // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
   // and tile), in the families' order, each once.
   for (const KernelFamily* f : families()) {

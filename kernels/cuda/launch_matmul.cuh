@@ -30,17 +30,18 @@ void addMatmul(Registry& r) {
 }
 
 // The tiles instantiated here are the descriptor's list.
-constexpr bool tilesAre16_8_32_29(const KernelInfo& k) {
-  return k.tiles.size() == 4 && k.tiles[0] == 16 && k.tiles[1] == 8 && k.tiles[2] == 32 && k.tiles[3] == 29;
+constexpr bool tilesAre16_8_24_32_29(const KernelInfo& k) {
+  return k.tiles.size() == 5 && k.tiles[0] == 16 && k.tiles[1] == 8 && k.tiles[2] == 24 && k.tiles[3] == 32 && k.tiles[4] == 29;
 }
 
 template <KernelId Id>
 void registerMatmul(Registry& r) {
   static_assert(kernelInfoOf<Id>().family == Family::Matmul && kernelInfoOf<Id>().blockTemplated);
-  static_assert(tilesAre16_8_32_29(kernelInfoOf<Id>()), "a matmul descriptor lists tiles that launch_matmul.cuh does not instantiate");
+  static_assert(tilesAre16_8_24_32_29(kernelInfoOf<Id>()), "a matmul descriptor lists tiles that launch_matmul.cuh does not instantiate");
   auto perType = [&]<class T, class Tr>() {
     addMatmul<Id, 16, T, Tr>(r);
     addMatmul<Id, 8, T, Tr>(r);
+    addMatmul<Id, 24, T, Tr>(r);
     addMatmul<Id, 32, T, Tr>(r);
     addMatmul<Id, 29, T, Tr>(r);
   };

@@ -11,7 +11,7 @@ constexpr bool matmulDescriptorComplete(const KernelInfo& k) { return matrixDesc
 namespace rl::desc {
 
 // A matrix multiply of ours unless its descriptor says otherwise: square tiles of 16, 8, 32 and
-// the seed's 29 (one thread per output element), shared As and Bs tiles.
+// the seed's 24 and 29 (one thread per output element), shared As and Bs tiles.
 constexpr KernelInfo matmulKernel() {
   KernelInfo k;
   k.family = Family::Matmul;
@@ -22,7 +22,7 @@ constexpr KernelInfo matmulKernel() {
   k.bytesPerLoad = 0;
   k.sharedRule = SharedRule::TwoTiles;
   k.finals = {FinalStage::Gpu};
-  k.tiles = {16, 8, 32, 29};
+  k.tiles = {16, 8, 24, 32, 29};
   k.threadRows = 0;
   k.tileLayout = TileLayout::Plain;
   k.sourceFile = "matmul.cuh";

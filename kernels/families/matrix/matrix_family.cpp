@@ -63,7 +63,7 @@ template <class P>
 FamilyParameter tileParameter() {
   FamilyParameter p;
   p.key = "tile", p.axis = "Tile", p.label = "tile", p.tooltip = "";  // the menu lists the tiles as "16 x 16"
-  p.help = "Matrix kernels: tile side (transpose 32, 16, 8; matmul 16, 8, 32, 29); it sets the block. 0: the kernel's default";
+  p.help = "Matrix kernels: tile side (transpose 32, 16, 8; matmul 16, 8, 24, 32, 29); it sets the block. 0: the kernel's default";
   p.what = "a tile size", p.allowed = "a tile of the kernel's list, 0: its default";
   p.role = ParameterRole::Tile;
   p.defaultValue = uint64_t(P{}.tile), p.min = 0, p.max = 1024;
