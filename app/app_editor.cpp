@@ -154,6 +154,7 @@ struct Application::EditorJobs {
 
   ~EditorJobs() {
     cancel = true;
+    runBackend.reset();  // its worker's callback reads `cancel`: gone before it
     if (worker) worker->cancel();
     if (check.joinable()) check.join();
   }
@@ -391,6 +392,7 @@ bool Application::watchKernelFile() {
         editor_->checkAgainWhenDone = true;
         editor_->cancel = true;
         if (editor_->worker) editor_->worker->cancel();
+        if (editor_->remoteCheck) controller_->backend().cancelCheck();
       }
       break;
     case uc::KernelDocument::DiskChange::Conflict:

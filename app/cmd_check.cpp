@@ -177,7 +177,8 @@ int remoteCheck(const CheckCommandOptions& o, const uc::CheckRequest& q, const u
           return 0;
       }
     }
-    if (ev.dropped) return fail(1, *ev.dropped);
+    // Ctrl+C reaches ssh too (it shares the terminal's process group): the link ends with it.
+    if (ev.dropped) return interrupted() ? fail(kExitInterrupted, "interrupted; the remote check was stopped") : fail(1, *ev.dropped);
     if (interrupted() && !cancelSent) {  // the server stops the check; its report (Cancelled) follows
       client->cancelCheck();
       cancelSent = true;

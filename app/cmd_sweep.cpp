@@ -163,8 +163,14 @@ bool appendUserSeries(const SweepSpec& spec, const std::string& file, const std:
     for (const Measurement& m : *rows) mine.nMax = std::max(mine.nMax, m.config.n);
   std::vector<std::string> skippedYours;
   std::string err;
-  const int total = int(rows->size() + usercode::planUserSweep(mine, source, file, &skippedYours, &err).size());
+  const size_t planned = usercode::planUserSweep(mine, source, file, &skippedYours, &err).size();
+  const int total = int(rows->size() + planned);
   for (const std::string& s : skippedYours) std::fprintf(stderr, "skipped: %s\n", s.c_str());
+  if (planned == 0) {  // said, and counted as not measured: the series would otherwise vanish silently
+    std::fprintf(stderr, "reducelab: your kernel %s has no %s series here: %s\n", file.c_str(), std::string(name(spec.axis)).c_str(),
+                 err.empty() ? "nothing to run" : err.c_str());
+    return false;
+  }
   const int before = int(rows->size());
   std::string lastError;  // a compile error fails every row: said once
   const std::vector<Measurement> mineRows = sweepAll(*yours, mine, [&](const Measurement& m, int done, int) {
@@ -389,7 +395,8 @@ int runReportCommand(const ReportOptions& o) {
       const usercode::Contract k = usercode::parseContract(userSource, o.kernelFile).contract;
       const std::vector<usercode::CompileResult> builds =
           usercode::compileClaims(userSource, o.kernelFile, 90, {k.types.front()}, {k.ops.front()}, "", true);
-      std::string text = "Your kernel " + o.kernelFile + " was not measured (no NVIDIA GPU). ";
+      std::string text = "Your kernel " + o.kernelFile + " was not measured (" +
+                         (device.available ? std::string("--cpu-model was given") : std::string("no NVIDIA GPU")) + "). ";
       if (builds.empty() || builds.front().status == usercode::CompileStatus::Environment)
         text += "It was not compiled either: " + (builds.empty() ? std::string("nothing to compile") : builds.front().environmentError) + ".";
       else {

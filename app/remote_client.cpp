@@ -153,6 +153,7 @@ void RemoteClient::sendUserKernel(const std::string& file, const std::string& so
 void RemoteClient::cancelSweep() { send(remote::simpleMessage("cancel_sweep")); }
 
 void RemoteClient::queueCheck(const usercode::CheckRequest& q, double timeoutSeconds) {
+  checkEvents_ = 0, checkCases_ = 0, checkTotal_ = 0;
   checkRunning_ = true;
   send(usercode::checkRequestMessage(q, timeoutSeconds));
 }
@@ -285,8 +286,11 @@ void RemoteClient::handleFrame(remote::Frame& f) {
     usercode::CheckEvent e;
     // Only while a check was asked for, and bounded: a server cannot fill the app with cases.
     if (!checkRunning_) err = "a check event while no check runs";
-    else if (++checkEvents_ > kMaxCheckEvents) err = "more than " + std::to_string(kMaxCheckEvents) + " check events";
+    else if (++checkEvents_ > kMaxCheckEvents) err = "more than " + std::to_string(kMaxCheckEvents) + " events of one check";
     else if ((err = usercode::decodeCheckEvent(f, &e)).empty()) {
+      if (e.kind == usercode::CheckEvent::Kind::Compiled) checkTotal_ = size_t(e.total);
+      if (e.kind == usercode::CheckEvent::Kind::Case && ++checkCases_ > checkTotal_)
+        throw std::runtime_error("more cases than the check announced (" + std::to_string(checkTotal_) + ")");
       std::lock_guard<std::mutex> lock(mutex_);
       if (e.kind == usercode::CheckEvent::Kind::Done) checkRunning_ = false;
       pending_.checks.push_back(std::make_shared<const usercode::CheckEvent>(std::move(e)));

@@ -99,8 +99,10 @@ class RemoteClient {
   std::atomic<size_t> pendingRuns_{0};
   std::atomic<bool> sweepRunning_{false};
   std::atomic<bool> checkRunning_{false};
-  size_t checkEvents_ = 0;  // of the whole session (read on the reader thread only)
-  static constexpr size_t kMaxCheckEvents = 1000000;
+  // The check in flight's events and cases so far, and the cases its Compiled event announced:
+  // reset by queueCheck (before the request leaves), counted on the reader thread.
+  std::atomic<size_t> checkEvents_{0}, checkCases_{0}, checkTotal_{0};
+  static constexpr size_t kMaxCheckEvents = 100010;  // a battery's cases (at most 100000) and the other steps
   uint64_t nextTraceId_ = 1;
   std::set<uint64_t> tracesAsked_;  // ids without a reply yet
   static constexpr size_t kMaxMessages = 100000;  // log lines a session may add

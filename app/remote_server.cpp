@@ -323,12 +323,21 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
       } else if (f.type == "check") {
         usercode::CheckRequest q;
         double timeout = 10;
-        if ((err = usercode::decodeCheckRequest(f, &q, &timeout)).empty()) {
-          if (check.running()) err = "a check is already running";
-          else check.start(std::move(q), timeout, service);
+        if (check.running()) {
+          err = "a check is already running";  // its events go on; the client asks one at a time
+        } else if (std::string bad = usercode::decodeCheckRequest(f, &q, &timeout); !bad.empty()) {
+          // Refused, but answered as a check that did not run, so the client's check ends.
+          usercode::CheckEvent done;
+          done.kind = usercode::CheckEvent::Kind::Done;
+          done.report.status = usercode::CheckStatus::Usage;
+          done.report.error = "the server refused the check: " + bad;
+          if (!writeAll(outFd, usercode::encodeCheckEvent(done))) return 0;
+        } else {
+          check.start(std::move(q), timeout, service);
         }
       } else if (f.type == "cancel_check") {
-        check.cancel();
+        check.cancel();  // and what it waits for on the engine: CUB and our kernels beside it
+        if (check.running()) service.cancelRuns();
       } else if (f.type == "trace") {
         uint64_t id = 0;
         RunConfig c;
@@ -364,7 +373,12 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
       send(remote::errorMessage("the server refuses the stream: " + readError));
       return 1;
     }
-    if (bye || ended) return 0;  // the service's destructor cancels what runs
+    if (bye || ended) {  // the service's destructor cancels what runs; a check waiting on the engine must not wait for the queue
+      check.cancel();
+      service.cancelSweep();
+      service.cancelRuns();
+      return 0;
+    }
 
     ServiceEvents ev = service.poll();
     if (ev.peaks) peaks = *ev.peaks;

@@ -88,6 +88,9 @@ TEST(GpuUserKernel, OtherContractsPass) {
   expectAllPass("grid_stride_cpu.cu", 8 * 3 * 10);
   // atomic_final: blocks 256, 512; int32 sum 3, float32 sum 2.
   expectAllPass("atomic_final.cu", 8 * 2 * 5);
+  // zeroed_atomic_max: blocks 256, 512; int32 max 2 (all negative, random): the zeroed output
+  // before the atomic final's identity (a maximum of negatives came out 0 the other way round).
+  expectAllPass("zeroed_atomic_max.cu", 8 * 2 * 2);
 }
 
 namespace {

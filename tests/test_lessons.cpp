@@ -412,6 +412,31 @@ TEST(LessonTable, RowsWithDifferentFinalStagesAreComparedWithTheFinalStageInclud
   EXPECT_EQ(cellOf(gui::lessonTable(gpu, peaks, true), 1, "kernel time ms"), "1.5000");
 }
 
+// The error columns: a float sum against the exact sum, an int32 sum against what its accumulator
+// must give (the exact sum wrapped to 32 bits: a wrap is not the kernel's error), the CPU loop's
+// result the same way; the columns are on demand unless the lesson shows them.
+TEST(LessonTable, ErrorColumnsMeasureAgainstWhatTheAccumulatorMustGive) {
+  gui::LessonState s =
+      stateOf("show-columns: error | CPU loop error\nstep: a\nset kernel=k3 type=float32\nrun label=f\nrun label=i type=int32\n");
+  Measurement f = measured(s.rows[0].config, 1.0, 2.0);
+  f.haveReference = true, f.reference.exact = 100.25L, f.result.isInt = false, f.result.f = 100.0;
+  f.haveCpu = true, f.cpu.result.isInt = false, f.cpu.result.f = 103.25;
+  s.rows[0].runs.push_back(f);
+  Measurement i = measured(s.rows[1].config, 1.0, 2.0);
+  i.haveReference = true, i.reference.exact = 4294967296.0L + 5, i.reference.expected.isInt = true, i.reference.expected.i = 5;
+  i.result.isInt = true, i.result.i = 5;  // wrapped, as int32 arithmetic must
+  s.rows[1].runs.push_back(i);
+  const Table t = gui::lessonTable(s, Peaks{}, true);
+  EXPECT_EQ(cellOf(t, 0, "error"), "0.25");
+  EXPECT_EQ(cellOf(t, 0, "CPU loop error"), "3");
+  EXPECT_EQ(cellOf(t, 1, "error"), "0");
+  EXPECT_EQ(cellOf(t, 1, "CPU loop error"), "-");  // no CPU loop ran
+  const size_t col = size_t(std::find(t.headers.begin(), t.headers.end(), "error") - t.headers.begin());
+  ASSERT_LT(col, t.headers.size());
+  EXPECT_FALSE(t.onDemand[col]);  // shown: the lesson asks for it
+  EXPECT_EQ(t.headers[col - 1], "result");  // beside the result it is the error of
+}
+
 // The Live tab while a lesson is open tells the lesson so far: the runs of steps up to the current
 // one (a recording holds every step's: step 1 once showed the ending), and which are the current
 // step's (the headline's), on the lesson table's basis.

@@ -17,6 +17,7 @@
 #include "reducelab/formats/session_json.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/usercode/nvrtc.hpp"
 #include "test_support.hpp"
 
@@ -647,6 +648,33 @@ TEST(RemoteEndToEnd, YourKernelIsCheckedOnTheServer) {
   EXPECT_NE(b.err.find("compile_error.cu:7:39: error:"), std::string::npos) << b.err;
   // --arch is the remote GPU's: refused before connecting.
   EXPECT_EQ(test::runReducelab(args + " --arch sm_80", worker).exitCode, 2);
+}
+
+// A check the server refuses (here one asking for block 0) is answered as a check that did not
+// run, a `check_event` of kind done with the reason, so the client's check ends (the window's
+// editor would otherwise wait for it forever); a second request while one runs is refused in words.
+TEST(RemoteEndToEnd, ARefusedCheckStillEndsTheClientsCheck) {
+  usercode::CheckRequest q;
+  q.file = "k.cu", q.source = "__global__ void k(const T* in, T* out, unsigned int n) {}";
+  nlohmann::json bad = usercode::checkRequestMessage(q, 5);
+  bad["blocks"] = nlohmann::json::array({0});
+  const std::string in = test::tempPath("refused-check.in"), out = test::tempPath("refused-check.out");
+  {
+    std::ofstream f(in, std::ios::binary);
+    f << remote::encodeFrame(bad) << remote::encodeFrame(remote::simpleMessage("bye"));
+  }
+  test::commandOutput(shellQuote(kTestServer) + " < " + in + " > " + out);
+  std::string err;
+  const std::vector<Frame> frames = readAll(test::readFile(out), &err);
+  ASSERT_EQ(err, "");
+  const auto done = std::find_if(frames.begin(), frames.end(), [](const Frame& f) { return f.type == "check_event"; });
+  ASSERT_NE(done, frames.end()) << "no answer to the refused check";
+  usercode::CheckEvent e;
+  ASSERT_EQ(usercode::decodeCheckEvent(*done, &e), "");
+  EXPECT_EQ(e.kind, usercode::CheckEvent::Kind::Done);
+  EXPECT_EQ(e.report.status, usercode::CheckStatus::Usage);
+  EXPECT_NE(e.report.error.find("a block is not 1..1024"), std::string::npos) << e.report.error;
+  EXPECT_EQ(e.report.exitCode(), 2);
 }
 
 }  // namespace rl

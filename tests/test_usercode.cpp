@@ -1581,6 +1581,16 @@ TEST(UserCheckJson, AReportReadBackWritesTheSameJson) {
     const std::string why = uc::decodeCheckEvent(bad, &e);
     EXPECT_NE(why.find(expected), std::string::npos) << why;
   };
+  // A trace the reader would refuse is not sent: the report arrives without it (a bad trace
+  // must not cost the whole report and the session).
+  uc::CheckEvent badTrace = done;
+  badTrace.report.failureTrace.trace.assign(64, 0xab);
+  const std::string bt = uc::encodeCheckEvent(badTrace);
+  reader.feed(bt.data(), bt.size());
+  ASSERT_EQ(reader.next(&f, &err), rl::remote::FrameReader::Status::Frame) << err;
+  ASSERT_EQ(uc::decodeCheckEvent(f, &got), "");
+  EXPECT_TRUE(got.report.failureTrace.trace.empty());
+  EXPECT_EQ(got.report.summaryText(), r.summaryText());
   refused([](nlohmann::json& b) { b["kind"] = "gossip"; }, "the kind 'gossip' is not known");
   refused([](nlohmann::json& b) { b["report"]["cases"][0]["block"] = 0; }, "field 'block' is out of range");
   refused([](nlohmann::json& b) { b["report"]["cases"][0]["verdict"] = "maybe"; }, "field 'verdict' is not a known name");

@@ -227,8 +227,11 @@ CaseResult judgeCase(const CheckCase& c, const LaunchPlan& plan, const RunOutcom
     uint64_t fill = 0;
     for (size_t b = 0; b < elemBytes(c.type); ++b) fill |= uint64_t(kFillByte) << (8 * b);
     if (run.resultBits == fill)
-      r.note = "wrong value: every byte is 0x7f, ReduceLab's fill of the guard zones around each buffer and of outputs not "
-               "yet written: the kernel read past the end of its input (or of a launch's partials), or never wrote its result";
+      r.note = plan.zeroedOutput
+                   ? "wrong value: every byte is 0x7f, ReduceLab's fill of the guard zones around each buffer: the kernel read "
+                     "past the end of its input (or of a launch's partials)"
+                   : "wrong value: every byte is 0x7f, ReduceLab's fill of the guard zones around each buffer and of outputs not "
+                     "yet written: the kernel read past the end of its input (or of a launch's partials), or never wrote its result";
   }
   for (const GuardFinding& g : run.guards) r.findings.push_back("guard zone: " + g.text());
   if (run.inputChanged > 0)

@@ -558,8 +558,12 @@ std::string encodeCheckEvent(const CheckEvent& e) {
       payload = e.report.failureTrace.trace;
       break;
   }
-  // A trace the reader would refuse (over the frame's limit) goes without its bytes.
-  if (payload.size() > remote::kMaxPayloadBytes) payload.clear();
+  // A trace the reader would refuse (over the frame's limit, or not one TraceData reads) goes
+  // without its bytes: the report still arrives, without that trace.
+  std::string ignored;
+  if (payload.size() > remote::kMaxPayloadBytes ||
+      (!payload.empty() && !TraceData::fromBuffer(payload.data(), payload.size(), &ignored).valid()))
+    payload.clear();
   return remote::encodeFrame(body, payload);
 }
 

@@ -415,6 +415,9 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
   // Input, and the identity in out[0] for the atomic final.
   const int sms = deviceAttribute(cudaDevAttrMultiProcessorCount);
   const unsigned genGrid = unsigned(std::min<uint64_t>((r.n + 255) / 256, uint64_t(sms) * 32));
+  if (plan.zeroedOutput)  // `output: zeroed`: as the host's cudaMemset before the launches (before the atomic identity)
+    for (const auto& o : outputs)
+      if (cudaError_t e = cudaMemsetAsync(o->data(), 0, o->bytes(), s); e != cudaSuccess) return afterRun(e, "zeroing the outputs");
   withElemType(r.type, [&]<class T>(TypeTag<T>) {
     generateInput<T><<<genGrid, 256, 0, s>>>(static_cast<T*>(input.data()), r.n, r.data);
     if (plan.final == UserFinal::Atomic) {
@@ -422,8 +425,6 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
       cudaMemcpyAsync(outputs.front()->data(), &identity, sizeof(T), cudaMemcpyHostToDevice, s);
     }
   });
-  if (plan.zeroedOutput)  // `output: zeroed`: as the host's cudaMemset before the launches
-    for (const auto& o : outputs) cudaMemsetAsync(o->data(), 0, o->bytes(), s);
   if (cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess) return afterRun(e, "generating the input");
 
   // The launches.
@@ -467,7 +468,10 @@ RunOutcome runOnGpu(const RunRequest& r, const std::vector<uint8_t>& cubin) {
         if (sticky(w)) return failed(RunOutcome::Status::Fault, faultText(w), true);
         return failed(RunOutcome::Status::LaunchError, "the kernel failed: " + cudaText(w));
       }
-      if (plan.zeroedOutput) cudaMemset(outputs.front()->data(), 0, outputs.front()->bytes());
+      if (plan.zeroedOutput)  // on the launches' stream, and waited for: the patched launch must see the zeros
+        if (cudaError_t z = cudaMemsetAsync(outputs.front()->data(), 0, outputs.front()->bytes(), s);
+            z != cudaSuccess || (z = cudaStreamSynchronize(s)) != cudaSuccess)
+          return failed(RunOutcome::Status::LaunchError, "zeroing the output before the traced launch: " + cudaText(z));
       if (plan.final == UserFinal::Atomic)
         withElemType(r.type, [&]<class T>(TypeTag<T>) {
           const T identity = withOp(r.op, [&]<class O>(TypeTag<O>) { return O::template identity<T>(); });
