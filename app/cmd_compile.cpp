@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cmd_usercode.hpp"
+#include "reducelab/usercode/check_json.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/occupancy.hpp"
@@ -95,14 +96,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
     j["ok"] = ok;
     j["exit_code"] = ok ? 0 : 4;
     j["contract"] = contract.contract.describe();
-    j["diagnostics"] = nlohmann::json::array();
-    for (const uc::Diagnostic& d : diagnostics)
-      j["diagnostics"].push_back({{"file", d.file},
-                                  {"line", d.line},
-                                  {"column", d.column},
-                                  {"severity", std::string(uc::name(d.severity))},
-                                  {"message", d.message},
-                                  {"text", d.text()}});
+    j["diagnostics"] = uc::diagnosticsJson(diagnostics);
     j["builds"] = nlohmann::json::array();
     for (const uc::CompileResult& b : builds) {
       nlohmann::json kernels = nlohmann::json::array();

@@ -265,15 +265,20 @@ json timingCheckJson(const TimingCheck& t) {
           {"text", t.text()}};
 }
 
-json checkReportJson(const CheckReport& r) {
+json diagnosticsJson(const std::vector<Diagnostic>& list) {
   json diags = json::array();
-  for (const Diagnostic& d : r.diagnostics)
+  for (const Diagnostic& d : list)
     diags.push_back({{"file", d.file},
                      {"line", d.line},
                      {"column", d.column},
                      {"severity", std::string(name(d.severity))},
                      {"message", d.message},
                      {"text", d.text()}});
+  return diags;
+}
+
+json checkReportJson(const CheckReport& r) {
+  const json diags = diagnosticsJson(r.diagnostics);
   json builds = json::array();
   for (const CompileResult& b : r.builds) {
     json kernels = json::array();
@@ -541,9 +546,7 @@ std::string encodeCheckEvent(const CheckEvent& e) {
     case CheckEvent::Kind::Compiled: {
       body["total"] = e.total;
       body["device"] = e.device;
-      CheckReport diagnosticsOnly;
-      diagnosticsOnly.diagnostics = e.diagnostics;
-      body["diagnostics"] = checkReportJson(diagnosticsOnly)["diagnostics"];
+      body["diagnostics"] = diagnosticsJson(e.diagnostics);
       break;
     }
     case CheckEvent::Kind::Case: body["case"] = caseResultJson(e.caseResult); break;

@@ -14,6 +14,7 @@
 
 namespace rl::usercode {
 
+nlohmann::json diagnosticsJson(const std::vector<Diagnostic>& list);  // `compile` and `check` write them alike
 nlohmann::json caseResultJson(const CaseResult& c);
 nlohmann::json hazardCheckJson(const HazardCheck& h);   // without its trace bytes
 nlohmann::json timingCheckJson(const TimingCheck& t);
