@@ -108,17 +108,11 @@ int runCompileCommand(const CompileCommandOptions& o) {
           const OccupancyResult occ = computeOccupancy(target, {block, k.resources.registers, shared});
           occupancy.push_back({{"block", block}, {"occupancy", occ.occupancy}, {"limiter", occ.limiter}});
         }
-        kernels.push_back({{"block", k.block},
-                           {"name", k.nameExpression},
-                           {"symbol", k.loweredName},
-                           {"registers", k.resources.registers},
-                           {"static_shared_bytes", k.resources.staticSharedBytes},
-                           {"stack_bytes", k.resources.stackBytes},
-                           {"spill_store_bytes", k.resources.spillStoreBytes},
-                           {"spill_load_bytes", k.resources.spillLoadBytes},
-                           {"barriers", k.resources.barriers},
-                           {"n_bytes", k.paramBytes.size() == 3 ? k.paramBytes[2] : 0},
-                           {"occupancy", occupancy}});
+        nlohmann::json kernel = uc::kernelBuildJson(k);
+        kernel["barriers"] = k.resources.barriers;
+        kernel["n_bytes"] = k.paramBytes.size() == 3 ? k.paramBytes[2] : 0;
+        kernel["occupancy"] = occupancy;
+        kernels.push_back(std::move(kernel));
       }
       j["builds"].push_back({{"type", std::string(name(b.type))},
                              {"op", std::string(name(b.op))},

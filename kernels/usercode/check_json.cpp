@@ -277,20 +277,23 @@ json diagnosticsJson(const std::vector<Diagnostic>& list) {
   return diags;
 }
 
+json kernelBuildJson(const KernelBuild& k) {
+  return {{"block", k.block},
+          {"name", k.nameExpression},
+          {"symbol", k.loweredName},
+          {"registers", k.resources.registers},
+          {"static_shared_bytes", k.resources.staticSharedBytes},
+          {"stack_bytes", k.resources.stackBytes},
+          {"spill_store_bytes", k.resources.spillStoreBytes},
+          {"spill_load_bytes", k.resources.spillLoadBytes}};
+}
+
 json checkReportJson(const CheckReport& r) {
   const json diags = diagnosticsJson(r.diagnostics);
   json builds = json::array();
   for (const CompileResult& b : r.builds) {
     json kernels = json::array();
-    for (const KernelBuild& k : b.kernels)
-      kernels.push_back({{"block", k.block},
-                         {"name", k.nameExpression},
-                         {"symbol", k.loweredName},
-                         {"registers", k.resources.registers},
-                         {"static_shared_bytes", k.resources.staticSharedBytes},
-                         {"stack_bytes", k.resources.stackBytes},
-                         {"spill_store_bytes", k.resources.spillStoreBytes},
-                         {"spill_load_bytes", k.resources.spillLoadBytes}});
+    for (const KernelBuild& k : b.kernels) kernels.push_back(kernelBuildJson(k));
     builds.push_back({{"type", std::string(name(b.type))},
                       {"op", std::string(name(b.op))},
                       {"ok", b.ok()},

@@ -15,6 +15,8 @@
 namespace rl::usercode {
 
 nlohmann::json diagnosticsJson(const std::vector<Diagnostic>& list);  // `compile` and `check` write them alike
+// One build's kernel: its names and resources (`compile` adds its occupancy per block).
+nlohmann::json kernelBuildJson(const KernelBuild& k);
 nlohmann::json caseResultJson(const CaseResult& c);
 nlohmann::json hazardCheckJson(const HazardCheck& h);   // without its trace bytes
 nlohmann::json timingCheckJson(const TimingCheck& t);
