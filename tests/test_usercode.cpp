@@ -119,6 +119,8 @@ TEST(UserContract, AnnotationsSetEveryRule) {
   std::vector<uint8_t> cubin;
   ASSERT_EQ(uc::decodeRunRequest(f, &back, &cubin), "");
   EXPECT_TRUE(back.plan.zeroedOutput);
+  f.body["zeroed_output"] = "yes";  // not a boolean: refused, never read as true
+  EXPECT_EQ(uc::decodeRunRequest(f, &back, &cubin), "field 'zeroed_output' is not true or false");
 }
 
 TEST(UserContract, ErrorsNameTheLine) {

@@ -10,6 +10,7 @@
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
 #include "reducelab/usercode/check_json.hpp"
+#include "reducelab/usercode/worker.hpp"
 
 namespace {
 
@@ -52,6 +53,12 @@ void decodeEverything(const rl::remote::Frame& f) {
   (void)decodeResources(f, &r);
   rl::Peaks peaks;
   (void)decodePeaks(f, &peaks);
+  {  // the worker's run request (the same frames): a run it accepts has a launch it can make
+    rl::usercode::RunRequest run;
+    std::vector<uint8_t> cubin;
+    if (rl::usercode::decodeRunRequest(f, &run, &cubin).empty())
+      RL_FUZZ_CHECK(!run.plan.passes.empty() && run.plan.block >= 1 && !run.symbol.empty());
+  }
   rl::usercode::CheckRequest q;
   double timeout = 0;
   if (rl::usercode::decodeCheckRequest(f, &q, &timeout).empty())
