@@ -105,7 +105,7 @@ const KernelInfo* traceableKernelOf(const KernelFamily& f) {
 TEST(FamilyParameters, EachIsDeclaredWholeAndOnce) {
   std::vector<std::string> merged;
   for (const FamilyParameter& p : allFamilyParameters()) merged.push_back(p.key);
-  EXPECT_EQ(merged, (std::vector<std::string>{"rows", "cols", "inner", "tile", "gpu-passes", "grid"}));
+  EXPECT_EQ(merged, (std::vector<std::string>{"rows", "cols", "inner", "tile", "repeat", "gpu-passes", "grid"}));
   for (const KernelFamily* f : families()) {
     SCOPED_TRACE(std::string(f->name()));
     std::set<std::string> keys, axes;

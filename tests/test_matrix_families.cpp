@@ -242,6 +242,53 @@ TEST(MatrixModel, EdgeTilesOfOddSizes) {
   EXPECT_EQ(stores, (45 - 32) * (37 - 32));  // the corner tile's share of C
 }
 
+// Seed 004's yardsticks and halves of a transpose. The check expects each one's own permutation
+// (worked out here for a 64 x 64 matrix of 32-tiles, element by element), and refuses the
+// others' outputs; the column read conflicts where the transposes' do (the fine half's padded
+// tile: none) and the copies and the coarse half read rows; `repeat` counts every pass's bytes.
+TEST(MatrixCheck, SeedYardsticksAndHalvesMoveWhatTheySay) {
+  const uint64_t n = 64, t = 32;
+  auto expected = [&](const std::string& key, uint64_t i, uint64_t j) -> uint64_t {
+    if (key == "tr-copy" || key == "tr-copy-shared") return i * n + j;
+    if (key == "tr-coarse") return ((j / t) * t + i % t) * n + (i / t) * t + j % t;  // tile moves, inside kept
+    if (key == "tr-fine") return ((i / t) * t + j % t) * n + (j / t) * t + i % t;    // tile kept, inside transposed
+    return j * n + i;
+  };
+  const std::vector<std::string> keys = {"tr-copy", "tr-copy-shared", "tr-coarse", "tr-fine", "tr-padded"};
+  for (const std::string& key : keys) {
+    SCOPED_TRACE(key);
+    const RunConfig c = matrixConfig(key, n, n, int(t));
+    ASSERT_EQ(validate(c, nullptr), "");
+    const DataSpec spec = dataSpecOf(c);
+    for (const std::string& other : keys) {
+      std::vector<float> out(n * n);
+      for (uint64_t i = 0; i < n; ++i)
+        for (uint64_t j = 0; j < n; ++j) out[expected(other, i, j)] = generateElement<float>(spec, i * n + j);
+      const bool same = expected(other, 1, 34) == expected(key, 1, 34) && expected(other, 33, 2) == expected(key, 33, 2);
+      EXPECT_EQ(checkMatrixOutput(c, out.data()).check.pass, same) << "the output of " << other;
+    }
+  }
+  EXPECT_EQ(worstDegree(modelOf(matrixConfig("tr-copy-shared", 1024, 1024)), trace::kStepTileStore, false), 1);
+  EXPECT_EQ(worstDegree(modelOf(matrixConfig("tr-coarse", 1024, 1024)), trace::kStepTileStore, false), 1);
+  EXPECT_EQ(worstDegree(modelOf(matrixConfig("tr-fine", 1024, 1024)), trace::kStepTileStore, false), 1);
+  const TraceSummary copy = summarize(modelOf(matrixConfig("tr-copy", 1024, 1024)));
+  for (const StepSummary& s : copy.steps) EXPECT_EQ(s.globalStoreSectors, 8 * 4) << "a copy writes rows";
+  // A square matrix of whole tiles only for the halves; the copies take any shape.
+  EXPECT_NE(validate(matrixConfig("tr-fine", 96, 64), nullptr), "");
+  EXPECT_NE(validate(matrixConfig("tr-coarse", 100, 100), nullptr), "");
+  EXPECT_EQ(validate(matrixConfig("tr-copy", 100, 77), nullptr), "");
+  RunConfig r = matrixConfig("tr-copy", 1024, 1024);
+  const double once = bytesMoved(r);
+  EXPECT_EQ(once, 2.0 * 1024 * 1024 * 4);
+  rl::test::setParam(r, "repeat", 100);
+  EXPECT_EQ(validate(r, nullptr), "");
+  EXPECT_EQ(bytesMoved(r), 100 * once);
+  for (uint64_t bad : {uint64_t(0), uint64_t(1001)}) {
+    rl::test::setParam(r, "repeat", bad);
+    EXPECT_NE(validate(r, nullptr).find("repeat = " + std::to_string(bad)), std::string::npos) << validate(r, nullptr);
+  }
+}
+
 // The output check: exact for the transpose, K x eps x sum|ab| for matmul, so an error a bit
 // above the tolerance fails and one below passes; the tolerance grows with K.
 TEST(MatrixCheck, TransposeExactAndMatmulWithinAToleranceThatGrowsWithK) {

@@ -297,8 +297,9 @@ TEST(TraceModel, EveryKernelsTraceReadsBackThroughTheFileAndPipeReaders) {
     c.n = 100003;
     if (k.family != Family::Reduction) {
       c.type = ElemType::Float32;
-      rl::test::setParam(c, "rows", 100);
-      rl::test::setParam(c, "cols", 77);
+      const bool half = k.swapsTiles != k.swapsElements;  // seed 004's halves: square, whole tiles
+      rl::test::setParam(c, "rows", half ? 96 : 100);
+      rl::test::setParam(c, "cols", half ? 96 : 77);
       rl::test::setParam(c, "inner", 33);
       normalizeConfig(c);
     }

@@ -218,7 +218,8 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       {"seed GPU", "the GPU the seed measured on"},
       {"seed GPU peak GB/s", "memory clock x bus width of the seed's GPU, 10^9 B/s"},
       {"seed MB read", "N x element size, 10^6 B"},
-      {"GB/s", "bytes read (N x element size) / the time column, 10^9 B/s"},
+      {"GB/s", "the bytes the run moves / the time column, 10^9 B/s: a reduction reads N x element size; a transpose "
+               "reads and writes every element (on each of its passes); a product reads A and B and writes C"},
       {"% of peak", "GB/s / this GPU's theoretical peak (memory clock x bus width)"},
       {"vs CPU", "the seeds' CPU loop's time / our end-to-end time"},
       {"result", "the kernel's result; FAIL where it differs from the exact CPU reference beyond the type's tolerance"},

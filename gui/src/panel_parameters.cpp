@@ -93,6 +93,12 @@ void drawFamilyParameters(RunConfig& c, const KernelInfo& k) {
     const int used = int(p.used(k, c));
     ImGui::TextDisabled("%d x %d threads per block", matrixBlockX(k, used), matrixBlockY(k, used));
   }
+  for (const FamilyParameter& p : params) {  // passes inside one launch (seed 004's loop within the kernel)
+    if (p.role != ParameterRole::Repeats) continue;
+    int x = int(std::min<uint64_t>(p.get(c), uint64_t(INT32_MAX)));
+    if (ImGui::InputInt(p.label.c_str(), &x, 1, 10)) p.set(c, uint64_t(std::clamp<int64_t>(x, int64_t(p.min), int64_t(p.max))));
+    if (!p.tooltip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.tooltip.c_str());
+  }
   normalizeConfig(c);
 }
 

@@ -18,24 +18,26 @@ template <KernelId Id, int Tile, class T, class Tr>
 void addTranspose(Registry& r) {
   constexpr TileLayout L = kernelInfoOf<Id>().tileLayout;
   constexpr BlockOrder O = kernelInfoOf<Id>().blockOrder;
+  constexpr bool Tiles = kernelInfoOf<Id>().swapsTiles, Elements = kernelInfoOf<Id>().swapsElements;
   LaunchFn fn;
   const void* func;
   if constexpr (L == TileLayout::None) {
+    static_assert(Tiles == Elements, "without a tile a kernel either transposes or copies");
     fn = [](const LaunchArgs& a) -> cudaError_t {
       const TransposeParams& p = paramsAs<TransposeParams>(a.params);
-      transposeNaive<Tile, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
-          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), makeTracer<Tr>(a));
+      transposeNaive<Tile, Tiles, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
+          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), int(p.repeat), makeTracer<Tr>(a));
       return cudaGetLastError();
     };
-    func = reinterpret_cast<const void*>(&transposeNaive<Tile, T, Tr>);
+    func = reinterpret_cast<const void*>(&transposeNaive<Tile, Tiles, T, Tr>);
   } else {
     fn = [](const LaunchArgs& a) -> cudaError_t {
       const TransposeParams& p = paramsAs<TransposeParams>(a.params);
-      transposeTiled<Tile, L, O, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
-          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), makeTracer<Tr>(a));
+      transposeTiled<Tile, L, O, Tiles, Elements, T, Tr><<<dim3(a.gridX, a.gridY), dim3(a.blockX, a.blockY), a.smemBytes, a.stream>>>(
+          static_cast<const T*>(a.in), static_cast<T*>(a.out), int(p.rows), int(p.cols), int(p.repeat), makeTracer<Tr>(a));
       return cudaGetLastError();
     };
-    func = reinterpret_cast<const void*>(&transposeTiled<Tile, L, O, T, Tr>);
+    func = reinterpret_cast<const void*>(&transposeTiled<Tile, L, O, Tiles, Elements, T, Tr>);
   }
   r.add({Id, Op::Sum, elemTypeOf<T>(), elemTypeOf<T>(), Tr::enabled, Tile}, {fn, func});
 }

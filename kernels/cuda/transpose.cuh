@@ -21,22 +21,28 @@ __device__ __forceinline__ int tileIndex(int r, int c) {
 }
 
 // The seed's transposeNaive: reads rows (coalesced), writes columns (a warp's 32 stores land
-// `rows` elements apart: one sector each).
-// Blocks are Tile x min(Tile, 8) threads (the descriptors' threadRows).
-template <int Tile, class T, class Trace>
-__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeNaive(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
+// `rows` elements apart: one sector each). Swap false: its "simple copy", out = in, the yardstick.
+// Blocks are Tile x min(Tile, 8) threads (the descriptors' threadRows). `repeat`: passes over the
+// whole matrix in this one launch (seed 004's loop within the kernel); the traced twin makes one.
+template <int Tile, bool Swap, class T, class Trace>
+__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeNaive(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, int repeat, Trace tr) {
   const int x = int(blockIdx.x) * Tile + int(threadIdx.x);
   const int y0 = int(blockIdx.y) * Tile + int(threadIdx.y);
+  const size_t outFirst = Swap ? size_t(blockIdx.x) * Tile * rows + size_t(blockIdx.y) * Tile
+                               : size_t(blockIdx.y) * Tile * cols + size_t(blockIdx.x) * Tile;
   tr.begin(nullptr, in, size_t(rows) * cols, size_t(blockIdx.y) * Tile * cols + size_t(blockIdx.x) * Tile,
            sizeof(T), sizeof(T));
-  tr.regions(in, in, out + size_t(blockIdx.x) * Tile * rows + size_t(blockIdx.y) * Tile, out, Tile);
-  for (int i = 0; i < Tile; i += int(blockDim.y)) {
-    tr.step(kStepCopyRow, i, globalLoad<T>(), globalStore<T>());
-    const int y = y0 + i;
-    if (x < cols && y < rows) {
-      const T v = tr.loadGlobal(0, &in[size_t(y) * cols + x]);
-      tr.storeGlobal(1, &out[size_t(x) * rows + y], v);
-      tr.lane(v);
+  tr.regions(in, in, out + outFirst, out, Tile);
+  const int passes = Trace::enabled ? 1 : repeat;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (int i = 0; i < Tile; i += int(blockDim.y)) {
+      tr.step(kStepCopyRow, i, globalLoad<T>(), globalStore<T>());
+      const int y = y0 + i;
+      if (x < cols && y < rows) {
+        const T v = tr.loadGlobal(0, &in[size_t(y) * cols + x]);
+        tr.storeGlobal(1, &out[Swap ? size_t(x) * rows + y : size_t(y) * cols + x], v);
+        tr.lane(v);
+      }
     }
   }
   tr.end();
@@ -47,8 +53,11 @@ __global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeNaive(c
 // both global directions are coalesced; the tile's layout decides the bank conflicts of the
 // column read. Diagonal order renumbers the blocks so that consecutive blocks take tiles on a
 // diagonal (the seed's fix for partition camping; a bijection for any grid shape).
-template <int Tile, TileLayout Layout, BlockOrder Order, class T, class Trace>
-__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeTiled(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, Trace tr) {
+// SwapTiles / SwapElements false give the seed's yardsticks and halves: neither, its "shared
+// memory copy"; tiles only, "coarse-grained" (each tile lands at the transposed place, its
+// elements as they were); elements only, "fine-grained" (each tile transposed in place).
+template <int Tile, TileLayout Layout, BlockOrder Order, bool SwapTiles, bool SwapElements, class T, class Trace>
+__global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeTiled(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, int repeat, Trace tr) {
   T* tile = sharedArray<T>();
   unsigned bx = blockIdx.x, by = blockIdx.y;
   if constexpr (Order == BlockOrder::Diagonal) {
@@ -59,25 +68,33 @@ __global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeTiled(c
   const int tx = int(threadIdx.x), ty = int(threadIdx.y);
   const int x = int(bx) * Tile + tx;
   const int y0 = int(by) * Tile + ty;
+  // The output's shape, and the tile this block writes: the transposed tile, or its own.
+  const int outRows = SwapTiles ? cols : rows, outCols = SwapTiles ? rows : cols;
+  const int outTileRow = int(SwapTiles ? bx : by), outTileCol = int(SwapTiles ? by : bx);
   tr.begin(tile, in, size_t(rows) * cols, size_t(by) * Tile * cols + size_t(bx) * Tile, sizeof(T), sizeof(T));
-  tr.regions(in, in, out + size_t(bx) * Tile * rows + size_t(by) * Tile, out, Tile);
-  for (int i = 0; i < Tile; i += int(blockDim.y)) {
-    tr.step(kStepTileLoad, i, globalLoad<T>(), sharedStore<T>());
-    if (x < cols && y0 + i < rows) {
-      const T v = tr.loadGlobal(0, &in[size_t(y0 + i) * cols + x]);
-      tr.storeShared(1, &tile[tileIndex<Tile, Layout>(ty + i, tx)], v);
-      tr.lane(v);
+  tr.regions(in, in, out + size_t(outTileRow) * Tile * outCols + size_t(outTileCol) * Tile, out, Tile);
+  const int passes = Trace::enabled ? 1 : repeat;
+  for (int pass = 0; pass < passes; ++pass) {
+    if (pass > 0) __syncthreads();  // the previous pass's reads of the tile are done
+    for (int i = 0; i < Tile; i += int(blockDim.y)) {
+      tr.step(kStepTileLoad, i, globalLoad<T>(), sharedStore<T>());
+      if (x < cols && y0 + i < rows) {
+        const T v = tr.loadGlobal(0, &in[size_t(y0 + i) * cols + x]);
+        tr.storeShared(1, &tile[tileIndex<Tile, Layout>(ty + i, tx)], v);
+        tr.lane(v);
+      }
     }
-  }
-  __syncthreads();
-  const int xo = int(by) * Tile + tx;  // output column = input row
-  for (int i = 0; i < Tile; i += int(blockDim.y)) {
-    tr.step(kStepTileStore, i, sharedLoad<T>(), globalStore<T>());
-    const int yo = int(bx) * Tile + ty + i;  // output row = input column
-    if (xo < rows && yo < cols) {
-      const T v = tr.loadShared(0, &tile[tileIndex<Tile, Layout>(tx, ty + i)]);
-      tr.storeGlobal(1, &out[size_t(yo) * rows + xo], v);
-      tr.lane(v);
+    __syncthreads();
+    const int xo = outTileCol * Tile + tx;
+    for (int i = 0; i < Tile; i += int(blockDim.y)) {
+      tr.step(kStepTileStore, i, sharedLoad<T>(), globalStore<T>());
+      const int yo = outTileRow * Tile + ty + i;
+      if (xo < outCols && yo < outRows) {
+        const int s = SwapElements ? tileIndex<Tile, Layout>(tx, ty + i) : tileIndex<Tile, Layout>(ty + i, tx);
+        const T v = tr.loadShared(0, &tile[s]);
+        tr.storeGlobal(1, &out[size_t(yo) * outCols + xo], v);
+        tr.lane(v);
+      }
     }
   }
   tr.end();

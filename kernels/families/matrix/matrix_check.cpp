@@ -9,6 +9,7 @@
 #include "reducelab/datagen.hpp"
 #include "reducelab/reference.hpp"
 #include "matrix/matrix_family.hpp"
+#include "matrix/matrix_kernels.hpp"
 #include "reducelab/type_dispatch.hpp"
 
 namespace rl {
@@ -35,6 +36,7 @@ MatrixCheck checkTyped(const RunConfig& c, const void* output, const std::functi
   const MatrixShape m = matrixShape(c);
   for (uint64_t i = 0; i < m.rows * m.cols; ++i) r.checksum += double(out[i]);
   if (k.family == Family::Transpose) {
+    const int t = effectiveTile(k, c);
     uint64_t wrong = 0;
     for (uint64_t y = 0; y < m.rows; ++y) {
       if (cancel && (y & 255) == 0 && cancel()) {
@@ -43,7 +45,7 @@ MatrixCheck checkTyped(const RunConfig& c, const void* output, const std::functi
       }
       for (uint64_t x = 0; x < m.cols; ++x) {
         const T expect = generateElement<T>(spec, y * m.cols + x);
-        const T got = out[x * m.rows + y];
+        const T got = out[transposeDestination(k, m.rows, m.cols, t, y, x)];
         if (std::memcmp(&expect, &got, sizeof(T)) != 0) {
           if (wrong == 0) r.check.absError = std::fabs(double(got) - double(expect));
           ++wrong;

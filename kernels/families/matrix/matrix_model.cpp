@@ -2,6 +2,7 @@
 // the host, writing the records the traced twins write.
 #include "matrix/matrix_model.hpp"
 #include "matrix/matrix_family.hpp"
+#include "matrix/matrix_kernels.hpp"
 
 #include "model_builder.hpp"
 #include "reducelab/datagen.hpp"
@@ -34,7 +35,7 @@ class MatrixModel {
     int64_t inputFirst, second = 0, output;
     if (k_.family == Family::Transpose) {
       inputFirst = int64_t(uint64_t(by_) * T_ * C + uint64_t(bx_) * T_);
-      output = int64_t(uint64_t(bx_) * T_ * R + uint64_t(by_) * T_);
+      output = int64_t(uint64_t(outTileRow()) * T_ * outCols() + uint64_t(outTileCol()) * T_);
     } else {
       inputFirst = int64_t(uint64_t(by_) * T_ * K);
       second = int64_t(R * K + uint64_t(bx_) * T_);
@@ -103,7 +104,8 @@ class MatrixModel {
         const int64_t in = inIndex(t);
         if (in < 0) continue;
         const uint64_t x = uint64_t(in) % C, y = uint64_t(in) / C;
-        tb_.lane(t, element(uint64_t(in)), global(kRegionInput, uint64_t(in)), global(kRegionOutput, x * R + y));
+        tb_.lane(t, element(uint64_t(in)), global(kRegionInput, uint64_t(in)),
+                 global(kRegionOutput, transposeDestination(k_, R, C, T_, y, x)));
       }
       warpLoads(kRegionInput, inIndex);
     }
@@ -126,15 +128,20 @@ class MatrixModel {
       warpLoads(kRegionInput, inIndex);
     }
   }
+  // The output's shape and the tile this block writes (transpose.cuh's transposeTiled): the
+  // transposed tile, or its own where the kernel does not swap tiles.
+  uint64_t outRows() const { return k_.swapsTiles ? m_.cols : m_.rows; }
+  uint64_t outCols() const { return k_.swapsTiles ? m_.rows : m_.cols; }
+  unsigned outTileRow() const { return k_.swapsTiles ? bx_ : by_; }
+  unsigned outTileCol() const { return k_.swapsTiles ? by_ : bx_; }
   void transposeStoreTile() {
-    const uint64_t R = m_.rows, C = m_.cols;
     for (unsigned i = 0; i < unsigned(T_); i += g_.blockY) {
       tb_.step(kStepTileStore, int32_t(i), sLoad<T>(), gStore<T>());
       for (unsigned t = 0; t < B_; ++t) {
-        const uint64_t xo = uint64_t(by_) * T_ + tx(t), yo = uint64_t(bx_) * T_ + ty(t) + i;
-        if (xo >= R || yo >= C) continue;
-        const int s = tileIndex(int(tx(t)), int(ty(t) + i));
-        tb_.lane(t, shared_[size_t(s)], shared(s), global(kRegionOutput, yo * R + xo));
+        const uint64_t xo = uint64_t(outTileCol()) * T_ + tx(t), yo = uint64_t(outTileRow()) * T_ + ty(t) + i;
+        if (xo >= outCols() || yo >= outRows()) continue;
+        const int s = k_.swapsElements ? tileIndex(int(tx(t)), int(ty(t) + i)) : tileIndex(int(ty(t) + i), int(tx(t)));
+        tb_.lane(t, shared_[size_t(s)], shared(s), global(kRegionOutput, yo * outCols() + xo));
       }
     }
   }

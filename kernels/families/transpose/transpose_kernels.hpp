@@ -6,7 +6,11 @@
 
 namespace rl {
 // A transpose's descriptor: a matrix kernel whose blocks have rows of threads of their own.
-constexpr bool transposeDescriptorComplete(const KernelInfo& k) { return matrixDescriptorComplete(k) && k.threadRows > 0; }
+// Without a tile a kernel transposes or copies: half a transpose needs the tile.
+constexpr bool transposeDescriptorComplete(const KernelInfo& k) {
+  return matrixDescriptorComplete(k) && k.threadRows > 0 &&
+         (k.tileLayout != TileLayout::None || k.swapsTiles == k.swapsElements);
+}
 }  // namespace rl
 
 namespace rl::desc {
@@ -30,6 +34,29 @@ constexpr KernelInfo transposeKernel() {
   k.schedule = {Phase::TransposeLoadTile, Phase::TransposeStoreTile};
   return k;
 }
+
+inline constexpr KernelInfo TrCopy = [] {
+  KernelInfo k = transposeKernel();
+  k.id = KernelId::TrCopy;
+  k.key = "tr-copy";
+  k.name = "simple copy";
+  k.title = "Copy, the naive kernel's reads and writes both by rows: seed 004's yardstick";
+  k.sharedRule = SharedRule::NoneOwn;
+  k.tileLayout = TileLayout::None;
+  k.swapsTiles = k.swapsElements = false;
+  k.schedule = {Phase::TransposeDirect};
+  return k;
+}();
+
+inline constexpr KernelInfo TrCopyShared = [] {
+  KernelInfo k = transposeKernel();
+  k.id = KernelId::TrCopyShared;
+  k.key = "tr-copy-shared";
+  k.name = "shared memory copy";
+  k.title = "Copy through a shared tile: the tiled kernels' cost without the transpose (seed 004)";
+  k.swapsTiles = k.swapsElements = false;
+  return k;
+}();
 
 inline constexpr KernelInfo TrNaive = [] {
   KernelInfo k = transposeKernel();
@@ -60,6 +87,30 @@ inline constexpr KernelInfo TrPadded = [] {
   k.title = "Transpose through a TILE x (TILE+1) tile: no bank conflicts (seed 004)";
   k.sharedRule = SharedRule::TilePadded;
   k.tileLayout = TileLayout::Padded;
+  return k;
+}();
+
+inline constexpr KernelInfo TrCoarse = [] {
+  KernelInfo k = transposeKernel();
+  k.id = KernelId::TrCoarse;
+  k.key = "tr-coarse";
+  k.name = "coarse-grained";
+  k.title = "Half a transpose: tiles to their transposed place, elements untouched (seed 004)";
+  k.sharedRule = SharedRule::TilePadded;
+  k.tileLayout = TileLayout::Padded;
+  k.swapsElements = false;
+  return k;
+}();
+
+inline constexpr KernelInfo TrFine = [] {
+  KernelInfo k = transposeKernel();
+  k.id = KernelId::TrFine;
+  k.key = "tr-fine";
+  k.name = "fine-grained";
+  k.title = "The other half: each tile transposed in place (seed 004)";
+  k.sharedRule = SharedRule::TilePadded;
+  k.tileLayout = TileLayout::Padded;
+  k.swapsTiles = false;
   return k;
 }();
 

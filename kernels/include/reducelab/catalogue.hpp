@@ -137,6 +137,11 @@ struct KernelInfo {
   int threadRows = -1;        // transpose: blockDim.y (the seed's BLOCK_ROWS); 0: tile (square)
   TileLayout tileLayout = TileLayout::None;
   BlockOrder blockOrder = BlockOrder::Grid;
+  // transpose: whether a block's tile goes to the transposed tile position, and whether its
+  // elements go to the transposed places inside the tile. Both: a transpose; neither: a copy
+  // (seed 004's yardsticks); one: its coarse-grained (tiles) and fine-grained (elements) halves.
+  bool swapsTiles = true;
+  bool swapsElements = true;
   // Lowest compute capability it runs on, major x 10 + minor (k14's bulk copies: 90); 0: any.
   int minCc = 0;
   // Grid, loads in flight and cache hint come from the device's tuned policy table (reducelab

@@ -35,6 +35,7 @@ enum class ParameterRole {
   Tile,        // one of the kernel's tiles, 0 its default: the tile sweep and the tile menu set it
   Count,       // a small count no sweep sets (the reductions' GPU passes before a CPU final)
   Blocks,      // the first launch's blocks where the kernel's grid is free (grid-stride reductions), 0 its own
+  Repeats,     // passes over the data inside one launch (seed 004's loop within the kernel); no sweep sets it
 };
 
 // One of a family's own parameters, as every reader and writer names and checks it: the command

@@ -22,9 +22,12 @@ struct ReductionParams {
 
 // Transpose: the input is rows x cols, the output cols x rows. `tile`: the tile's side (0: the
 // kernel's default); it sets the block, so `block` and `n` follow (KernelFamily::normalize).
+// `repeat`: times one launch moves the whole matrix (seed 004's "loop within kernel" timing;
+// 1: once, its "loop over kernel"); the bytes moved count every pass.
 struct TransposeParams {
   uint64_t rows = 1024, cols = 1024;
   int tile = 0;
+  uint32_t repeat = 1;
 };
 
 // Matmul: C (rows x cols) = A (rows x inner) x B (inner x cols); `tile` as for the transpose.

@@ -26,9 +26,13 @@
   X(K12, k12_last_block, Custom, k12LastBlock)                                         \
   X(K13, k13_tuned_single_pass, Custom, k13TunedSinglePass)                            \
   X(K14, k14_bulk_copy, Custom, k14BulkCopy)                                           \
+  X(TrCopy, transpose, Transpose, transposeNaive)                                      \
+  X(TrCopyShared, transpose, Transpose, transposeTiled)                                \
   X(TrNaive, transpose, Transpose, transposeNaive)                                     \
   X(TrTile, transpose, Transpose, transposeTiled)                                      \
   X(TrPadded, transpose, Transpose, transposeTiled)                                    \
+  X(TrCoarse, transpose, Transpose, transposeTiled)                                    \
+  X(TrFine, transpose, Transpose, transposeTiled)                                      \
   X(TrSwizzled, transpose, Transpose, transposeTiled)                                  \
   X(TrDiagonal, transpose, Transpose, transposeTiled)                                  \
   X(MmNaive, matmul, Matmul, matmulNaive)                                              \
