@@ -152,6 +152,8 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   });
   if (scalar)
     for (const char* h : {"error", "CPU loop error"}) columns.push_back({h, {h, true}});
+  columns.push_back({"occupancy", {"theoretical occupancy", true}});
+  columns.push_back({"achieved occupancy", {"achieved occupancy (est.)", true}});
   // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
   // and tile), in the families' order, each once.
   for (const KernelFamily* f : families()) {
@@ -225,6 +227,11 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       {"result", "the kernel's result; FAIL where it differs from the exact CPU reference beyond the type's tolerance"},
       {"error", "|result - exact|: the exact sum is computed on the CPU in long double with compensation"},
       {"CPU loop error", "|the seeds' CPU loop's result - exact|: a sequential loop in the element type (as the seeds' CPU code)"},
+      {"occupancy", "resident warps per SM the launch allows (threads, blocks, registers, shared memory) over the SM's "
+                    "maximum: the CUDA occupancy calculator's figure"},
+      {"achieved occupancy", "an estimate, measured: one more launch of the kernel's traced twin, whose warps add their "
+                             "clock64 spans per SM; the resident warps averaged over each SM's busy time, over the maximum. "
+                             "Where the twin's own limit differs from the kernel's, '(twin limit X %)' says so"},
       {"N", "elements reduced"},
       {"final", "how the partial sums are finished: cpu, gpu (a second pass), atomic, lastblock"}};
   std::set<std::string> onDemand(lessonColumnsOnDemand().begin(), lessonColumnsOnDemand().end());
@@ -301,8 +308,13 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       const bool oneValue = fam && fam->scalarResult() && m->haveReference;
       cell["error"] = oneValue ? errorOf(m->result) : "-";
       cell["CPU loop error"] = oneValue && m->haveCpu ? errorOf(m->cpu.result) : "-";
+      const ResourceUsage& r = m->resources;
+      cell["occupancy"] = c.kernel != "cub" && r.occupancy > 0 ? fixed(100 * r.occupancy, 0) + " %" : "-";
+      cell["achieved occupancy"] = r.achievedOccupancy > 0 ? fixed(100 * r.achievedOccupancy, 0) + " %" : "-";
+      if (r.achievedOccupancy > 0 && r.twinOccupancy > 0 && std::fabs(r.twinOccupancy - r.occupancy) > 0.005)
+        cell["achieved occupancy"] += " (twin limit " + fixed(100 * r.twinOccupancy, 0) + " %)";
     } else {
-      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU"}) cell[k] = "-";
+      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU", "occupancy", "achieved occupancy"}) cell[k] = "-";
       // Recorded without a GPU: what this machine measured (the seeds' CPU loop) is still shown.
       const Measurement* cpuOnly = nullptr;
       for (const Measurement* x : ours)

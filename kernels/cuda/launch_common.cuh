@@ -31,6 +31,7 @@ template <class Trace> Trace makeTracer(const LaunchArgs& a) {
   if constexpr (Trace::enabled) {
     t.buffer = a.trace;
     t.tracedBlock = a.tracedBlock;
+    t.residency = a.residency;
   }
   return t;
 }
