@@ -62,8 +62,6 @@ Measurement measured(const std::string& kernel, uint64_t n, int block, bool warm
   m.resources.activeBlocksPerSM = 4;
   m.resources.limiter = "threads";
   m.resources.waves = 2.5;
-  m.resources.achievedOccupancy = 0.754;
-  m.resources.twinOccupancy = 0.75;
   return m;
 }
 
@@ -223,8 +221,6 @@ TEST(NvbenchJson, RoundTripKeepsEveryFieldReduceLabReads) {
   EXPECT_EQ(b.resources.registers, 18);
   EXPECT_EQ(b.resources.limiter, "threads");
   EXPECT_DOUBLE_EQ(b.resources.waves, 2.5);
-  EXPECT_DOUBLE_EQ(b.resources.achievedOccupancy, 0.754);
-  EXPECT_DOUBLE_EQ(b.resources.twinOccupancy, 0.75);
   EXPECT_FALSE(back[1].ok);
   EXPECT_EQ(back[1].error, "needs 64 threads");
   EXPECT_EQ(back[1].config.block, 32);

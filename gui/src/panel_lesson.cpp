@@ -153,7 +153,6 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   if (scalar)
     for (const char* h : {"error", "CPU loop error"}) columns.push_back({h, {h, true}});
   columns.push_back({"occupancy", {"theoretical occupancy", true}});
-  columns.push_back({"achieved occupancy", {"achieved occupancy (est.)", true}});
   // The columns the lesson's families add (the matrices: % of the measured copy, GFLOP/s, sizes
   // and tile), in the families' order, each once.
   for (const KernelFamily* f : families()) {
@@ -229,9 +228,6 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       {"CPU loop error", "|the seeds' CPU loop's result - exact|: a sequential loop in the element type (as the seeds' CPU code)"},
       {"occupancy", "resident warps per SM the launch allows (threads, blocks, registers, shared memory) over the SM's "
                     "maximum: the CUDA occupancy calculator's figure"},
-      {"achieved occupancy", "an estimate, measured: one more launch of the kernel's traced twin, whose warps add their "
-                             "clock64 spans per SM; the resident warps averaged over each SM's busy time, over the maximum. "
-                             "Where the twin's own limit differs from the kernel's, '(twin limit X %)' says so"},
       {"N", "elements reduced"},
       {"final", "how the partial sums are finished: cpu, gpu (a second pass), atomic, lastblock"}};
   std::set<std::string> onDemand(lessonColumnsOnDemand().begin(), lessonColumnsOnDemand().end());
@@ -310,11 +306,8 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       cell["CPU loop error"] = oneValue && m->haveCpu ? errorOf(m->cpu.result) : "-";
       const ResourceUsage& r = m->resources;
       cell["occupancy"] = c.kernel != "cub" && r.occupancy > 0 ? fixed(100 * r.occupancy, 0) + " %" : "-";
-      cell["achieved occupancy"] = r.achievedOccupancy > 0 ? fixed(100 * r.achievedOccupancy, 0) + " %" : "-";
-      if (r.achievedOccupancy > 0 && r.twinOccupancy > 0 && std::fabs(r.twinOccupancy - r.occupancy) > 0.005)
-        cell["achieved occupancy"] += " (twin limit " + fixed(100 * r.twinOccupancy, 0) + " %)";
     } else {
-      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU", "occupancy", "achieved occupancy"}) cell[k] = "-";
+      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU", "occupancy"}) cell[k] = "-";
       // Recorded without a GPU: what this machine measured (the seeds' CPU loop) is still shown.
       const Measurement* cpuOnly = nullptr;
       for (const Measurement* x : ours)

@@ -2,8 +2,6 @@
 // registers and shared memory from the device, or assumed without one), theoretical occupancy
 // against block size with the limiting resource, and a what-if for registers and shared memory.
 #include <algorithm>
-#include <cmath>
-#include <string>
 
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/occupancy.hpp"
@@ -40,24 +38,6 @@ void drawOccupancyPanel(Model& model, UiActions& actions) {
               r.staticSmemBytes, r.dynamicSmemBytes);
   ImGui::TextWrapped("%d active blocks per SM, theoretical occupancy %.0f%%, limited by %s, %.2f waves",
               r.activeBlocksPerSM, 100.0 * r.occupancy, r.limiter.empty() ? "-" : r.limiter.c_str(), r.waves);
-  // Achieved (an estimate measured with the run): the latest result of this configuration.
-  for (auto it = model.results.rbegin(); it != model.results.rend(); ++it) {
-    const RunConfig& rc = it->config;
-    if (!it->ok || rc.kernel != model.config.kernel || rc.block != model.config.block || rc.n != model.config.n ||
-        rc.type != model.config.type)
-      continue;
-    const ResourceUsage& m = it->resources;
-    if (m.achievedOccupancy <= 0) break;
-    ImGui::TextWrapped("achieved occupancy %.0f%% in the last run (an estimate: the traced twin's warps, clock64 per SM)%s",
-                       100.0 * m.achievedOccupancy,
-                       m.twinOccupancy > 0 && std::abs(m.twinOccupancy - m.occupancy) > 0.005
-                           ? (", twin's limit " + std::to_string(int(100.0 * m.twinOccupancy + 0.5)) + "%").c_str()
-                           : "");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Resident warps averaged over each SM's busy time, over the SM's maximum (theoretical is what\n"
-                        "the launch allows). Warps that end early, blocks waiting for a slot and the last wave lower it.");
-    break;
-  }
   ImGui::Checkbox("what if", &whatIf);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Change registers per thread and shared memory per block to see how occupancy would change");

@@ -336,8 +336,7 @@ json resourcesMessage(const ResourcesDone& r) {
             {"static_smem_bytes", u.staticSmemBytes}, {"dynamic_smem_bytes", u.dynamicSmemBytes},
             {"local_bytes", u.localBytes}, {"max_threads_per_block", u.maxThreadsPerBlock},
             {"active_blocks_per_sm", u.activeBlocksPerSM}, {"occupancy", u.occupancy},
-            {"limiter", u.limiter}, {"waves", u.waves}, {"achieved_occupancy", u.achievedOccupancy},
-            {"twin_occupancy", u.twinOccupancy}}}};
+            {"limiter", u.limiter}, {"waves", u.waves}}}};
 }
 
 json peaksMessage(const Peaks& p) { return {{"type", "peaks"}, {"peaks", peaksJson(p)}}; }
@@ -522,8 +521,6 @@ std::string decodeResources(const Frame& f, ResourcesDone* out) {
   v.occupancy = u.number("occupancy", 0, 1);
   v.limiter = u.text("limiter", 64);
   v.waves = u.number("waves", 0, 1e15);
-  if (usage->contains("achieved_occupancy")) v.achievedOccupancy = u.number("achieved_occupancy", 0, 1);  // older servers: none
-  if (usage->contains("twin_occupancy")) v.twinOccupancy = u.number("twin_occupancy", 0, 1);
   if (!u.error.empty()) return "resources: " + u.error;
   *out = r;
   return {};

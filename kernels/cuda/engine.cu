@@ -216,8 +216,6 @@ class CudaEngine final : public Engine {
   std::string launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                         trace::TraceHeader* trace);
   std::string readResult(const RunConfig& c, const KernelInfo& k, const Geometry& g, Value* out);
-  // The achieved-occupancy estimate into r (ResourceUsage): "" or why there is none.
-  std::string measureAchievedOccupancy(const KernelInfo& k, const RunConfig& c, const Geometry& g, ResourceUsage* r);
   std::string plan(const RunConfig& c, const KernelInfo** k, Geometry* g);
   // Cold L2: *read* a buffer of twice the L2 size, so the input is evicted and L2 holds only
   // clean lines. (Writing it, e.g. with cudaMemset, would leave up to a whole L2 of dirty lines
@@ -300,8 +298,7 @@ class CudaEngine final : public Engine {
   int* deviceFlags_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t e0_ = nullptr, e1_ = nullptr, e2_ = nullptr;
-  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_, matrixOut_, residency_;
-  trace::WarpResidency* residencyNow_ = nullptr;  // launchAll passes it to the traced first launch
+  DeviceBuffer input_, partialsA_, partialsB_, result_, counter_, flush_, cubTemp_, traceBuf_, matrixOut_;
   std::optional<InputKey> inputKey_;
   void* hostPartials_ = nullptr;
   size_t hostPartialsBytes_ = 0;
@@ -490,7 +487,6 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     a.params = c.params;
     a.trace = trace;
     a.tracedBlock = unsigned(c.tracedBlock);
-    a.residency = trace ? residencyNow_ : nullptr;
     if (cudaError_t err = e->launch(a); err != cudaSuccess) return "launch failed: " + cudaText(err);
     lastOut_ = matrixOut_.get();
     return {};
@@ -521,7 +517,6 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     a.grid = unsigned(g.passGrids[p]);
     a.trace = p == 0 ? trace : nullptr;
     a.tracedBlock = unsigned(c.tracedBlock);
-    a.residency = p == 0 && trace ? residencyNow_ : nullptr;
     a.partials = partialsA_.get();
     a.loadsInFlight = g.loadsInFlight;
     // k13's launch word: the hint in bits 0-7, the cluster's CTAs in bits 8-15
@@ -630,14 +625,10 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     if (std::string e = checkMatrix(c, &m, o.cancel); !e.empty()) return fail(e);
     m.distinctResults = {m.result.text()};
     fillMatrixRates(m, peaks(false, {}), dev_);
-    if (o.achievedOccupancy && k->traceable)  // after the check: the twin writes the output again
-      if (std::string e = measureAchievedOccupancy(*k, c, m.geometry, &m.resources); !e.empty()) return fail(e);
     m.ok = true;
     return m;
   }
   m.distinctResults.assign(distinct.begin(), distinct.end());
-  if (o.achievedOccupancy && k->traceable)
-    if (std::string e = measureAchievedOccupancy(*k, c, m.geometry, &m.resources); !e.empty()) return fail(e);
   m.bytesRead = double(c.n) * double(elemBytes(c.type));
   m.bandwidthGBs = m.kernel.median > 0 ? m.bytesRead / (m.kernel.median * 1e-3) / 1e9 : 0;
   m.endToEndGBs = m.endToEnd.median > 0 ? m.bytesRead / (m.endToEnd.median * 1e-3) / 1e9 : 0;
@@ -666,43 +657,6 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   }
   m.ok = true;
   return m;
-}
-
-std::string CudaEngine::measureAchievedOccupancy(const KernelInfo& k, const RunConfig& c, const Geometry& g,
-                                                 ResourceUsage* r) {
-  const KernelEntry* twin = entry(k, c, c.type, true);
-  if (!twin) return {};  // no traced twin of this instantiation: nothing to estimate with
-  const size_t traceBytes = trace::bufferBytes(unsigned(c.block));
-  const size_t bytes = sizeof(trace::WarpResidency) * trace::kMaxSmIds;
-  if (cudaError_t e = traceBuf_.reserve(traceBytes); e != cudaSuccess) return "cannot allocate the trace buffer: " + cudaText(e);
-  if (cudaError_t e = residency_.reserve(bytes); e != cudaSuccess) return "cannot allocate the residency counters: " + cudaText(e);
-  std::vector<trace::WarpResidency> sms(trace::kMaxSmIds, trace::WarpResidency{0, ~0ull, 0});
-  cudaMemcpyAsync(residency_.get(), sms.data(), bytes, cudaMemcpyHostToDevice, stream_);
-  cudaMemsetAsync(traceBuf_.get(), 0, traceBytes, stream_);
-  if (!c.warmL2) flushL2();  // the L2 as the timed launches found it
-  residencyNow_ = static_cast<trace::WarpResidency*>(residency_.get());
-  const std::string e = launchAll(k, c, g, static_cast<trace::TraceHeader*>(traceBuf_.get()));
-  residencyNow_ = nullptr;
-  if (!e.empty()) return e;
-  if (cudaError_t err = cudaMemcpyAsync(sms.data(), residency_.get(), bytes, cudaMemcpyDeviceToHost, stream_);
-      err != cudaSuccess)
-    return "reading the residency counters failed: " + cudaText(err);
-  if (cudaError_t err = cudaStreamSynchronize(stream_); err != cudaSuccess) return "the traced launch failed: " + cudaText(err);
-  // Resident warps averaged over each SM's busy span, summed over the SMs the launch used.
-  long double warpCycles = 0, busyCycles = 0;
-  for (const trace::WarpResidency& s : sms)
-    if (s.last > s.first && s.first != ~0ull) {
-      warpCycles += (long double)s.threadCycles / 32;
-      busyCycles += (long double)(s.last - s.first);
-    }
-  const double maxWarps = dev_.maxThreadsPerSM / 32.0;
-  r->achievedOccupancy = busyCycles > 0 && maxWarps > 0 ? double(warpCycles / busyCycles) / maxWarps : 0;
-  int perSM = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, twin->func, int(g.block), g.smemBytes) == cudaSuccess)
-    r->twinOccupancy = dev_.maxThreadsPerSM > 0 ? double(perSM) * g.block / dev_.maxThreadsPerSM : 0;
-  else
-    cudaGetLastError();
-  return {};
 }
 
 ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {

@@ -23,7 +23,6 @@ struct LaunchArgs {
   cudaStream_t stream = nullptr;
   trace::TraceHeader* trace = nullptr;  // null: the untraced kernel
   unsigned tracedBlock = 0;
-  trace::WarpResidency* residency = nullptr;  // the traced twin's per-SM warp time (null: none)
   void* partials = nullptr;  // k12: gridDim.x partials
   unsigned* counter = nullptr;  // k12: the ticket counter (0 between launches)
   // The matrix families: 2-D grid and block; the run's own parameters, which its family's launcher

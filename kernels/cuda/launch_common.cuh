@@ -31,7 +31,6 @@ template <class Trace> Trace makeTracer(const LaunchArgs& a) {
   if constexpr (Trace::enabled) {
     t.buffer = a.trace;
     t.tracedBlock = a.tracedBlock;
-    t.residency = a.residency;
   }
   return t;
 }

@@ -69,7 +69,6 @@ class Tracer<true> {
   static constexpr bool enabled = true;
   TraceHeader* buffer = nullptr;
   unsigned tracedBlock = 0;
-  WarpResidency* residency = nullptr;  // per %smid; null: not measured
 
   __device__ void begin(const void* sharedBase, const void* input, size_t n, size_t firstElem,
                         unsigned elemBytes, unsigned accBytes) {
@@ -83,7 +82,6 @@ class Tracer<true> {
     base_[kRegionOutput] = nullptr;  // storeOutput records index x size (reductions)
     iterations_ = 1;
     valid_ = 0;
-    start_ = clock64();
     if (mine_ && linearThread() == 0) {
       buffer->magic = kMagic;
       buffer->version = kVersion;
@@ -209,19 +207,6 @@ class Tracer<true> {
   }
   __device__ void end() {
     if (mine_ && linearThread() == 0) buffer->numSteps = uint32_t(min(step_ + 1, kMaxSteps));
-    if (residency) {  // the lanes that reach this end() together (they began together): one update
-      const unsigned active = __activemask();
-      if (linearThread() % 32 == unsigned(__ffs(active) - 1)) {
-        const unsigned long long now = clock64();
-        unsigned sm;
-        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-        if (sm < unsigned(kMaxSmIds)) {
-          atomicAdd(&residency[sm].threadCycles, (now - start_) * unsigned(__popc(active)));
-          atomicMin(&residency[sm].first, start_);
-          atomicMax(&residency[sm].last, now);
-        }
-      }
-    }
   }
 
  private:
@@ -271,7 +256,6 @@ class Tracer<true> {
   uint32_t iterations_ = 1;
   uint32_t valid_ = 0;  // slotBit(s): addr_[s] holds this step's address of slot s
   int32_t addr_[kMaxSlots] = {};
-  unsigned long long start_ = 0;  // clock64() at begin()
 };
 
 using NoTrace = Tracer<false>;

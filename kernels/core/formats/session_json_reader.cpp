@@ -41,13 +41,6 @@ double finiteNonNegative(const nlohmann::json& v, const char* what) {
   return x;
 }
 
-// A share (an occupancy): a number in [0, 1].
-double fractionIn(const nlohmann::json& v, const char* what) {
-  const double x = finiteNonNegative(v, what);
-  if (x > 1) throw std::invalid_argument(std::string(what) + " is above 1");
-  return x;
-}
-
 // An integer field: a JSON integer within [lo, hi] (a float is not converted: that could overflow).
 int64_t integerIn(const nlohmann::json& v, int64_t lo, int64_t hi, const char* what) {
   if (!v.is_number_integer()) throw std::invalid_argument(std::string(what) + " is not an integer");
@@ -233,10 +226,6 @@ Measurement measurementFromState(const nlohmann::json& st) {
     }
     if (auto* v = findSummary(st, "reducelab/resources/active_blocks_per_sm")) m.resources.activeBlocksPerSM = int(int64In(*v, 0, 65536, "active blocks"));
     if (auto* v = findSummary(st, "reducelab/resources/waves")) m.resources.waves = finiteNonNegative(*v, "the waves");
-    if (auto* v = findSummary(st, "reducelab/resources/achieved_occupancy"))
-      m.resources.achievedOccupancy = fractionIn(*v, "the achieved occupancy");
-    if (auto* v = findSummary(st, "reducelab/resources/twin_occupancy"))
-      m.resources.twinOccupancy = fractionIn(*v, "the traced twin's occupancy");
     if (auto* v = findSummary(st, "reducelab/launch/shared_bytes")) m.geometry.smemBytes = size_t(int64In(*v, 0, INT64_MAX, "shared memory"));
     if (auto* v = findSummary(st, "reducelab/speedup/cpu"); v && m.haveCpu) m.speedupVsCpu = finiteNonNegative(*v, "the CPU speedup");
     if (auto* v = findSummary(st, "reducelab/launch/loads_in_flight")) m.geometry.loadsInFlight = int(int64In(*v, 1, 64, "loads in flight"));

@@ -175,12 +175,6 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
     sum.push_back(ownSummary("reducelab/resources/active_blocks_per_sm", "Active blocks per SM", "", "int64", m.resources.activeBlocksPerSM));
     sum.push_back(ownSummary("reducelab/resources/limiter", "Limiting resource", "", "string", m.resources.limiter));
     sum.push_back(ownSummary("reducelab/resources/waves", "Waves", "", "float64", m.resources.waves));
-    if (m.resources.achievedOccupancy > 0) {  // measured on a GPU (an estimate: record.hpp says how)
-      sum.push_back(ownSummary("reducelab/resources/achieved_occupancy", "Achieved occupancy (estimate, traced twin)",
-                               "percentage", "float64", m.resources.achievedOccupancy));
-      sum.push_back(ownSummary("reducelab/resources/twin_occupancy", "Theoretical occupancy of the traced twin",
-                               "percentage", "float64", m.resources.twinOccupancy));
-    }
     st["summaries"] = sum;
     // Lists have no place in nvbench's summaries (scalars only); its readers ignore extra state keys.
     own["gpu_time_ms"] = m.kernelMs;

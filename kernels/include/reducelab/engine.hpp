@@ -16,9 +16,6 @@ namespace rl {
 struct MeasureOptions {
   bool cpuBaseline = true;  // time the seeds' sequential loop (speedup column)
   bool reference = true;    // exact CPU reference (error column, pass/fail)
-  // One more launch after the timed ones, of the traced twin, for the achieved-occupancy
-  // estimate (ResourceUsage::achievedOccupancy).
-  bool achievedOccupancy = true;
   // Already computed for this data (a table of kernels over the same input shares them).
   const Reference* knownReference = nullptr;
   const CpuBaseline* knownCpu = nullptr;

@@ -26,12 +26,6 @@ struct ResourceUsage {
   double occupancy = 0;     // active warps / max warps per SM
   std::string limiter;      // "threads", "blocks", "registers", "shared memory"
   double waves = 0;         // grid / (active blocks per SM x SMs)
-  // Achieved occupancy, an estimate (0: not measured): one launch of the kernel's traced twin,
-  // whose warps add their clock64 spans per SM; the resident warps averaged over each SM's busy
-  // span (first warp start to last warp end), over the SM's maximum. The twin's own theoretical
-  // occupancy beside it: where it differs from `occupancy`, the twin is not the kernel.
-  double achievedOccupancy = 0;
-  double twinOccupancy = 0;
 };
 
 // Bandwidth ceilings of the device.

@@ -84,16 +84,6 @@ struct LaneRecord {  // 32 bytes
   double value;             // the partial this lane holds after the step
 };
 
-// Per SM, what the traced twin's warps add up as they finish (the achieved-occupancy estimate,
-// Engine::measure): thread-cycles between each thread's begin() and end() (clock64, the SM's own
-// counter), and the first begin and last end seen on the SM.
-struct WarpResidency {
-  unsigned long long threadCycles;
-  unsigned long long first;  // ~0 until a warp finishes here
-  unsigned long long last;
-};
-constexpr int kMaxSmIds = 1024;  // %smid is below this on every GPU we build for
-
 struct TraceHeader {  // 256 bytes
   uint32_t magic;
   uint32_t version;
