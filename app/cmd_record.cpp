@@ -291,7 +291,7 @@ int runRecordCommand(const RecordOptions& o) {
       m.kernelName = p.config.kernel;
       m.error = "not measured: recorded with the CPU model (no NVIDIA GPU)";
       // What this machine can measure: the seeds' CPU loop (a few repetitions, about a second).
-      CpuBaseline cpu = runCpuBaseline(p.config, 5, 1.0, [] { return interrupted(); });
+      CpuBaseline cpu = cpuBaselineOf(p.config, 5, 1.0, CpuWork{[] { return interrupted(); }, {}});
       if (cpu.cancelled) return interruptedExit();
       if (cpu.error.empty() && cpu.reps > 0) m.cpu = cpu, m.haveCpu = true;
     }

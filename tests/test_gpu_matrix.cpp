@@ -178,6 +178,28 @@ TEST_P(MatrixKernel, GpuTraceEqualsCpuModel) {
   std::printf("%s: %d GPU traces identical to the CPU model\n", k.key.data(), compared);
 }
 
+// Seed 003's Tabla 13: the end-to-end time sends the inputs, runs the kernel and reads the output
+// back, so it exceeds the kernel time by at least the bytes crossing the link at 64 GB/s (above a
+// PCIe 5.0 x16's 63 GB/s theoretical); the CPU loop is timed and 'vs CPU' is its ratio to it.
+TEST(MatrixEndToEnd, IncludesTheTransfersAndTheCpuLoop) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  RunConfig c = config(*findKernel("mm-tiled"), Shape{600, 1200, 900}, 16, ElemType::Float32);
+  c.reps = 3;
+  const Measurement m = engine->measure(c, MeasureOptions{});
+  ASSERT_TRUE(m.ok) << m.error;
+  const double bytes = (600.0 * 900 + 900.0 * 1200 + 600.0 * 1200) * 4;
+  ASSERT_EQ(m.endToEndMs.size(), 3u);
+  EXPECT_GT(m.endToEnd.median, m.kernel.median + bytes / 64e9 * 1e3) << "kernel " << m.kernel.median << " ms";
+  ASSERT_TRUE(m.haveCpu) << m.cpu.error;
+  EXPECT_GT(m.cpu.ms.median, 0);
+  EXPECT_NEAR(m.speedupVsCpu, m.cpu.ms.median / m.endToEnd.median, 1e-9 * m.speedupVsCpu);
+  std::printf("600x900 x 900x1200: kernel %.3f ms, with transfers %.3f ms, CPU loop %.1f ms, vs CPU %.1f\n",
+              m.kernel.median, m.endToEnd.median, m.cpu.ms.median, m.speedupVsCpu);
+}
+
 INSTANTIATE_TEST_SUITE_P(Families, MatrixKernel, ::testing::ValuesIn(matrixKeys()), testName);
 
 }  // namespace

@@ -170,7 +170,7 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson,
-                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul", "small", "precision", "occupancy"),
+                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul", "small", "precision", "occupancy", "cpu-vs-gpu"),
                          [](const auto& info) { return info.param; });
 
 // ---- Seed figures checked against their GPU's peak (issue #16) ----

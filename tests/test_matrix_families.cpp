@@ -289,6 +289,37 @@ TEST(MatrixCheck, SeedYardsticksAndHalvesMoveWhatTheySay) {
   }
 }
 
+// The matrices' CPU baseline (the vs CPU column, seed 003's Tabla 12): it computes what the kernel
+// does (its checksum against the test's own product and permutation), is timed, and refuses a
+// product that would run for minutes.
+TEST(MatrixBaseline, TheCpuLoopsComputeTheKernelsResult) {
+  RunConfig m = matrixConfig("mm-tiled", 37, 29, 16, ElemType::Float64, 23);
+  const DataSpec spec = dataSpecOf(m);
+  double expected = 0;
+  for (uint64_t i = 0; i < 37; ++i)
+    for (uint64_t j = 0; j < 29; ++j) {
+      double v = 0;
+      for (uint64_t k = 0; k < 23; ++k) v += generateElement<double>(spec, i * 23 + k) * generateElement<double>(spec, 37 * 23 + k * 29 + j);
+      expected += v;
+    }
+  const CpuBaseline b = cpuBaselineOf(m, 3, 1.0, CpuWork{});
+  ASSERT_EQ(b.error, "");
+  EXPECT_EQ(b.reps, 3);
+  EXPECT_GT(b.ms.median, 0);
+  EXPECT_NEAR(b.result.f, expected, 1e-9 * std::fabs(expected));
+  // A transpose and a copy move every element once: the checksum is the input's sum either way.
+  for (const char* key : {"tr-padded", "tr-copy", "tr-fine"}) {
+    RunConfig t = matrixConfig(key, 64, 64, 32);
+    double sum = 0;
+    for (uint64_t i = 0; i < 64 * 64; ++i) sum += double(generateElement<float>(dataSpecOf(t), i));
+    const CpuBaseline tb = cpuBaselineOf(t, 2, 1.0, CpuWork{});
+    ASSERT_EQ(tb.error, "") << key;
+    EXPECT_NEAR(tb.result.f, sum, 1e-6 * std::fabs(sum)) << key;
+  }
+  RunConfig big = matrixConfig("mm-naive", 2048, 2048, 16, ElemType::Float32, 1024);  // 2^32 multiply-adds
+  EXPECT_NE(cpuBaselineOf(big, 1, 1.0, CpuWork{}).error.find("2^31 multiply-adds"), std::string::npos);
+}
+
 // The output check: exact for the transpose, K x eps x sum|ab| for matmul, so an error a bit
 // above the tolerance fails and one below passes; the tolerance grows with K.
 TEST(MatrixCheck, TransposeExactAndMatmulWithinAToleranceThatGrowsWithK) {

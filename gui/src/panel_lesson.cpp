@@ -145,6 +145,7 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   columns.push_back({"GB/s", {compared.gbs, true}});
   columns.push_back({"% of peak", {"% of peak (" + compared.label + ")", true}});
   for (const char* h : {"vs CPU", "result"}) columns.push_back({h, {h, true}});
+  columns.push_back({"CPU ms", {"CPU loop ms", true}});
   // A result's error against the exact value: for families whose result is one value (not a matrix).
   const bool scalar = std::any_of(lesson.rows.begin(), lesson.rows.end(), [](const LessonRow& row) {
     const KernelFamily* f = familyOf(row.config);
@@ -223,6 +224,8 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
                "reads and writes every element (on each of its passes); a product reads A and B and writes C"},
       {"% of peak", "GB/s / this GPU's theoretical peak (memory clock x bus width)"},
       {"vs CPU", "the seeds' CPU loop's time / our end-to-end time"},
+      {"CPU ms", "the seeds' CPU code for this run on one core of this machine, median ms: a reduction's loop, a "
+                 "matrix product's triple loop, a transpose's double loop"},
       {"result", "the kernel's result; FAIL where it differs from the exact CPU reference beyond the type's tolerance"},
       {"error", "|result - exact|: the exact sum is computed on the CPU in long double with compensation"},
       {"CPU loop error", "|the seeds' CPU loop's result - exact|: a sequential loop in the element type (as the seeds' CPU code)"},
@@ -306,8 +309,9 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       cell["CPU loop error"] = oneValue && m->haveCpu ? errorOf(m->cpu.result) : "-";
       const ResourceUsage& r = m->resources;
       cell["occupancy"] = c.kernel != "cub" && r.occupancy > 0 ? fixed(100 * r.occupancy, 0) + " %" : "-";
+      cell["CPU ms"] = m->haveCpu ? fixed(m->cpu.ms.median, 3) : "-";
     } else {
-      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU", "occupancy"}) cell[k] = "-";
+      for (const char* k : {"time", "GB/s", "% of peak", "vs CPU", "occupancy", "CPU ms"}) cell[k] = "-";
       // Recorded without a GPU: what this machine measured (the seeds' CPU loop) is still shown.
       const Measurement* cpuOnly = nullptr;
       for (const Measurement* x : ours)

@@ -556,7 +556,7 @@ const std::vector<std::string>& lessonColumnsOnDemand() {
   static const std::vector<std::string> columns = {"floor",     "seed floor at peak", "seed % of its peak", "like",
                                                    "seed GB/s", "seed GPU",           "seed GPU peak GB/s", "seed MB read",
                                                    "vs CPU",    "N",                  "block",              "error",
-                                                   "CPU loop error", "occupancy"};
+                                                   "CPU loop error", "occupancy", "CPU ms"};
   return columns;
 }
 

@@ -212,6 +212,9 @@ class CudaEngine final : public Engine {
   // The matrix families' output against the CPU (transpose: every element; matmul: a sample of
   // rows and columns, edges included), and its checksum as the run's result.
   std::string checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel);
+  // The matrices' end-to-end time (seed 003's Tabla 13): the inputs sent from pageable host
+  // memory, the kernel, the output read back, in repetitions of their own after the kernel's.
+  std::string timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m);
   // Enqueues every launch of the reduction. Returns "" or the error.
   std::string launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                         trace::TraceHeader* trace);
@@ -420,6 +423,41 @@ std::string CudaEngine::prepareMatrixScratch(const RunConfig& c) {
   return {};
 }
 
+std::string CudaEngine::timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m) {
+  const size_t inBytes = size_t(inputElements(c)) * elemBytes(c.type);
+  const size_t outBytes = size_t(familyOf(k).outputElements(k, c)) * elemBytes(c.type);
+  std::vector<unsigned char> hostIn, hostOut;  // pageable, as the seed's malloc
+  try {
+    hostIn.resize(inBytes);
+    hostOut.resize(outBytes);
+  } catch (const std::bad_alloc&) {
+    m->endToEndMs.clear();  // no room on the host: no end-to-end time
+    m->endToEnd = {};
+    return {};
+  }
+  cudaError_t e = cudaMemcpyAsync(hostIn.data(), input_.get(), inBytes, cudaMemcpyDeviceToHost, stream_);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
+  if (e != cudaSuccess) return "reading the input back failed: " + cudaText(e);
+  std::vector<double> ms;
+  for (int r = 0; r < c.reps; ++r) {
+    if (!c.warmL2) flushL2();
+    cudaEventRecord(e0_, stream_);
+    if ((e = cudaMemcpyAsync(input_.get(), hostIn.data(), inBytes, cudaMemcpyHostToDevice, stream_)) != cudaSuccess)
+      return "sending the input failed: " + cudaText(e);
+    if (std::string err = launchAll(k, c, m->geometry, nullptr); !err.empty()) return err;
+    if ((e = cudaMemcpyAsync(hostOut.data(), matrixOut_.get(), outBytes, cudaMemcpyDeviceToHost, stream_)) != cudaSuccess)
+      return "reading the output failed: " + cudaText(e);
+    cudaEventRecord(e2_, stream_);
+    if ((e = cudaEventSynchronize(e2_)) != cudaSuccess) return cudaText(e);
+    float t = 0;
+    cudaEventElapsedTime(&t, e0_, e2_);
+    ms.push_back(t);
+  }
+  m->endToEndMs = ms;
+  m->endToEnd = Stats::of(ms);
+  return {};
+}
+
 std::string CudaEngine::checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel) {
   const KernelInfo& k = *findKernel(c.kernel);
   std::vector<unsigned char> out(size_t(familyOf(k).outputElements(k, c)) * elemBytes(c.type));
@@ -622,9 +660,18 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   m.endToEnd = Stats::of(m.endToEndMs);
   m.launchFloorMs = launchFloor(c.timing).median;
   if (matrix) {
+    if (std::string e = timeMatrixWithTransfers(*k, c, &m); !e.empty()) return fail(e);
     if (std::string e = checkMatrix(c, &m, o.cancel); !e.empty()) return fail(e);
     m.distinctResults = {m.result.text()};
     fillMatrixRates(m, peaks(false, {}), dev_);
+    if (o.knownCpu) {
+      m.cpu = *o.knownCpu;
+    } else if (o.cpuBaseline) {
+      m.cpu = cpuBaselineOf(c, c.reps, 3.0, cpuWorkOf(o, "CPU baseline"));
+      if (m.cpu.cancelled) return fail("cancelled");
+    }
+    m.haveCpu = m.cpu.reps > 0;
+    m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? m.cpu.ms.median / m.endToEnd.median : 0;
     m.ok = true;
     return m;
   }
@@ -650,7 +697,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
     m.haveCpu = m.cpu.reps > 0;
     m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? m.cpu.ms.median / m.endToEnd.median : 0;
   } else if (o.cpuBaseline) {
-    m.cpu = runCpuBaseline(c, c.reps, 3.0, cpuWorkOf(o, "CPU baseline"));
+    m.cpu = cpuBaselineOf(c, c.reps, 3.0, cpuWorkOf(o, "CPU baseline"));
     if (o.cancel && o.cancel()) return fail("cancelled");
     m.haveCpu = m.cpu.reps > 0;
     m.speedupVsCpu = m.haveCpu && m.endToEnd.median > 0 ? m.cpu.ms.median / m.endToEnd.median : 0;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "reducelab/family.hpp"
+#include "reducelab/reference.hpp"
 
 namespace rl {
 
@@ -40,6 +41,16 @@ const std::vector<FamilyParameter>& KernelFamily::parameters() const {
 }
 
 std::string KernelFamily::extent(const KernelInfo& k, const RunConfig& c) const { return shape(k, c); }
+
+CpuBaseline KernelFamily::cpuBaseline(const KernelInfo&, const RunConfig& c, int reps, double budgetSeconds,
+                                      const CpuWork& work) const {
+  return runCpuBaseline(c, reps, budgetSeconds, work);
+}
+
+CpuBaseline cpuBaselineOf(const RunConfig& c, int reps, double budgetSeconds, const CpuWork& work) {
+  const KernelInfo* k = findKernel(c.kernel);
+  return k ? familyOf(*k).cpuBaseline(*k, c, reps, budgetSeconds, work) : runCpuBaseline(c, reps, budgetSeconds, work);
+}
 
 const std::vector<FamilyParameter>& allFamilyParameters() {
   static const std::vector<FamilyParameter> all = [] {

@@ -39,6 +39,8 @@ class MatrixFamily : public KernelFamily {
   std::vector<RunConfig> resourceVariants(const KernelInfo& k) const override;
   uint64_t deviceBytesNeeded(const KernelInfo& k, const RunConfig& c, const DeviceInfo& d) const override;
   Geometry geometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks) const override;
+  CpuBaseline cpuBaseline(const KernelInfo& k, const RunConfig& c, int reps, double budgetSeconds,
+                          const CpuWork& work) const override;
   bool gridFromResidency() const override { return false; }
   int instantiation(const KernelInfo& k, const RunConfig& c) const override { return effectiveTile(k, c); }
   TraceData model(const KernelInfo& k, const RunConfig& c, uint64_t grid, int ccMajor, std::string* error) const override;

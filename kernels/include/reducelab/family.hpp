@@ -24,6 +24,8 @@ namespace rl {
 struct TraceData;
 struct Measurement;
 struct Peaks;
+struct CpuBaseline;
+struct CpuWork;
 namespace trace {
 struct TraceHeader;
 }
@@ -119,6 +121,11 @@ class KernelFamily {
   // The least bytes any kernel must move, and the floating-point operations it does.
   virtual double bytesMoved(const KernelInfo& k, const RunConfig& c) const = 0;
   virtual double flopsDone(const KernelInfo& k, const RunConfig& c) const { (void)k, (void)c; return 0; }
+  // The seeds' sequential CPU code for this run, timed on one core (the 'vs CPU' column): `reps`
+  // repetitions, fewer past about `budgetSeconds`. The reductions: the loop acc = acc op v[i]
+  // (runCpuBaseline); the matrices: their plain loops (seed 003's Tabla 12).
+  virtual CpuBaseline cpuBaseline(const KernelInfo& k, const RunConfig& c, int reps, double budgetSeconds,
+                                  const CpuWork& work) const;
   // Device bytes a run allocates (inputs, outputs, partials, the L2 flush buffer).
   virtual uint64_t deviceBytesNeeded(const KernelInfo& k, const RunConfig& c, const DeviceInfo& d) const = 0;
   // Whether its kernels are measured in FLOP/s against the arithmetic peaks (compute-bound).

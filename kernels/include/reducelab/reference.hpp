@@ -83,5 +83,8 @@ struct CpuBaseline {
 CpuBaseline runCpuBaseline(const RunConfig& c, int reps, double budgetSeconds = 3.0,
                            const std::function<bool()>& cancel = {});
 CpuBaseline runCpuBaseline(const RunConfig& c, int reps, double budgetSeconds, const CpuWork& work);
+// The CPU baseline of c's kernel's family (KernelFamily::cpuBaseline): the reductions' loop above,
+// or a matrix family's plain loops. Every caller that times "the CPU" asks this.
+CpuBaseline cpuBaselineOf(const RunConfig& c, int reps, double budgetSeconds, const CpuWork& work);
 
 }  // namespace rl
