@@ -156,9 +156,10 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
       for (const SeedFigure& f : run.seed) EXPECT_NE(csv.find(f.timeText), std::string::npos) << f.timeText;
   for (const std::string& note : lesson->notes)
     EXPECT_NE(readFile(dir + "/lesson.md").find(note), std::string::npos) << note;
-  // With a GPU every row is measured; without one every row says why not.
+  // With a GPU every row is measured; without one every row says why not (a lesson of pitfalls
+  // or exercises may have no rows).
   if (rl::queryDevice(0).available) EXPECT_EQ(csv.find("not measured"), std::string::npos) << csv;
-  else EXPECT_NE(csv.find("needs an NVIDIA GPU"), std::string::npos) << csv;
+  else if (runs > 0) EXPECT_NE(csv.find("needs an NVIDIA GPU"), std::string::npos) << csv;
   const std::string md = readFile(dir + "/lesson.md");
   for (const LessonStep& st : lesson->steps) EXPECT_NE(md.find(st.caption.substr(0, 40)), std::string::npos);
   EXPECT_NE(readFile(dir + "/lesson.tex").find("\\toprule"), std::string::npos);
@@ -169,9 +170,12 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
   EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson,
-                         ::testing::Values("upc", "harris", "max", "beyond", "tour", "multi", "transpose", "matmul", "small", "precision", "occupancy", "cpu-vs-gpu"),
-                         [](const auto& info) { return info.param; });
+// Every shipped lesson (a new one is tested without a line here); gtest names take no '-'.
+INSTANTIATE_TEST_SUITE_P(Lessons, ShippedLesson, ::testing::ValuesIn(shippedLessons()), [](const auto& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+});
 
 // ---- Seed figures checked against their GPU's peak (issue #16) ----
 

@@ -115,8 +115,10 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
   std::string seedMethodLabel;
   const ComparedTime compared = comparedTime(lesson.rows);
   for (const LessonRun* r : runOf) {
-    if (!r || r->seed.empty()) continue;
-    haveSeed = true;
+    if (!r) continue;
+    haveSeed = haveSeed || !r->seed.empty();
+    // A seed timed its own way (seed-method:) shows ours timed so, with or without seed: times
+    // (seed 003's Tabla 13 gives its figures as reference columns).
     if (r->seedMethod) {
       if (seedMethodLabel.empty()) seedMethodLabel = r->seedMethod->label;
       likeSeedColumn = likeSeedColumn || r->seedMethodConfig || r->seedMethod->mean || r->seedMethod->endToEnd != compared.endToEnd;
