@@ -160,9 +160,7 @@ int remoteTraceOf(const TraceOptions& o, const RunConfig& c, TraceData* t, std::
 
 // --instrumented: the unmodified kernel's trace through the Compute Sanitizer patches, in this
 // process, which subscribes before its first CUDA call (the tracer sees launches only then).
-int instrumentedTrace(const TraceOptions& o, const RunConfig& asked) {
-  RunConfig c = asked;  // one pass over the data, as the traced twin and the CPU model record
-  setParametersOfRole(c, ParameterRole::Repeats, 1);
+int instrumentedTrace(const TraceOptions& o, const RunConfig& c) {
   if (o.cpuModel || !o.remoteHost.empty() || !o.remoteCommand.empty()) {
     std::fprintf(stderr, "reducelab: error: --instrumented traces on this machine's GPU: leave out --cpu-model and --remote\n");
     return 2;

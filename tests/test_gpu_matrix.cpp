@@ -143,6 +143,17 @@ TEST_P(MatrixKernel, CorrectOnSizesThatAreNotTileMultiples) {
         if (k.family == Family::Matmul) EXPECT_GT(m.gflops, 0);
         ++runs;
       }
+  if (k.family == Family::Transpose) {  // several passes in one launch leave the same output
+    RunConfig c = config(k, shapes(k).front(), k.tiles.front(), ElemType::Float32);
+    rl::test::setParam(c, "repeat", 3);
+    MeasureOptions o;
+    o.cpuBaseline = false;
+    const Measurement m = engine->measure(c, o);
+    ASSERT_TRUE(m.ok) << m.error;
+    EXPECT_EQ(checkOutputHere(*engine, c, k.family), "") << c.kernel << " repeat 3";
+    EXPECT_TRUE(m.check.pass) << m.check.note;
+    ++runs;
+  }
   std::printf("%s: %d configurations correct\n", k.key.data(), runs);
 }
 
@@ -179,8 +190,9 @@ TEST_P(MatrixKernel, GpuTraceEqualsCpuModel) {
 }
 
 // Seed 003's Tabla 13: the end-to-end time sends the inputs, runs the kernel and reads the output
-// back, so it exceeds the kernel time by at least the bytes crossing the link at 64 GB/s (above a
-// PCIe 5.0 x16's 63 GB/s theoretical); the CPU loop is timed and 'vs CPU' is its ratio to it.
+// back, so it exceeds the kernel time by at least the bytes crossing the link at 900 GB/s (above a
+// PCIe 5.0 x16's 63 GB/s and a Grace-Hopper C2C link's 900); the CPU loop is timed and 'vs CPU' is
+// its ratio to it.
 TEST(MatrixEndToEnd, IncludesTheTransfersAndTheCpuLoop) {
   REQUIRE_GPU();
   std::string err;
@@ -192,7 +204,7 @@ TEST(MatrixEndToEnd, IncludesTheTransfersAndTheCpuLoop) {
   ASSERT_TRUE(m.ok) << m.error;
   const double bytes = (600.0 * 900 + 900.0 * 1200 + 600.0 * 1200) * 4;
   ASSERT_EQ(m.endToEndMs.size(), 3u);
-  EXPECT_GT(m.endToEnd.median, m.kernel.median + bytes / 64e9 * 1e3) << "kernel " << m.kernel.median << " ms";
+  EXPECT_GT(m.endToEnd.median, m.kernel.median + bytes / 900e9 * 1e3) << "kernel " << m.kernel.median << " ms";
   ASSERT_TRUE(m.haveCpu) << m.cpu.error;
   EXPECT_GT(m.cpu.ms.median, 0);
   EXPECT_NEAR(m.speedupVsCpu, m.cpu.ms.median / m.endToEnd.median, 1e-9 * m.speedupVsCpu);

@@ -194,6 +194,37 @@ TEST(LayoutMatrix, NoKeyViewTextIsCutOrOverlappedAndFramesFinish) {
               slowest);
 }
 
+// The Parameters panel's message for a configuration it cannot run (here seed 004's half transpose
+// on a matrix that is not whole tiles: a long sentence) wraps inside the panel: cut once.
+TEST(LayoutMatrix, AConfigurationsErrorWrapsInTheParametersPanel) {
+  std::string error;
+  rl::app::Application* shared = sharedApp(&error);
+  if (!shared) GTEST_SKIP() << "no headless GL context: " << error;
+  rl::app::Application& app = *shared;
+  app.setRecordText(true);
+  if (app.model().lesson.active) app.requestCloseLesson();
+  if (app.model().presentation) app.requestTogglePresentation();
+  app.model().ui.uiScale = 1.0f;
+  app.model().ui.showLeft = true;
+  rl::RunConfig& c = app.model().config;
+  c.kernel = "tr-coarse";
+  rl::test::setParam(c, "rows", 1000);
+  rl::test::setParam(c, "cols", 1000);
+  rl::normalizeConfig(c);
+  ASSERT_NE(rl::validate(c, nullptr), "");
+  app.setDisplaySize(1600, 900);
+  for (int frame = 0; frame < 3; ++frame) app.drawFrame();
+  // Every word of it is drawn there (a cut line keeps only the glyphs inside the panel).
+  std::string drawn;
+  for (const rl::gui::TextRun& r : app.textRuns())
+    if (r.window.find("Parameters") != std::string::npos) drawn += r.text + " ";
+  EXPECT_NE(drawn.find("(coarse-grained) moves"), std::string::npos) << drawn;
+  EXPECT_NE(drawn.find("not 1000 x 1000"), std::string::npos) << "the end of the message is not drawn: " << drawn;
+  for (const rl::gui::LayoutIssue& issue : rl::gui::findLayoutIssues(app.textRuns()))
+    EXPECT_FALSE(issue.kind.rfind("cut", 0) == 0 && issue.window.find("Parameters") != std::string::npos)
+        << issue.describe();
+}
+
 // docs/lessons.md lists `view source` (the source view exists): the parser takes it.
 TEST(LessonFormat, ViewSourceIsAcceptedAsTheDocumentSays) {
   const std::string text = "title: t\nstep: one\nset kernel=k2 block=256\nview source\ncaption: the code\n";

@@ -264,7 +264,13 @@ Table lessonTable(const LessonState& lesson, const Peaks& peaks, bool haveGpu) {
       ours.push_back(&x);
       if (x.ok) m = &x;
     }
-    if (run && !run->seedMethodConfig) like = m;  // the seed's method needs no other measurement
+    // The seed's method needs no other measurement where it changes neither the repetitions nor the
+    // L2 (a run without seed figures is not measured twice: it shows '-' for such a method).
+    if (run && !run->seedMethodConfig && run->seedMethod && m) {
+      const SeedMethod& sm = *run->seedMethod;
+      const bool same = (sm.reps <= 0 || sm.reps == m->config.reps) && (sm.warmL2 < 0 || (sm.warmL2 == 1) == m->config.warmL2);
+      if (same) like = m;
+    }
     cell["floor"] = floorPeak > 0 ? timeCell(bytesMoved(c) / (floorPeak * 1e9) * 1e3) : "-";
     if (const KernelInfo* k = findKernel(c.kernel)) {
       for (auto& [column, value] : familyOf(*k).configCells(*k, c)) cell[column] = value;

@@ -333,7 +333,7 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
   std::string err;
   const auto sched = col::makeSchedule(algo, coll, s.gpus, std::max<uint64_t>(1, bytes / eb), eb, &err);
   if (!sched) {
-    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", err.c_str());
+    wrappedColoredText(ImVec4(1, 0.4f, 0.3f, 1), err);
     return;
   }
   const int steps = int(sched->steps.size());
@@ -416,7 +416,7 @@ void drawMultiGpuPanel(Model& model, UiActions& actions) {
     if (s.loadError.empty()) model.addLog(LogLevel::Info, std::string("Loaded multi-GPU results from ") + s.loadPath);
     else model.addLog(LogLevel::Error, s.loadError);
   }
-  if (!s.loadError.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", s.loadError.c_str());
+  if (!s.loadError.empty()) wrappedColoredText(ImVec4(1, 0.4f, 0.3f, 1), s.loadError);
   if (!s.haveMeasured) {
     ImGui::TextWrapped("No measured run: `reducelab multi --format json --out multi.json` on a machine with GPUs, then Load it "
                        "here for the algbw / busbw chart and measured step times.");

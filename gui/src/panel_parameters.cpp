@@ -136,7 +136,7 @@ void drawReductionParameters(Model& model, RunConfig& c, const KernelInfo* k) {
     if (preset != std::string("2^20")) ImGui::SameLine();
     if (ImGui::SmallButton(preset)) c.n = *parseCount(preset, nullptr);
   }
-  if (!nError.empty()) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", nError.c_str());
+  if (!nError.empty()) wrappedColoredText(ImVec4(0.95f, 0.3f, 0.3f, 1), nError);
   if (k) {
     if (ImGui::BeginCombo("final stage", c.final == FinalStage::Default
                                              ? ("default (" + std::string(name(defaultFinal(*k))) + ")").c_str()
@@ -224,7 +224,7 @@ void drawRunButtons(Model& model, UiActions& actions, float s) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Stop the running measurement and drop the queued ones");
     ImGui::TextDisabled("%s", model.measuringWhat.c_str());
   }
-  if (!model.configError.empty()) ImGui::TextColored(ImVec4(0.95f, 0.3f, 0.3f, 1), "%s", model.configError.c_str());
+  if (!model.configError.empty()) wrappedColoredText(ImVec4(0.95f, 0.3f, 0.3f, 1), model.configError);
 }
 
 }  // namespace rl::gui

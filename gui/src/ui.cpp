@@ -47,6 +47,14 @@ bool beginTiled(const char* id, ImGuiWindowFlags extra = 0) {
 const Fonts& fonts() { return g_fonts; }
 float uiScale() { return g_scale; }
 
+void wrappedColoredText(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
 std::string fontDir() {
   const char* env = std::getenv("REDUCELAB_FONT_DIR");
   std::string d = env && *env ? env : kDefaultFontDir;

@@ -61,10 +61,10 @@ std::vector<std::string> benchRow(const Measurement& m, const Peaks& peaks, Time
 
 Table matrixTable(const std::vector<Measurement>& rows) {
   Table t;
-  t.headers = {"kernel", "name", "type", "size", "tile", "threads", "grid", "time ms", "min ms", "max ms",
-               "GB/s", "% copy", "GFLOP/s", "% peak FLOP", "check", "max error", "occupancy %", "regs"};
-  t.numeric = {false, false, false, false, true, false, false, true, true, true,
-               true,  true,  true,  true,  false, true,  true,  true};
+  t.headers = {"kernel", "name", "type", "size", "tile", "threads", "grid", "time ms", "min ms", "max ms", "e2e ms",
+               "vs CPU", "GB/s", "% copy", "GFLOP/s", "% peak FLOP", "check", "max error", "occupancy %", "regs"};
+  t.numeric = {false, false, false, false, true, false, false, true, true, true, true,
+               true,  true,  true,  true,  true,  false, true,  true,  true};
   for (const Measurement& m : rows) {
     const RunConfig& c = m.config;
     const KernelInfo* k = findKernel(c.kernel);
@@ -87,6 +87,9 @@ Table matrixTable(const std::vector<Measurement>& rows) {
     r.push_back(fixed(m.kernel.median, 4));
     r.push_back(fixed(m.kernel.min, 4));
     r.push_back(fixed(m.kernel.max, 4));
+    // The inputs sent, the kernel, the output read back (seed 003's Tabla 13), and the CPU loop over it.
+    r.push_back(m.endToEnd.median > 0 ? fixed(m.endToEnd.median, 4) : "-");
+    r.push_back(m.haveCpu && m.speedupVsCpu > 0 ? "x" + fixed(m.speedupVsCpu, 1) : "-");
     r.push_back(fixed(m.bandwidthGBs, 1));
     r.push_back(m.pctCopy > 0 ? fixed(m.pctCopy, 1) : "-");
     r.push_back(flops ? fixed(m.gflops, 1) : "-");

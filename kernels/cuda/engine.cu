@@ -214,7 +214,8 @@ class CudaEngine final : public Engine {
   std::string checkMatrix(const RunConfig& c, Measurement* m, const std::function<bool()>& cancel);
   // The matrices' end-to-end time (seed 003's Tabla 13): the inputs sent from pageable host
   // memory, the kernel, the output read back, in repetitions of their own after the kernel's.
-  std::string timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m);
+  std::string timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m,
+                                      const std::function<bool()>& cancel);
   // Enqueues every launch of the reduction. Returns "" or the error.
   std::string launchAll(const KernelInfo& k, const RunConfig& c, const Geometry& g,
                         trace::TraceHeader* trace);
@@ -423,10 +424,16 @@ std::string CudaEngine::prepareMatrixScratch(const RunConfig& c) {
   return {};
 }
 
-std::string CudaEngine::timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m) {
+std::string CudaEngine::timeMatrixWithTransfers(const KernelInfo& k, const RunConfig& c, Measurement* m,
+                                                const std::function<bool()>& cancel) {
   const size_t inBytes = size_t(inputElements(c)) * elemBytes(c.type);
   const size_t outBytes = size_t(familyOf(k).outputElements(k, c)) * elemBytes(c.type);
   std::vector<unsigned char> hostIn, hostOut;  // pageable, as the seed's malloc
+  if (inBytes + outBytes > (size_t(1) << 30)) {  // above 1 GiB of host copies: no end-to-end time
+    m->endToEndMs.clear();
+    m->endToEnd = {};
+    return {};
+  }
   try {
     hostIn.resize(inBytes);
     hostOut.resize(outBytes);
@@ -440,6 +447,7 @@ std::string CudaEngine::timeMatrixWithTransfers(const KernelInfo& k, const RunCo
   if (e != cudaSuccess) return "reading the input back failed: " + cudaText(e);
   std::vector<double> ms;
   for (int r = -1; r < c.reps; ++r) {  // -1: untimed, so the host buffers' first touch is not in a sample
+    if (cancel && cancel()) return "cancelled";
     if (!c.warmL2) flushL2();
     cudaEventRecord(e0_, stream_);
     if ((e = cudaMemcpyAsync(input_.get(), hostIn.data(), inBytes, cudaMemcpyHostToDevice, stream_)) != cudaSuccess)
@@ -660,7 +668,7 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   m.endToEnd = Stats::of(m.endToEndMs);
   m.launchFloorMs = launchFloor(c.timing).median;
   if (matrix) {
-    if (std::string e = timeMatrixWithTransfers(*k, c, &m); !e.empty()) return fail(e);
+    if (std::string e = timeMatrixWithTransfers(*k, c, &m, o.cancel); !e.empty()) return fail(e);
     if (std::string e = checkMatrix(c, &m, o.cancel); !e.empty()) return fail(e);
     m.distinctResults = {m.result.text()};
     fillMatrixRates(m, peaks(false, {}), dev_);

@@ -35,6 +35,9 @@ __global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeNaive(c
   tr.regions(in, in, out + outFirst, out, Tile);
   const int passes = Trace::enabled ? 1 : repeat;
   for (int pass = 0; pass < passes; ++pass) {
+    // Each pass reads the input again: without this the compiler may keep a pass's values (the
+    // pointers are __restrict__) and make the later passes stores only.
+    if (pass > 0) asm volatile("" ::: "memory");
     for (int i = 0; i < Tile; i += int(blockDim.y)) {
       tr.step(kStepCopyRow, i, globalLoad<T>(), globalStore<T>());
       const int y = y0 + i;
@@ -75,7 +78,10 @@ __global__ void __launch_bounds__(Tile * (Tile < 8 ? Tile : 8)) transposeTiled(c
   tr.regions(in, in, out + size_t(outTileRow) * Tile * outCols + size_t(outTileCol) * Tile, out, Tile);
   const int passes = Trace::enabled ? 1 : repeat;
   for (int pass = 0; pass < passes; ++pass) {
-    if (pass > 0) __syncthreads();  // the previous pass's reads of the tile are done
+    if (pass > 0) {
+      __syncthreads();  // the previous pass's reads of the tile are done
+      asm volatile("" ::: "memory");  // and this pass reads the input again (see transposeNaive)
+    }
     for (int i = 0; i < Tile; i += int(blockDim.y)) {
       tr.step(kStepTileLoad, i, globalLoad<T>(), sharedStore<T>());
       if (x < cols && y0 + i < rows) {

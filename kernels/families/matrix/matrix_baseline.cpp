@@ -3,7 +3,10 @@
 // A[i][k] x B[k][j] in the element type; a transpose: each element to its place
 // (transposeDestination, so a copy or half a transpose does what its kernel does).
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <new>
+#include <tuple>
 
 #include "matrix/matrix_family.hpp"
 #include "matrix/matrix_kernels.hpp"
@@ -22,6 +25,13 @@ CpuBaseline loops(const KernelInfo& k, const RunConfig& c, int reps, double budg
   CpuBaseline out;
   const MatrixShape m = matrixShape(c);
   const bool product = k.family == Family::Matmul;
+  if (!product) {
+    for (const FamilyParameter& p : familyOf(k).parameters())
+      if (p.role == ParameterRole::Repeats && p.used(k, c) > 1) {
+        out.error = "the CPU loop makes one pass: no vs CPU for a run of several passes in one launch";
+        return out;
+      }
+  }
   if (product && m.rows * m.cols * m.inner > kMaxCpuMultiplyAdds) {
     out.error = "the CPU loop is not run above 2^31 multiply-adds (this product has " +
                 std::to_string(m.rows * m.cols * m.inner) + "): it would take minutes on one core";
@@ -55,8 +65,15 @@ CpuBaseline loops(const KernelInfo& k, const RunConfig& c, int reps, double budg
         if (work.cancelled && (i & 15) == 0 && work.cancelled()) out.cancelled = true;
       }
     } else {
+      // The plain loops a course writes; the halves of seed 004 through their permutation.
+      const bool transpose = k.swapsTiles && k.swapsElements, copy = !k.swapsTiles && !k.swapsElements;
       for (uint64_t y = 0; y < m.rows && !out.cancelled; ++y) {
-        for (uint64_t x = 0; x < m.cols; ++x) result[transposeDestination(k, m.rows, m.cols, tile, y, x)] = in[y * m.cols + x];
+        if (transpose)
+          for (uint64_t x = 0; x < m.cols; ++x) result[x * m.rows + y] = in[y * m.cols + x];
+        else if (copy)
+          for (uint64_t x = 0; x < m.cols; ++x) result[y * m.cols + x] = in[y * m.cols + x];
+        else
+          for (uint64_t x = 0; x < m.cols; ++x) result[transposeDestination(k, m.rows, m.cols, tile, y, x)] = in[y * m.cols + x];
         if (work.cancelled && (y & 255) == 0 && work.cancelled()) out.cancelled = true;
       }
     }
@@ -81,8 +98,29 @@ CpuBaseline loops(const KernelInfo& k, const RunConfig& c, int reps, double budg
 
 CpuBaseline MatrixFamily::cpuBaseline(const KernelInfo& k, const RunConfig& c, int reps, double budgetSeconds,
                                       const CpuWork& work) const {
-  if (c.type == ElemType::Float64) return loops<double>(k, c, reps, budgetSeconds, work);
-  return loops<float>(k, c, reps, budgetSeconds, work);
+  // One CPU loop per computation in a process: a product's loop takes seconds, and a lesson's or a
+  // bench's rows share shapes (every tile, both kernels); what a loop computes depends only on this.
+  const MatrixShape m = matrixShape(c);
+  using Key = std::tuple<int, int, bool, bool, uint64_t, uint64_t, uint64_t, int, int, uint64_t, int64_t, int64_t, uint64_t>;
+  uint64_t passes = 1;
+  for (const FamilyParameter& p : parameters())
+    if (p.role == ParameterRole::Repeats) passes = p.used(k, c);
+  const Key key{int(k.family), int(c.type), k.swapsTiles, k.swapsElements, m.rows, m.cols, m.inner,
+                k.swapsTiles != k.swapsElements ? effectiveTile(k, c) : 0, int(c.data), c.seed, c.rangeLo, c.rangeHi,
+                passes};
+  static std::mutex mutex;
+  static std::map<Key, CpuBaseline> done;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = done.find(key); it != done.end()) return it->second;
+  }
+  CpuBaseline b = c.type == ElemType::Float64 ? loops<double>(k, c, reps, budgetSeconds, work)
+                                              : loops<float>(k, c, reps, budgetSeconds, work);
+  if (!b.cancelled && b.error.empty()) {
+    std::lock_guard<std::mutex> lock(mutex);
+    done.emplace(key, b);
+  }
+  return b;
 }
 
 }  // namespace rl

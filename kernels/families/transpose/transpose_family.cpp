@@ -9,6 +9,7 @@ namespace rl {
 namespace {
 
 constexpr uint32_t kMaxRepeat = 1000;
+constexpr uint64_t kMaxElementsMoved = uint64_t(1) << 34;  // per launch, all passes
 
 // Seed 004 timed each kernel twice: 100 launches of one pass ("loop over kernel") and one launch
 // that makes 100 passes ("loop within kernel").
@@ -45,6 +46,9 @@ class TransposeFamily final : public MatrixFamily {
     const TransposeParams& p = paramsAs<TransposeParams>(c.params);
     if (p.repeat < 1 || p.repeat > kMaxRepeat)
       return "repeat = " + std::to_string(p.repeat) + " is outside 1.." + std::to_string(kMaxRepeat);
+    if (p.rows * p.cols * p.repeat > kMaxElementsMoved)
+      return "rows x cols x repeat = " + std::to_string(p.rows * p.cols * p.repeat) +
+             " elements per launch is above the limit of 2^34 (seconds per launch): fewer passes or a smaller matrix";
     // Half a transpose is only a permutation of a square matrix cut into whole tiles.
     const int t = effectiveTile(k, c);
     if (k.swapsTiles != k.swapsElements && (p.rows != p.cols || p.rows % uint64_t(t) != 0))

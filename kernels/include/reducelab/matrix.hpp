@@ -14,8 +14,9 @@ struct MatrixCheck {
   bool cancelled = false;
 };
 
-// `output`: the kernel's output on the host (rows x cols for matmul's C, cols x rows for the
-// transpose), elements of c.type. Transpose: every element must equal the input's (exact).
+// `output`: the kernel's output on the host (rows x cols for matmul's C, cols x rows for a
+// transpose, rows x cols for seed 004's copies; its halves are square), elements of c.type. A
+// transpose kernel: every element where its permutation puts it (transposeDestination), exact.
 // Matmul: a sample of up to 32 rows x 32 columns (the first, the last, spread between, so the
 // ragged edge tiles are in it) against a long-double dot product; tolerance per element
 // inner x eps(type) x sum |a b| (the error bound of a K-term dot product: it grows with K).

@@ -41,6 +41,9 @@ struct Fonts {
 };
 const Fonts& fonts();
 float uiScale();  // effective scale (content scale x user scale) of the current frame
+// A message in a colour (an error, a warning), wrapped at the panel's edge: a long sentence is
+// never cut off where the panel ends.
+void wrappedColoredText(const ImVec4& colour, const std::string& text);
 
 // fonts-dejavu-core's folder, or $REDUCELAB_FONT_DIR (machines without the package); ends in '/'.
 std::string fontDir();
