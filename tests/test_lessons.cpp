@@ -130,7 +130,7 @@ TEST_P(ShippedLesson, RunsHeadlessAndWritesStepsAndTable) {
   std::string err;
   auto lesson = loadLesson(GetParam(), &err);
   ASSERT_TRUE(lesson) << err;
-  const std::string dir = rl::test::tempPath("lesson-" + GetParam());
+  const std::string dir = rl::test::tempPath("shipped-lesson-" + GetParam());  // its own: other tests write lesson-NAME
   auto r = runReducelab("lesson " + GetParam() + " --headless --out " + dir + " --size 1280x720");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   size_t runs = 0;
