@@ -316,6 +316,9 @@ TEST(MatrixBaseline, TheCpuLoopsComputeTheKernelsResult) {
     ASSERT_EQ(tb.error, "") << key;
     EXPECT_NEAR(tb.result.f, sum, 1e-6 * std::fabs(sum)) << key;
   }
+  RunConfig passes = matrixConfig("tr-copy", 64, 64, 32);  // the loop makes one pass: no ratio over three
+  rl::test::setParam(passes, "repeat", 3);
+  EXPECT_NE(cpuBaselineOf(passes, 1, 1.0, CpuWork{}).error.find("one pass"), std::string::npos);
   RunConfig big = matrixConfig("mm-naive", 2048, 2048, 16, ElemType::Float32, 1024);  // 2^32 multiply-adds
   EXPECT_NE(cpuBaselineOf(big, 1, 1.0, CpuWork{}).error.find("2^31 multiply-adds"), std::string::npos);
 }

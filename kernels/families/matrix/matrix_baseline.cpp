@@ -25,13 +25,6 @@ CpuBaseline loops(const KernelInfo& k, const RunConfig& c, int reps, double budg
   CpuBaseline out;
   const MatrixShape m = matrixShape(c);
   const bool product = k.family == Family::Matmul;
-  if (!product) {
-    for (const FamilyParameter& p : familyOf(k).parameters())
-      if (p.role == ParameterRole::Repeats && p.used(k, c) > 1) {
-        out.error = "the CPU loop makes one pass: no vs CPU for a run of several passes in one launch";
-        return out;
-      }
-  }
   if (product && m.rows * m.cols * m.inner > kMaxCpuMultiplyAdds) {
     out.error = "the CPU loop is not run above 2^31 multiply-adds (this product has " +
                 std::to_string(m.rows * m.cols * m.inner) + "): it would take minutes on one core";
@@ -100,14 +93,16 @@ CpuBaseline MatrixFamily::cpuBaseline(const KernelInfo& k, const RunConfig& c, i
                                       const CpuWork& work) const {
   // One CPU loop per computation in a process: a product's loop takes seconds, and a lesson's or a
   // bench's rows share shapes (every tile, both kernels); what a loop computes depends only on this.
-  const MatrixShape m = matrixShape(c);
-  using Key = std::tuple<int, int, bool, bool, uint64_t, uint64_t, uint64_t, int, int, uint64_t, int64_t, int64_t, uint64_t>;
-  uint64_t passes = 1;
   for (const FamilyParameter& p : parameters())
-    if (p.role == ParameterRole::Repeats) passes = p.used(k, c);
+    if (p.role == ParameterRole::Repeats && p.used(k, c) > 1) {
+      CpuBaseline none;
+      none.error = "the CPU loop makes one pass: no vs CPU for a run of several passes in one launch";
+      return none;
+    }
+  const MatrixShape m = matrixShape(c);
+  using Key = std::tuple<int, int, bool, bool, uint64_t, uint64_t, uint64_t, int, int, uint64_t, int64_t, int64_t>;
   const Key key{int(k.family), int(c.type), k.swapsTiles, k.swapsElements, m.rows, m.cols, m.inner,
-                k.swapsTiles != k.swapsElements ? effectiveTile(k, c) : 0, int(c.data), c.seed, c.rangeLo, c.rangeHi,
-                passes};
+                k.swapsTiles != k.swapsElements ? effectiveTile(k, c) : 0, int(c.data), c.seed, c.rangeLo, c.rangeHi};
   static std::mutex mutex;
   static std::map<Key, CpuBaseline> done;
   {
