@@ -151,7 +151,8 @@ int Application::exportLesson() {
     }
   }
   const Table t = gui::lessonTable(l, model_.peaks, measuredDevice().available);
-  md << "## Table\n\n" << documentFormat().table(t) << "\n";
+  // A lesson of demonstrations only (pitfalls, transfers) has no runs: no empty table on its page.
+  if (!t.rows.empty()) md << "## Table\n\n" << documentFormat().table(t) << "\n";
   if (!l.lesson.notes.empty()) {  // seed figures above their GPU's peak (docs/lessons.md)
     md << "Seed figures that fail the check against their GPU's peak:\n\n";
     for (const std::string& note : l.lesson.notes) md << "- " << note << "\n";
@@ -176,7 +177,7 @@ int Application::exportLesson() {
     }
     std::printf("wrote %s\n", path.c_str());
   }
-  std::fputs(terminalFormat().table(t).c_str(), stdout);
+  if (!t.rows.empty()) std::fputs(terminalFormat().table(t).c_str(), stdout);
   return 0;
 }
 

@@ -162,7 +162,7 @@ void Controller::apply(BackendEvents& all) {
   for (auto& c : all.checks) checkEvents_.push_back(std::move(c));
   if (ev.progress) runProgress_ = ev.progress;
   for (PitfallResult& p : ev.pitfalls) {
-    const std::string what = "Pitfall " + std::string(name(p.kind)) + " (" + p.source + ")";
+    const std::string what = pitfallTitle(p.kind) + " (" + p.source + ")";
     model_.addLog(p.ok ? gui::LogLevel::Info : gui::LogLevel::Error, p.ok ? what + " shown" : what + ": " + p.error);
     if (p.label.rfind("lesson-pitfall:", 0) == 0) {
       size_t k = SIZE_MAX;  // read without throwing, as the lesson rows' labels

@@ -3,7 +3,9 @@
 // undersized buffer's writes stay inside the allocation that holds its guard zone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "gpu_checks.hpp"
@@ -154,4 +156,95 @@ TEST(GpuPitfalls, ServiceRunsThemOnTheGpu) {
   EXPECT_TRUE(got[0].onGpu);
   EXPECT_EQ(got[0].label, "lesson-pitfall:0");
   EXPECT_EQ(got[0].source.rfind("GPU: ", 0), 0u) << got[0].source;
+}
+
+// ---- host <-> device transfers (issue 26 item 3, lesson `transfers`) ----
+
+// Every copy arrives whole; no copy beats the link's theoretical rate read from the device, and a
+// pinned one of 64 MiB reaches at least half of it; each GB/s is the bytes over the median time.
+TEST(GpuTransfers, CopiesArriveWholeAndNoneBeatsTheLink) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  PitfallRequest r;
+  r.kind = Pitfall::HostCopies;
+  r.sizes = {uint64_t(64) << 10, uint64_t(64) << 20};
+  const PitfallResult out = e->runPitfall(r);
+  ASSERT_TRUE(out.ok) << out.error;
+  const TransferResults& t = out.transfers;
+  ASSERT_TRUE(t.link.known) << "the link's generation and width were not readable (sysfs, NVML)";
+  EXPECT_FALSE(t.modelled);
+  ASSERT_EQ(t.rows.size(), 6u);
+  for (const TransferRow& row : t.rows) {
+    EXPECT_TRUE(row.checked) << row.bytes << " " << name(row.direction);
+    const double each = row.direction == TransferDirection::Both ? 2.0 : 1.0;
+    for (double ms : {row.pageableMs, row.pinnedMs, row.mappedMs}) {
+      ASSERT_GT(ms, 0);
+      const double gbs = each * double(row.bytes) / (ms * 1e-3) / 1e9;
+      EXPECT_LE(gbs, each * t.link.gbs * 1.01) << row.bytes << " " << name(row.direction) << " " << ms << " ms";
+    }
+  }
+  const TransferRow& big = t.rows[3];  // 64 MiB, H2D
+  ASSERT_EQ(big.bytes, uint64_t(64) << 20);
+  ASSERT_EQ(big.direction, TransferDirection::HostToDevice);
+  EXPECT_GE(double(big.bytes) / (big.pinnedMs * 1e-3) / 1e9, 0.5 * t.link.gbs) << t.link.name;
+  // The table's GB/s cells: the row's bytes over its time, to the printed precision.
+  const Table tab = pitfallTable(out);
+  const size_t col = size_t(std::find(tab.headers.begin(), tab.headers.end(), "pinned GB/s") - tab.headers.begin());
+  ASSERT_LT(col, tab.headers.size());
+  EXPECT_NEAR(std::stod(tab.rows[3][col]), double(big.bytes) / (big.pinnedMs * 1e-3) / 1e9, 0.006);
+  std::printf("link %s %.1f GB/s (%s); 64 MiB H2D pageable %.2f pinned %.2f mapped %.2f GB/s; copy engines %d\n",
+              t.link.name.c_str(), t.link.gbs, t.link.source.c_str(), double(big.bytes) / (big.pageableMs * 1e6),
+              double(big.bytes) / (big.pinnedMs * 1e6), double(big.bytes) / (big.mappedMs * 1e6), t.copyEngines);
+}
+
+// Seed 004's streams: with four, copy in, kernel and copy out of different chunks overlap; one
+// stream takes about the sum of its parts; every output is right.
+TEST(GpuTransfers, StreamsOverlapCopiesWithTheKernel) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  PitfallRequest r;
+  r.kind = Pitfall::StreamOverlap;
+  r.sizes = {uint64_t(128) << 20};
+  r.streams = 4;
+  const PitfallResult out = e->runPitfall(r);
+  ASSERT_TRUE(out.ok) << out.error;
+  const TransferResults& t = out.transfers;
+  ASSERT_EQ(t.streams.size(), 4u);
+  for (const StreamRow& s : t.streams) EXPECT_TRUE(s.checked) << s.streams;
+  const double sum = t.parts.copyInMs + t.parts.kernelMs + t.parts.copyOutMs;
+  const double longest = std::max({t.parts.copyInMs, t.parts.kernelMs, t.parts.copyOutMs});
+  EXPECT_GT(t.streams[0].ms, 0.8 * sum);
+  EXPECT_LT(t.streams[3].ms, t.streams[0].ms / 1.3);
+  EXPECT_GT(t.streams[3].ms, 0.95 * longest);  // no schedule beats its longest stage
+  std::printf("parts %.3f + %.3f + %.3f ms (work %d); streams 1..4: %.3f %.3f %.3f %.3f ms\n", t.parts.copyInMs,
+              t.parts.kernelMs, t.parts.copyOutMs, t.parts.work, t.streams[0].ms, t.streams[1].ms, t.streams[2].ms,
+              t.streams[3].ms);
+}
+
+// A reduction of host data: exact every way, and its copy no faster than the link allows.
+TEST(GpuTransfers, AReductionsCopyCostsAtLeastTheLinksTime) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  PitfallRequest r;
+  r.kind = Pitfall::ReduceWithCopy;
+  r.sizes = {uint64_t(64) << 20};
+  const PitfallResult out = e->runPitfall(r);
+  ASSERT_TRUE(out.ok) << out.error;
+  const TransferResults& t = out.transfers;
+  ASSERT_EQ(t.reduce.size(), 3u);
+  int64_t exact = 0;  // the data's formula, summed here
+  for (uint64_t i = 0; i < (uint64_t(64) << 20) / 4; ++i) exact += int32_t((i * 2654435761ull) % 2001) - 1000;
+  for (const ReduceCopyRow& q : t.reduce) {
+    EXPECT_EQ(q.exact, exact);
+    EXPECT_EQ(q.result, exact) << q.what;
+  }
+  ASSERT_TRUE(t.link.known);
+  const double linkMs = double(uint64_t(64) << 20) / (t.link.gbs * 1e9) * 1e3;
+  EXPECT_GE(t.reduce[1].ms - t.reduce[0].ms, 0.95 * linkMs);
+  EXPECT_GE(t.reduce[2].ms - t.reduce[0].ms, 0.95 * linkMs);
+  std::printf("2^24 int32: kernel only %.3f ms, pinned copy + kernel %.3f, pageable %.3f (link %.3f ms)\n",
+              t.reduce[0].ms, t.reduce[1].ms, t.reduce[2].ms, linkMs);
 }

@@ -435,8 +435,8 @@ void drawLessonBar(Model& model, UiActions& actions) {
 
 namespace {
 
-std::string pitfallTitle(const LessonPitfall& p) {
-  std::string t = "Pitfall: " + std::string(name(p.request.kind));
+std::string demonstrationTitle(const LessonPitfall& p) {
+  std::string t = pitfallTitle(p.request.kind);
   if (p.result) t += " (" + p.result->source + ")";
   return t;
 }
@@ -486,12 +486,13 @@ void drawLessonPitfalls(Model& model) {
     const LessonPitfall& p = l.pitfalls[size_t(k)];
     ImGui::PushID(k);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
-    ImGui::TextWrapped("%s", pitfallTitle(p).c_str());
+    ImGui::TextWrapped("%s", demonstrationTitle(p).c_str());
     ImGui::PopStyleColor();
     // The seed's lines beside the fix.
     if (ImGui::BeginTable("code", 2, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchSame)) {
-      ImGui::TableSetupColumn("As seed 002 wrote it");
-      ImGui::TableSetupColumn("The fix");
+      const auto [seedHeading, fixHeading] = pitfallCodeHeadings(p.request.kind);
+      ImGui::TableSetupColumn(seedHeading.c_str());
+      ImGui::TableSetupColumn(fixHeading.c_str());
       ImGui::TableHeadersRow();
       ImGui::TableNextRow();
       ImGui::PushFont(fonts().mono);
@@ -547,7 +548,8 @@ void drawLessonPitfallsWindow(Model& model) {
   ImGui::SetNextWindowPos(ImVec2(area.x, area.y));
   ImGui::SetNextWindowSize(ImVec2(area.w, area.h));
   ImGui::SetNextWindowBgAlpha(1.0f);  // the views underneath must not show through
-  const std::string title = "Seed 002's pitfalls: step " + std::to_string(l.step + 1) + "###lesson-pitfalls";
+  const std::string title = pitfallWindowHeading(l.lesson.steps[size_t(l.step)].pitfalls.front().kind) + ": step " +
+                            std::to_string(l.step + 1) + "###lesson-pitfalls";
   if (ImGui::Begin(title.c_str(), nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                                ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_HorizontalScrollbar))
     drawLessonPitfalls(model);
@@ -556,8 +558,9 @@ void drawLessonPitfallsWindow(Model& model) {
 }
 
 std::string pitfallMarkdown(const LessonPitfall& p) {
-  std::string md = "### " + pitfallTitle(p) + "\n\nAs seed 002 wrote it:\n\n```cuda\n" + pitfallSeedCode(p.request.kind) +
-                   "\n```\n\nThe fix:\n\n```cuda\n" + pitfallFixCode(p.request.kind) + "\n```\n\n";
+  const auto [seedHeading, fixHeading] = pitfallCodeHeadings(p.request.kind);
+  std::string md = "### " + demonstrationTitle(p) + "\n\n" + seedHeading + ":\n\n```cuda\n" + pitfallSeedCode(p.request.kind) +
+                   "\n```\n\n" + fixHeading + ":\n\n```cuda\n" + pitfallFixCode(p.request.kind) + "\n```\n\n";
   if (!p.result) return md + "Not run.\n\n";
   if (!p.result->ok) return md + "Not run: " + p.result->error + "\n\n";
   for (const std::string& f : pitfallFindings(*p.result)) md += "- " + f + "\n";
@@ -569,7 +572,7 @@ std::vector<std::string> lessonPitfallFiles(const LessonState& lesson) {
   std::vector<std::string> out;
   std::map<std::string, int> seen;
   for (const LessonPitfall& p : lesson.pitfalls) {
-    const std::string stem = "pitfall-" + std::string(name(p.request.kind));
+    const std::string stem = (isTransferDemo(p.request.kind) ? "transfers-" : "pitfall-") + std::string(name(p.request.kind));
     const int n = ++seen[stem];
     out.push_back(stem + (n == 1 ? "" : "-" + std::to_string(n)) + std::string(dataFormat().extension));
   }
@@ -583,7 +586,7 @@ void drawLessonTable(Model& model) {
   }
   if (model.lesson.step >= 0 && model.lesson.step < int(model.lesson.lesson.steps.size()) &&
       !model.lesson.lesson.steps[size_t(model.lesson.step)].pitfalls.empty())
-    ImGui::TextDisabled("This step's pitfall is shown in its own window, over the views.");
+    ImGui::TextDisabled("This step's demonstration is shown in its own window, over the views.");
   if (model.lesson.rows.empty()) return;  // a lesson of pitfalls only: no measured runs to list
   // A GPU recording's rows were measured on a GPU, whatever this machine has.
   const bool recordedOnGpu = model.replay.active() && model.replay.recording->fromGpu();

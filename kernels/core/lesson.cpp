@@ -235,37 +235,64 @@ std::string parseSeedMethod(const std::string& rest, SeedMethod* m) {
   return {};
 }
 
-// A `pitfall` line: NAME [block=N] [sizes=a,b,c] [seed=S] (seed 002's pitfalls, pitfalls.hpp).
-std::string parsePitfallLine(const std::string& rest, std::vector<PitfallRequest>* out) {
+// A `pitfall` line: NAME [block=N] [sizes=a,b,c] [seed=S] (seed 002's pitfalls, pitfalls.hpp);
+// a `transfer` line: NAME [sizes=bytes,...] [directions=h2d,d2h,both] [streams=S] (transfers.hpp).
+std::string parsePitfallLine(const std::string& directive, const std::string& rest, std::vector<PitfallRequest>* out) {
   std::istringstream words(rest);
   std::string which, options;
   words >> which;
   std::getline(words, options);
+  const bool transfer = directive == "transfer";
+  std::string names;
+  for (Pitfall p : transfer ? transferDemos() : allPitfalls()) names += (names.empty() ? "" : ", ") + std::string(name(p));
   const std::optional<Pitfall> kind = parsePitfall(which);
-  if (!kind) return "pitfall '" + which + "' is not one of: " + pitfallNames();
+  if (!kind || isTransferDemo(*kind) != transfer) return directive + " '" + which + "' is not one of: " + names;
   PitfallRequest r;
   r.kind = *kind;
   std::string bad;
+  auto wholeNumber = [](const std::string& v, double most) -> std::optional<uint64_t> {
+    const std::optional<double> d = positiveNumber(v);
+    if (!d || *d != std::floor(*d) || *d > most) return std::nullopt;
+    return uint64_t(*d);
+  };
   for (auto& [k, v] : keyValues(options, &bad)) {
     std::string err;
-    if (k == "block") {
-      const std::optional<double> b = positiveNumber(v);
-      if (!b || *b != std::floor(*b) || *b > 1024) return "block=" + v + " is not a power of two from 32 to 1024";
+    if (k == "block" && !transfer) {
+      const std::optional<uint64_t> b = wholeNumber(v, 1024);
+      if (!b) return "block=" + v + " is not a power of two from 32 to 1024";
       r.block = int(*b);
     } else if (k == "sizes") {
       std::istringstream list(v);
       std::string item;
       while (std::getline(list, item, ','))
         if (auto n = parseCount(item, &err)) r.sizes.push_back(*n); else return err;
-    } else if (k == "seed") {
-      const std::optional<double> sd = positiveNumber(v);
-      if (!sd || *sd != std::floor(*sd) || *sd > 1e15) return "seed=" + v + " is not a whole number";
-      r.seed = uint64_t(*sd);
+    } else if (k == "seed" && !transfer) {
+      const std::optional<uint64_t> sd = wholeNumber(v, 1e15);
+      if (!sd) return "seed=" + v + " is not a whole number";
+      r.seed = *sd;
+    } else if (k == "directions" && transfer) {
+      std::istringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        std::optional<TransferDirection> d;
+        auto lower = [](std::string x) {
+          for (char& ch : x) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+          return x;
+        };
+        for (TransferDirection t : {TransferDirection::HostToDevice, TransferDirection::DeviceToHost, TransferDirection::Both})
+          if (lower(item) == lower(std::string(name(t)))) d = t;
+        if (!d) return "direction '" + item + "' is not one of: h2d, d2h, both";
+        r.directions.push_back(*d);
+      }
+    } else if (k == "streams" && transfer) {
+      const std::optional<uint64_t> n = wholeNumber(v, 8);
+      if (!n) return "streams=" + v + " is not a whole number from 1 to 8";
+      r.streams = int(*n);
     } else {
-      return "unknown pitfall setting '" + k + "' (block, sizes, seed)";
+      return "unknown " + directive + " setting '" + k + "' (" + (transfer ? "sizes, directions, streams" : "block, sizes, seed") + ")";
     }
   }
-  if (!bad.empty()) return "'pitfall' options are key=value, got '" + bad + "'";
+  if (!bad.empty()) return "'" + directive + "' options are key=value, got '" + bad + "'";
   if (std::string e = validatePitfall(r); !e.empty()) return e;
   out->push_back(r);
   return {};
@@ -515,9 +542,9 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
         }
       }
       if (!bad.empty()) return fail("'view' options are key=value, got '" + bad + "'");
-    } else if (word == "pitfall") {
+    } else if (word == "pitfall" || word == "transfer") {
       if (auto e = needStep(); !e.empty()) return fail(e);
-      if (std::string e = parsePitfallLine(rest, &step->pitfalls); !e.empty()) return fail(e);
+      if (std::string e = parsePitfallLine(word, rest, &step->pitfalls); !e.empty()) return fail(e);
     } else if (word == "panel") {
       if (auto e = needStep(); !e.empty()) return fail(e);
       static const char* panels[] = {"live", "ladder", "block", "n", "types", "results", "occupancy", "lesson", "multi"};
@@ -528,7 +555,7 @@ std::optional<Lesson> parseLesson(const std::string& text, const std::string& fi
     } else {
       return fail("unknown directive '" + word +
                   "' (title:, description:, reference-columns:, show-columns:, seed-gpu:, seed-method:, step:, caption:, set, run, "
-                  "reference:, seed:, sweep, view, panel, pitfall, exercise, goal:, require:)");
+                  "reference:, seed:, sweep, view, panel, pitfall, transfer, exercise, goal:, require:)");
     }
   }
   if (lesson.steps.empty()) {

@@ -20,6 +20,9 @@ constexpr std::pair<Pitfall, std::string_view> kNames[] = {
     {Pitfall::IntegerMean, "integer-mean"},
     {Pitfall::UndersizedPartials, "undersized-partials"},
     {Pitfall::DoubleReadMax, "double-read"},
+    {Pitfall::HostCopies, "copies"},
+    {Pitfall::StreamOverlap, "streams"},
+    {Pitfall::ReduceWithCopy, "reduce-copy"},
 };
 
 uint64_t mix(uint64_t x) {  // splitmix64's finaliser: a cheap, well-spread hash
@@ -93,8 +96,30 @@ std::string pitfallNames() {
 
 std::vector<Pitfall> allPitfalls() {
   std::vector<Pitfall> out;
-  for (const auto& [k, n] : kNames) out.push_back(k);
+  for (const auto& [k, n] : kNames)
+    if (!isTransferDemo(k)) out.push_back(k);
   return out;
+}
+
+std::vector<Pitfall> transferDemos() { return {Pitfall::HostCopies, Pitfall::StreamOverlap, Pitfall::ReduceWithCopy}; }
+
+bool isTransferDemo(Pitfall p) {
+  return p == Pitfall::HostCopies || p == Pitfall::StreamOverlap || p == Pitfall::ReduceWithCopy;
+}
+
+std::string pitfallTitle(Pitfall p) { return (isTransferDemo(p) ? "Transfers: " : "Pitfall: ") + std::string(name(p)); }
+
+std::string pitfallWindowHeading(Pitfall p) {
+  return isTransferDemo(p) ? "Host <-> device transfers (seeds 002-004)" : "Seed 002's pitfalls";
+}
+
+std::pair<std::string, std::string> pitfallCodeHeadings(Pitfall p) {
+  switch (p) {
+    case Pitfall::HostCopies: return {"Seed 003: host memory from malloc (pageable)", "Seed 004: pinned host memory"};
+    case Pitfall::StreamOverlap: return {"One stream: copy in, kernel, copy out", "Seed 004: two streams"};
+    case Pitfall::ReduceWithCopy: return {"The data copied in for each reduction", "The data kept on the GPU"};
+    default: return {"As seed 002 wrote it", "The fix"};
+  }
 }
 
 std::vector<uint64_t> defaultPitfallSizes(Pitfall p) {
@@ -105,11 +130,15 @@ std::vector<uint64_t> defaultPitfallSizes(Pitfall p) {
     case Pitfall::IntegerMean: return {sq(400), sq(1000), sq(1400), sq(2000)};
     case Pitfall::UndersizedPartials: return {sq(1000)};
     case Pitfall::DoubleReadMax: return {sq(1000)};
+    case Pitfall::HostCopies: return defaultTransferSizes();
+    case Pitfall::StreamOverlap: return {uint64_t(256) << 20};
+    case Pitfall::ReduceWithCopy: return {uint64_t(4) << 20, uint64_t(64) << 20, uint64_t(1) << 30};
   }
   return {};
 }
 
 std::string validatePitfall(const PitfallRequest& r) {
+  if (isTransferDemo(r.kind)) return validateTransfers(r);
   if (r.block < 32 || r.block > 1024 || (r.block & (r.block - 1)) != 0)
     return "block size " + std::to_string(r.block) + " is not a power of two from 32 to 1024";
   const std::vector<uint64_t> sizes = r.sizes.empty() ? defaultPitfallSizes(r.kind) : r.sizes;
@@ -316,6 +345,12 @@ PitfallResult runPitfallOnCpu(const PitfallRequest& r) {
     case Pitfall::IntegerMean: cpuMean(r, sizes, out); break;
     case Pitfall::UndersizedPartials: cpuOverrun(r, sizes.front(), out); break;
     case Pitfall::DoubleReadMax: cpuMax(r, sizes, out); break;
+    case Pitfall::HostCopies:
+    case Pitfall::StreamOverlap:
+    case Pitfall::ReduceWithCopy:
+      runTransfersOnCpu(r, &out);
+      if (!out.error.empty()) return out;
+      break;
   }
   out.ok = true;
   return out;
@@ -324,6 +359,7 @@ PitfallResult runPitfallOnCpu(const PitfallRequest& r) {
 // ---- presentation ----
 
 Table pitfallTable(const PitfallResult& r) {
+  if (isTransferDemo(r.kind)) return transfersTable(r);
   Table t;
   auto add = [&](std::vector<std::string> row) { t.rows.push_back(std::move(row)); };
   auto columns = [&](std::vector<std::pair<std::string, bool>> cols) {
@@ -394,6 +430,9 @@ Table pitfallTable(const PitfallResult& r) {
         add({"host sum (exact " + withCommas(o.exact) + ")", withCommas(o.hostSumSeed), withCommas(o.hostSumFix)});
       }
       break;
+    case Pitfall::HostCopies:
+    case Pitfall::StreamOverlap:
+    case Pitfall::ReduceWithCopy: break;  // transfersTable
     case Pitfall::DoubleReadMax:
       t.caption = "a two-elements-per-thread max whose second read is V_in[i] (the seed) or V_in[i_seg] (the fix), block " +
                   std::to_string(r.block);
@@ -410,6 +449,7 @@ Table pitfallTable(const PitfallResult& r) {
 std::vector<std::string> pitfallFindings(const PitfallResult& r) {
   std::vector<std::string> out;
   if (!r.ok) return {"not run: " + r.error};
+  if (isTransferDemo(r.kind)) return transfersFindings(r);
   const std::string where = r.onGpu ? r.source : "the CPU model";
   switch (r.kind) {
     case Pitfall::ClockTiming: {
@@ -480,6 +520,9 @@ std::vector<std::string> pitfallFindings(const PitfallResult& r) {
                       " instead of " + withCommas(o.exact) + ". Allocate and copy sizeof(long int) x blocks.");
       }
       break;
+    case Pitfall::HostCopies:
+    case Pitfall::StreamOverlap:
+    case Pitfall::ReduceWithCopy: break;  // transfersFindings
     case Pitfall::DoubleReadMax:
       for (const MaxRow& m : r.max)
         if (m.seedMax != m.exactMax)
@@ -511,6 +554,13 @@ std::string pitfallSeedCode(Pitfall p) {
              "cudaMemcpy(suma_GPU, suma_GPU_d, numBlocks*sizeof(float), ...);";
     case Pitfall::DoubleReadMax:
       return "int i_seg = gridDim.x * blockDim.x + i;\nsegundo_valor = ((i_seg < N) ? V_in[i] : -1000000000.0f);";
+    case Pitfall::HostCopies:
+      return "A = (float *) malloc(size);\nerr = cudaMemcpy(d_In_M, A, size, cudaMemcpyHostToDevice);";
+    case Pitfall::StreamOverlap:
+      return "cudaMemcpy(input_d, input_h, 2 * size, cudaMemcpyHostToDevice);\nmyKernel<<<grid, block>>>(input_d, "
+             "output_d, 2 * size);\ncudaMemcpy(output_h, output_d, 2 * size, cudaMemcpyDeviceToHost);";
+    case Pitfall::ReduceWithCopy:
+      return "for (...) {\n  cudaMemcpy(V_d, V, N * sizeof(int), cudaMemcpyHostToDevice);\n  reduce<<<...>>>(V_d, ...);\n}";
   }
   return {};
 }
@@ -527,6 +577,15 @@ std::string pitfallFixCode(Pitfall p) {
       return "cudaMalloc((void **) &suma_GPU_d, sizeof(long int)*numBlocks);\n"
              "cudaMemcpy(suma_GPU, suma_GPU_d, numBlocks*sizeof(long int), ...);";
     case Pitfall::DoubleReadMax: return "segundo_valor = ((i_seg < N) ? V_in[i_seg] : -1000000000.0f);";
+    case Pitfall::HostCopies:
+      return "cudaMallocHost((void **) &A, size);  /* page-locked */\ncudaMemcpyAsync(d_In_M, A, size, "
+             "cudaMemcpyHostToDevice, stream);";
+    case Pitfall::StreamOverlap:
+      return "for (int i = 0; i < 2; ++i) cudaMemcpyAsync(input_d + i * size, input_h + i * size, size, H2D, stream[i]);\n"
+             "for (int i = 0; i < 2; ++i) myKernel<<<grid, block, 0, stream[i]>>>(input_d + i * size, ...);\n"
+             "for (int i = 0; i < 2; ++i) cudaMemcpyAsync(output_h + i * size, output_d + i * size, size, D2H, stream[i]);";
+    case Pitfall::ReduceWithCopy:
+      return "cudaMemcpy(V_d, V, N * sizeof(int), cudaMemcpyHostToDevice);  /* once */\nfor (...) reduce<<<...>>>(V_d, ...);";
   }
   return {};
 }

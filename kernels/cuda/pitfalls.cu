@@ -378,6 +378,11 @@ PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, con
       case Pitfall::IntegerMean: gpuMean(c, sizes, out); break;
       case Pitfall::UndersizedPartials: gpuOverrun(c, sizes.front(), out); break;
       case Pitfall::DoubleReadMax: gpuMax(c, sizes, out); break;
+      case Pitfall::HostCopies:
+      case Pitfall::StreamOverlap:
+      case Pitfall::ReduceWithCopy:
+        if (std::string e = runTransfersOnGpu(device, stream, r, cancel, &out); !e.empty()) throw Failure{e};
+        break;
     }
   } catch (const Failure& f) {
     cudaStreamSynchronize(stream);

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <string>
 
 #include "reducelab/device_info.hpp"
 #include "reducelab/pitfalls.hpp"
@@ -13,5 +14,8 @@ namespace rl {
 // allocates is freed before it returns; the undersized buffer lives inside a larger allocation.
 PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, const PitfallRequest& r,
                               const std::function<bool()>& cancel);
+// The transfers' demonstrations (transfers.cu): fills out->transfers; "" or why not.
+std::string runTransfersOnGpu(const DeviceInfo& device, cudaStream_t stream, const PitfallRequest& r,
+                              const std::function<bool()>& cancel, PitfallResult* out);
 
 }  // namespace rl

@@ -5,11 +5,13 @@
 // `pitfalls` (assets/lessons/pitfalls.lesson) shows the tables these produce.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "reducelab/table.hpp"
+#include "reducelab/transfers.hpp"
 
 namespace rl {
 
@@ -19,11 +21,22 @@ enum class Pitfall {
   IntegerMean,         // the mean as long / int
   UndersizedPartials,  // sizeof(float) x blocks allocated for long int partials
   DoubleReadMax,       // a two-per-thread max that reads V_in[i] twice
+  // Host <-> device transfers (seeds 002-004, transfers.hpp), shown the same way:
+  HostCopies,          // pageable, pinned, mapped; H2D, D2H, both; a size sweep against the link
+  StreamOverlap,       // copy in, kernel, copy out on 1..4 streams (seed 004)
+  ReduceWithCopy,      // a reduction with and without its data's transfer
 };
 std::string_view name(Pitfall p);                           // clock, float-shared, ...
 std::optional<Pitfall> parsePitfall(std::string_view text);
 std::string pitfallNames();                                  // "clock, float-shared, ..."
-std::vector<Pitfall> allPitfalls();
+std::vector<Pitfall> allPitfalls();       // seed 002's (the `pitfalls` lesson)
+std::vector<Pitfall> transferDemos();     // the transfers (the `transfers` lesson)
+bool isTransferDemo(Pitfall p);
+// How the lesson presents one: "Pitfall: clock" or "Transfers: streams"; its window's heading;
+// the headings of its two code columns (the seed's code, the fix).
+std::string pitfallTitle(Pitfall p);
+std::string pitfallWindowHeading(Pitfall p);
+std::pair<std::string, std::string> pitfallCodeHeadings(Pitfall p);
 
 struct PitfallRequest {
   Pitfall kind = Pitfall::ClockTiming;
@@ -31,6 +44,10 @@ struct PitfallRequest {
   std::vector<uint64_t> sizes;   // element counts; empty: defaultPitfallSizes(kind)
   uint64_t seed = 2;             // the data's seed
   std::string label;             // handed back in the result (the lesson's row)
+  // The transfers' (sizes are then bytes): the directions measured (empty: all three), and the
+  // most streams the overlap uses.
+  std::vector<TransferDirection> directions;
+  int streams = 4;
 };
 // The seed's matrices: N = nverts^2 for nverts 400, 1000, 1400, 2000 (plus larger ones where
 // the consequence needs them).
@@ -116,6 +133,7 @@ struct PitfallResult {
   std::vector<MeanRow> mean;
   std::optional<OverrunResult> overrun;
   std::vector<MaxRow> max;
+  TransferResults transfers;
 };
 
 // ---- shared by the CPU model and the GPU run ----
