@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -247,4 +248,34 @@ TEST(GpuTransfers, AReductionsCopyCostsAtLeastTheLinksTime) {
   EXPECT_GE(t.reduce[2].ms - t.reduce[0].ms, 0.95 * linkMs);
   std::printf("2^24 int32: kernel only %.3f ms, pinned copy + kernel %.3f, pageable %.3f (link %.3f ms)\n",
               t.reduce[0].ms, t.reduce[1].ms, t.reduce[2].ms, linkMs);
+}
+
+// Seed 000's float sum beside Kahan's on the GPU: the tree's sums are the CPU model's bit for bit
+// (same operations, same order, no multiply to fuse), and both are timed.
+TEST(GpuPitfalls, KahanTreeSumsMatchTheCpuModelBitForBit) {
+  REQUIRE_GPU();
+  auto e = makeEngine();
+  ASSERT_TRUE(e);
+  PitfallRequest r;
+  r.kind = Pitfall::KahanSum;
+  r.sizes = {(uint64_t(1) << 20) + 7, uint64_t(1) << 24};
+  const PitfallResult gpu = e->runPitfall(r);
+  ASSERT_TRUE(gpu.ok) << gpu.error;
+  const PitfallResult cpu = runPitfallOnCpu(r);
+  ASSERT_TRUE(cpu.ok) << cpu.error;
+  ASSERT_EQ(gpu.kahan.size(), 2u);
+  ASSERT_EQ(cpu.kahan.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const KahanRow &g = gpu.kahan[i], &c = cpu.kahan[i];
+    EXPECT_EQ(g.exact, c.exact);
+    EXPECT_EQ(g.treeSum, c.treeSum) << g.n;
+    EXPECT_EQ(g.treeKahanSum, c.treeKahanSum) << g.n;
+    EXPECT_GT(g.treeMs, 0);
+    EXPECT_GT(g.treeKahanMs, 0);
+    const double spacing = double(std::nextafter(float(g.exact), 1e30f)) - double(float(g.exact));
+    EXPECT_LE(std::fabs(double(g.treeKahanSum) - g.exact), spacing) << g.n;
+    std::printf("N %llu: exact %.3f, loop error %.3f, loop Kahan %.3f, tree %.3f, tree Kahan %.3f; tree %.4f ms, Kahan %.4f ms\n",
+                (unsigned long long)g.n, g.exact, g.loopSum - g.exact, g.loopKahanSum - g.exact, g.treeSum - g.exact,
+                g.treeKahanSum - g.exact, g.treeMs, g.treeKahanMs);
+  }
 }

@@ -270,7 +270,7 @@ TEST(PitfallsLesson, PitfallLinesParseAndBadOnesNameFileLineAndReason) {
   };
   EXPECT_NE(bad("step: a\npitfall nosuch\n").find("x.lesson:2: pitfall 'nosuch' is not one of: clock"), std::string::npos);
   EXPECT_NE(bad("step: a\npitfall clock block=48\n").find("x.lesson:2: block size 48"), std::string::npos);
-  EXPECT_NE(bad("step: a\npitfall clock colour=red\n").find("unknown pitfall setting 'colour'"), std::string::npos);
+  EXPECT_NE(bad("step: a\npitfall clock colour=red\n").find("unknown pitfall clock setting 'colour'"), std::string::npos);
   EXPECT_NE(bad("step: a\npitfall float-shared sizes=2^40\n").find("out of range"), std::string::npos);
   EXPECT_NE(bad("pitfall clock\n").find("before the first 'step:'"), std::string::npos);
 }
@@ -329,4 +329,50 @@ TEST(PitfallsLesson, WindowShowsTheFirstStepWithoutLayoutIssues) {
   EXPECT_NE(shown.find("cudaEventRecord"), std::string::npos) << shown;
   EXPECT_NE(shown.find(rl::queryDevice(0).available ? "CUDA events" : "wall clock ms"), std::string::npos) << shown;
   EXPECT_TRUE(j["panels"].contains("pitfalls"));
+}
+
+// Seed 000's float sum beside Kahan's (the `precision` lesson): the CPU model adds in the kernel's
+// order (thread, then tree), and the compensated sum lands within a float's spacing of the exact.
+TEST(Pitfalls, KahansSumIsWithinAFloatsSpacingWhereThePlainOneDrifts) {
+  // The tree's order on three values: threads 0, 1, 2 hold one each; stride 2 adds 2 into 0, stride 1 adds 1.
+  const float v[3] = {1.0f, 1e-8f, 3.0f};
+  float out = 0;
+  EXPECT_EQ(kahanPass(v, &out, 3, false), 1u);
+  EXPECT_EQ(out, (v[0] + v[2]) + v[1]);
+  // 8 elements a thread, blockDim apart: a block covers 2048 elements, the 2049th starts the next.
+  std::vector<float> ones(2048 + 1, 1.0f);
+  std::vector<float> partial(2);
+  EXPECT_EQ(kahanPass(ones.data(), partial.data(), ones.size(), true), 2u);
+  EXPECT_EQ(partial[0], 2048.0f);
+  EXPECT_EQ(partial[1], 1.0f);
+
+  PitfallRequest r;
+  r.kind = Pitfall::KahanSum;
+  r.sizes = {uint64_t(1) << 24};
+  const PitfallResult res = runPitfallOnCpu(r);
+  ASSERT_TRUE(res.ok) << res.error;
+  ASSERT_EQ(res.kahan.size(), 1u);
+  const KahanRow& k = res.kahan[0];
+  // The exact sum, independently: the data are multiples of 2^-24, summed as integers.
+  uint64_t units = 0;
+  for (uint64_t i = 0; i < k.n; ++i) units += uint64_t(std::ldexp(double(kahanData(r.seed, i)), 24));
+  EXPECT_EQ(k.exact, std::ldexp(double(units), -24));
+  const double spacing = double(std::nextafter(float(k.exact), 1e30f)) - double(float(k.exact));
+  // The loop drifts (N additions to a growing sum), Kahan's loop does not; the tree stays within a
+  // few spacings, its compensated version within one.
+  EXPECT_GT(std::fabs(double(k.loopSum) - k.exact), 2 * spacing);
+  EXPECT_LE(std::fabs(double(k.loopKahanSum) - k.exact), spacing);
+  EXPECT_LE(std::fabs(double(k.treeSum) - k.exact), 4 * spacing);
+  EXPECT_LE(std::fabs(double(k.treeKahanSum) - k.exact), spacing);
+  float loop = 0;  // the loop, written here
+  for (uint64_t i = 0; i < k.n; ++i) loop += kahanData(r.seed, i);
+  EXPECT_EQ(k.loopSum, loop);
+  EXPECT_EQ(k.treeMs, 0);  // nothing timed without a GPU
+  EXPECT_GT(k.loopMs, 0);
+  const Table t = pitfallTable(res);
+  EXPECT_NE(t.caption.find("CPU model"), std::string::npos);
+  for (const auto& row : t.rows)
+    for (const std::string& cell : row) EXPECT_FALSE(cell.empty());
+  EXPECT_FALSE(pitfallFindings(res).empty());
+  EXPECT_EQ(pitfallTitle(Pitfall::KahanSum), "Precision: kahan");
 }

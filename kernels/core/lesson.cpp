@@ -244,7 +244,9 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
   std::getline(words, options);
   const bool transfer = directive == "transfer";
   std::string names;
-  for (Pitfall p : transfer ? transferDemos() : allPitfalls()) names += (names.empty() ? "" : ", ") + std::string(name(p));
+  std::vector<Pitfall> kinds = transfer ? transferDemos() : allPitfalls();
+  if (!transfer) kinds.push_back(Pitfall::KahanSum);  // seed 000's float sum beside Kahan's
+  for (Pitfall p : kinds) names += (names.empty() ? "" : ", ") + std::string(name(p));
   const std::optional<Pitfall> kind = parsePitfall(which);
   if (!kind || isTransferDemo(*kind) != transfer) return directive + " '" + which + "' is not one of: " + names;
   PitfallRequest r;
@@ -270,7 +272,7 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
       const std::optional<uint64_t> sd = wholeNumber(v, 1e15);
       if (!sd) return "seed=" + v + " is not a whole number";
       r.seed = *sd;
-    } else if (k == "directions" && transfer) {
+    } else if (k == "directions" && r.kind == Pitfall::HostCopies) {
       std::istringstream list(v);
       std::string item;
       while (std::getline(list, item, ',')) {
@@ -284,12 +286,16 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
         if (!d) return "direction '" + item + "' is not one of: h2d, d2h, both";
         r.directions.push_back(*d);
       }
-    } else if (k == "streams" && transfer) {
+    } else if (k == "streams" && r.kind == Pitfall::StreamOverlap) {
       const std::optional<uint64_t> n = wholeNumber(v, 8);
       if (!n) return "streams=" + v + " is not a whole number from 1 to 8";
       r.streams = int(*n);
     } else {
-      return "unknown " + directive + " setting '" + k + "' (" + (transfer ? "sizes, directions, streams" : "block, sizes, seed") + ")";
+      const std::string settings = !transfer ? "block, sizes, seed"
+                                   : r.kind == Pitfall::HostCopies ? "sizes, directions"
+                                   : r.kind == Pitfall::StreamOverlap ? "sizes, streams"
+                                                                      : "sizes";
+      return "unknown " + directive + " " + which + " setting '" + k + "' (" + settings + ")";
     }
   }
   if (!bad.empty()) return "'" + directive + "' options are key=value, got '" + bad + "'";

@@ -20,6 +20,7 @@ constexpr std::pair<Pitfall, std::string_view> kNames[] = {
     {Pitfall::IntegerMean, "integer-mean"},
     {Pitfall::UndersizedPartials, "undersized-partials"},
     {Pitfall::DoubleReadMax, "double-read"},
+    {Pitfall::KahanSum, "kahan"},
     {Pitfall::HostCopies, "copies"},
     {Pitfall::StreamOverlap, "streams"},
     {Pitfall::ReduceWithCopy, "reduce-copy"},
@@ -97,7 +98,7 @@ std::string pitfallNames() {
 std::vector<Pitfall> allPitfalls() {
   std::vector<Pitfall> out;
   for (const auto& [k, n] : kNames)
-    if (!isTransferDemo(k)) out.push_back(k);
+    if (!isTransferDemo(k) && k != Pitfall::KahanSum) out.push_back(k);
   return out;
 }
 
@@ -107,10 +108,14 @@ bool isTransferDemo(Pitfall p) {
   return p == Pitfall::HostCopies || p == Pitfall::StreamOverlap || p == Pitfall::ReduceWithCopy;
 }
 
-std::string pitfallTitle(Pitfall p) { return (isTransferDemo(p) ? "Transfers: " : "Pitfall: ") + std::string(name(p)); }
+std::string pitfallTitle(Pitfall p) {
+  return (isTransferDemo(p) ? "Transfers: " : p == Pitfall::KahanSum ? "Precision: " : "Pitfall: ") + std::string(name(p));
+}
 
 std::string pitfallWindowHeading(Pitfall p) {
-  return isTransferDemo(p) ? "Host <-> device transfers (seeds 002-004)" : "Seed 002's pitfalls";
+  return isTransferDemo(p)            ? "Host <-> device transfers (seeds 002-004)"
+         : p == Pitfall::KahanSum ? "Float sums (seed 000)"
+                                      : "Seed 002's pitfalls";
 }
 
 std::pair<std::string, std::string> pitfallCodeHeadings(Pitfall p) {
@@ -118,6 +123,7 @@ std::pair<std::string, std::string> pitfallCodeHeadings(Pitfall p) {
     case Pitfall::HostCopies: return {"Seed 003: host memory from malloc (pageable)", "Seed 004: pinned host memory"};
     case Pitfall::StreamOverlap: return {"One stream: copy in, kernel, copy out", "Seed 004: two streams"};
     case Pitfall::ReduceWithCopy: return {"The data copied in for each reduction", "The data kept on the GPU"};
+    case Pitfall::KahanSum: return {"Seed 000: a float sum", "Kahan's compensated sum"};
     default: return {"As seed 002 wrote it", "The fix"};
   }
 }
@@ -130,6 +136,7 @@ std::vector<uint64_t> defaultPitfallSizes(Pitfall p) {
     case Pitfall::IntegerMean: return {sq(400), sq(1000), sq(1400), sq(2000)};
     case Pitfall::UndersizedPartials: return {sq(1000)};
     case Pitfall::DoubleReadMax: return {sq(1000)};
+    case Pitfall::KahanSum: return {uint64_t(1) << 20, uint64_t(1) << 24, uint64_t(1) << 26};
     case Pitfall::HostCopies: return defaultTransferSizes();
     case Pitfall::StreamOverlap: return {uint64_t(256) << 20};
     case Pitfall::ReduceWithCopy: return {uint64_t(4) << 20, uint64_t(64) << 20, uint64_t(1) << 30};
@@ -328,6 +335,105 @@ void cpuMax(const PitfallRequest& r, const std::vector<uint64_t>& sizes, Pitfall
 
 }  // namespace
 
+float kahanData(uint64_t seed, uint64_t i) {
+  return std::ldexp(float(mix(seed * 0x9E3779B97F4A7C15ull ^ (i + 1)) >> 40), -24);
+}
+
+uint64_t kahanPass(const float* in, float* out, uint64_t n, bool compensated) {
+  const uint64_t per = uint64_t(kKahanBlock) * 8, blocks = (n + per - 1) / per;
+  float hi[kKahanBlock], lo[kKahanBlock];
+  for (uint64_t b = 0; b < blocks; ++b) {
+    for (int tid = 0; tid < kKahanBlock; ++tid) {
+      float sum = 0, c = 0;
+      for (uint64_t k = 0; k < 8; ++k) {
+        const uint64_t i = b * per + uint64_t(tid) + k * kKahanBlock;
+        if (i >= n) continue;
+        if (compensated) {
+          const float y = in[i] - c;
+          const float t = sum + y;
+          c = (t - sum) - y;
+          sum = t;
+        } else {
+          sum += in[i];
+        }
+      }
+      hi[tid] = sum;
+      lo[tid] = compensated ? -c : 0.0f;
+    }
+    for (int stride = kKahanBlock / 2; stride > 0; stride >>= 1)
+      for (int tid = 0; tid < stride; ++tid) {
+        if (compensated) {
+          const float a = hi[tid], bb = hi[tid + stride];
+          const float t = a + bb;
+          const float z = t - a;
+          const float err = (a - (t - z)) + (bb - z);
+          hi[tid] = t;
+          lo[tid] = lo[tid] + lo[tid + stride] + err;
+        } else {
+          hi[tid] = hi[tid] + hi[tid + stride];
+        }
+      }
+    out[b] = compensated ? hi[0] + lo[0] : hi[0];
+  }
+  return blocks;
+}
+
+void kahanLoops(const float* data, uint64_t n, KahanRow* row) {
+  for (bool compensated : {false, true}) {
+    std::vector<double> ms;
+    float result = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      float acc = 0, c = 0;
+      if (compensated)
+        for (uint64_t i = 0; i < n; ++i) {
+          const float y = data[i] - c;
+          const float t = acc + y;
+          c = (t - acc) - y;
+          acc = t;
+        }
+      else
+        for (uint64_t i = 0; i < n; ++i) acc += data[i];
+      ms.push_back(msSince(t0));
+      result = acc;
+    }
+    std::sort(ms.begin(), ms.end());
+    (compensated ? row->loopKahanSum : row->loopSum) = result;
+    (compensated ? row->loopKahanMs : row->loopMs) = ms[1];
+  }
+}
+
+namespace {
+void cpuKahan(const PitfallRequest& r, const std::vector<uint64_t>& sizes, PitfallResult& out) {
+  for (uint64_t n : sizes) {
+    std::vector<float> data(static_cast<size_t>(n)), a, b;
+    uint64_t units = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      data[i] = kahanData(r.seed, i);
+      units += uint64_t(std::ldexp(double(data[i]), 24));
+    }
+    KahanRow row;
+    row.n = n;
+    row.exact = std::ldexp(double(units), -24);
+    for (bool compensated : {false, true}) {
+      const float* from = data.data();
+      uint64_t count = n;
+      a.assign(static_cast<size_t>((n + 2047) / 2048), 0.0f);
+      b = a;
+      float* to = a.data();
+      do {
+        count = kahanPass(from, to, count, compensated);
+        from = to;
+        to = to == a.data() ? b.data() : a.data();
+      } while (count > 1);
+      (compensated ? row.treeKahanSum : row.treeSum) = *from;
+    }
+    kahanLoops(data.data(), n, &row);
+    out.kahan.push_back(row);
+  }
+}
+}  // namespace
+
 PitfallResult runPitfallOnCpu(const PitfallRequest& r) {
   PitfallResult out;
   out.kind = r.kind;
@@ -345,6 +451,7 @@ PitfallResult runPitfallOnCpu(const PitfallRequest& r) {
     case Pitfall::IntegerMean: cpuMean(r, sizes, out); break;
     case Pitfall::UndersizedPartials: cpuOverrun(r, sizes.front(), out); break;
     case Pitfall::DoubleReadMax: cpuMax(r, sizes, out); break;
+    case Pitfall::KahanSum: cpuKahan(r, sizes, out); break;
     case Pitfall::HostCopies:
     case Pitfall::StreamOverlap:
     case Pitfall::ReduceWithCopy:
@@ -430,6 +537,29 @@ Table pitfallTable(const PitfallResult& r) {
         add({"host sum (exact " + withCommas(o.exact) + ")", withCommas(o.hostSumSeed), withCommas(o.hostSumFix)});
       }
       break;
+    case Pitfall::KahanSum: {
+      t.caption = "one float sum four ways on the same data (k / 2^24 in [0, 1)): the seeds' CPU loop on this machine, "
+                  "and the tree (block " + std::to_string(kKahanBlock) + ", 8 elements a thread) " +
+                  (r.onGpu ? "on the GPU, its time the median of every pass's kernels"
+                           : "in the CPU model: the kernels' operations in the same order, so a GPU's sums; no GPU time");
+      columns({{"N", true}, {"how", false}, {"result", true}, {"error", true}, {"ms", true}, {"Kahan's cost", true}});
+      for (const KahanRow& k : r.kahan) {
+        auto add = [&](const char* how, float v, double ms, double plainMs) {
+          t.rows.push_back({count(k.n), how, fixed(double(v), 3), fixed(double(v) - k.exact, 3),
+                            ms > 0 ? fixed(ms, 3) : "-",
+                            plainMs > 0 && ms > 0 ? fixed(100.0 * (ms / plainMs - 1), 0) + " %" : "-"});
+          t.setValue(t.rows.size() - 1, 0, std::to_string(k.n));
+        };
+        add("CPU loop", k.loopSum, k.loopMs, 0);
+        add("CPU loop, Kahan", k.loopKahanSum, k.loopKahanMs, k.loopMs);
+        add(r.onGpu ? "GPU tree" : "tree (CPU model)", k.treeSum, k.treeMs, 0);
+        add(r.onGpu ? "GPU tree, Kahan + TwoSum" : "tree, Kahan + TwoSum (CPU model)", k.treeKahanSum, k.treeKahanMs, k.treeMs);
+      }
+      t.notes = {"elements", "", "the float result", "result - the exact sum (the data are multiples of 2^-24: their sum is exact in integers)",
+                 "median time: the CPU loop on one core; the tree's kernels on the GPU (every pass)",
+                 "Kahan's time over the plain one's, minus 1"};
+      break;
+    }
     case Pitfall::HostCopies:
     case Pitfall::StreamOverlap:
     case Pitfall::ReduceWithCopy: break;  // transfersTable
@@ -520,6 +650,29 @@ std::vector<std::string> pitfallFindings(const PitfallResult& r) {
                       " instead of " + withCommas(o.exact) + ". Allocate and copy sizeof(long int) x blocks.");
       }
       break;
+    case Pitfall::KahanSum: {
+      if (r.kahan.empty()) break;
+      const KahanRow& k = r.kahan.back();
+      auto err = [&](float v) { return fixed(std::fabs(double(v) - k.exact), 3); };
+      const double spacing = double(std::nextafter(float(k.exact), 1e30f)) - double(float(k.exact));
+      out.push_back("At N = " + count(k.n) + " the seeds' CPU loop misses the exact sum by " + err(k.loopSum) +
+                    "; with Kahan's compensation by " + err(k.loopKahanSum) + ". Each addition to a running sum near " +
+                    fixed(k.exact, 0) + " rounds to a spacing of " + fixed(spacing, 3) +
+                    ", and the loop makes N of them; Kahan keeps what each lost and adds it back." +
+                    (k.loopSum == 16777216.0f && k.exact > 2 * 16777216.0
+                         ? " Past 2^24 = 16,777,216 the spacing is 2, more than twice any element: every addition "
+                           "rounds back down and the loop's sum stops growing there."
+                         : ""));
+      out.push_back("The tree misses by " + err(k.treeSum) + " plain and " + err(k.treeKahanSum) + " with Kahan and TwoSum (" +
+                    (r.onGpu ? r.source : "the CPU model") + "): it adds numbers of similar size, so it is already "
+                    "within a few spacings, and no float result can be closer than half of one.");
+      if (k.treeMs > 0 && k.treeKahanMs > 0)
+        out.push_back("Kahan costs four more additions per element: " + fixed(100.0 * (k.treeKahanMs / k.treeMs - 1), 0) +
+                      " % in the GPU's time (it waits on memory, not on arithmetic), " +
+                      fixed(100.0 * (k.loopKahanMs / k.loopMs - 1), 0) + " % in the CPU loop's. A double accumulator "
+                      "(the previous step) is exact for these data.");
+      break;
+    }
     case Pitfall::HostCopies:
     case Pitfall::StreamOverlap:
     case Pitfall::ReduceWithCopy: break;  // transfersFindings
@@ -554,6 +707,9 @@ std::string pitfallSeedCode(Pitfall p) {
              "cudaMemcpy(suma_GPU, suma_GPU_d, numBlocks*sizeof(float), ...);";
     case Pitfall::DoubleReadMax:
       return "int i_seg = gridDim.x * blockDim.x + i;\nsegundo_valor = ((i_seg < N) ? V_in[i] : -1000000000.0f);";
+    case Pitfall::KahanSum:
+      return "float sum = 0;\nfor (k = 0; k < 8; ++k) sum += in[i + k * blockDim.x];\n"
+             "... sdata[tid] += sdata[tid + s];  /* the tree */";
     case Pitfall::HostCopies:
       return "A = (float *) malloc(size);\nerr = cudaMemcpy(d_In_M, A, size, cudaMemcpyHostToDevice);";
     case Pitfall::StreamOverlap:
@@ -577,6 +733,9 @@ std::string pitfallFixCode(Pitfall p) {
       return "cudaMalloc((void **) &suma_GPU_d, sizeof(long int)*numBlocks);\n"
              "cudaMemcpy(suma_GPU, suma_GPU_d, numBlocks*sizeof(long int), ...);";
     case Pitfall::DoubleReadMax: return "segundo_valor = ((i_seg < N) ? V_in[i_seg] : -1000000000.0f);";
+    case Pitfall::KahanSum:
+      return "float y = in[i] - c, t = sum + y;\nc = (t - sum) - y;  sum = t;  /* what the addition lost */\n"
+             "... TwoSum in the tree: t = a + b; z = t - a; err = (a - (t - z)) + (b - z);";
     case Pitfall::HostCopies:
       return "cudaMallocHost((void **) &A, size);  /* page-locked */\ncudaMemcpyAsync(d_In_M, A, size, "
              "cudaMemcpyHostToDevice, stream);";

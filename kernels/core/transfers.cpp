@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -46,8 +47,6 @@ std::vector<TransferDirection> directionsOf(const PitfallRequest& r) {
   return {TransferDirection::HostToDevice, TransferDirection::DeviceToHost, TransferDirection::Both};
 }
 
-// Repetitions by size: a 1 KiB copy is a few microseconds, a 4 GiB one a tenth of a second.
-int repsFor(uint64_t bytes) { return bytes <= (uint64_t(4) << 20) ? 20 : bytes <= (uint64_t(64) << 20) ? 10 : bytes <= (uint64_t(1) << 30) ? 5 : 3; }
 
 }  // namespace
 
@@ -83,23 +82,53 @@ LinkInfo readPcieLinkFromSysfs(const std::string& pciBusId, const std::string& s
   if (const size_t colon = id.find(':'); colon == 8 && id.compare(0, 4, "0000") == 0) id = id.substr(4);
   if (id.empty() || id.find('/') != std::string::npos || id.find("..") != std::string::npos) return out;
   const std::string dir = sysRoot + "/bus/pci/devices/" + id + "/";
-  auto generation = [&](const std::string& file) {
-    const std::string s = readLine(dir + file);  // "32.0 GT/s PCIe"
+  auto generationIn = [&](const std::string& d, const std::string& file) {
+    const std::string s = readLine(d + file);  // "32.0 GT/s PCIe"
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
     return end != s.c_str() ? pcieGenerationOfSpeed(v) : 0;
   };
-  auto width = [&](const std::string& file) { return std::atoi(readLine(dir + file).c_str()); };
-  const int gen = generation("max_link_speed"), w = width("max_link_width");
+  auto widthIn = [&](const std::string& d, const std::string& file) { return std::atoi(readLine(d + file).c_str()); };
+  int gen = generationIn(dir, "max_link_speed"), w = widthIn(dir, "max_link_width");
   if (pcieGBs(gen, w) <= 0) return out;
+  // The device's own maximum; the port above it (the devices entry is a link into that port's
+  // folder) may allow less: a Gen5 GPU in a Gen4 slot trains at Gen4.
+  std::error_code ec;
+  const std::filesystem::path real = std::filesystem::canonical(dir, ec);
+  if (!ec && real.has_parent_path()) {
+    const std::string up = real.parent_path().string() + "/";
+    const int upGen = generationIn(up, "max_link_speed"), upW = widthIn(up, "max_link_width");
+    if (pcieGBs(upGen, upW) > 0) gen = std::min(gen, upGen), w = std::min(w, upW);
+  }
   out.known = true;
   out.name = "PCIe Gen" + std::to_string(gen) + " x" + std::to_string(w);
   out.gbs = pcieGBs(gen, w);
   out.source = "sysfs, " + id;
-  const int genNow = generation("current_link_speed"), wNow = width("current_link_width");
+  const int genNow = generationIn(dir, "current_link_speed"), wNow = widthIn(dir, "current_link_width");
   if (pcieGBs(genNow, wNow) > 0 && (genNow != gen || wNow != w))
     out.now = "at Gen" + std::to_string(genNow) + " x" + std::to_string(wNow) + " when read (an idle link slows down)";
   return out;
+}
+
+std::string hostMemoryRefusal(uint64_t bytes) {
+  // MemAvailable: free memory plus what the kernel can reclaim (page cache), unlike MemFree.
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") {
+      const uint64_t avail = kib * 1024;
+      if (bytes > avail / 2)
+        return "needs " + collective::formatBytes(bytes) + " of host memory; " + collective::formatBytes(avail) +
+               " is available, and at most half of it is used";
+      return {};
+    }
+  return {};  // unknown: the allocation itself says
+}
+
+int transferReps(uint64_t bytes) {
+  return bytes <= (uint64_t(4) << 20) ? 20 : bytes <= (uint64_t(64) << 20) ? 10 : bytes <= (uint64_t(1) << 30) ? 5 : 3;
 }
 
 LinkInfo assumedLink() {
@@ -126,8 +155,18 @@ std::string validateTransfers(const PitfallRequest& r) {
     if (r.kind != Pitfall::HostCopies && b % 4 != 0)
       return "size " + std::to_string(b) + " is not a whole number of int32 elements (a multiple of 4 bytes)";
   }
+  for (size_t i = 0; i < sizes.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (sizes[i] == sizes[j]) return "size " + collective::formatBytes(sizes[i]) + " is given twice";
+  for (size_t i = 0; i < r.directions.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (r.directions[i] == r.directions[j]) return "direction " + std::string(name(r.directions[i])) + " is given twice";
+  if (r.kind != Pitfall::HostCopies && !r.directions.empty())
+    return std::string(name(r.kind)) + " has no directions (copies has)";
   if (r.kind == Pitfall::StreamOverlap && sizes.size() != 1) return "streams takes one size";
   if (r.streams < 1 || r.streams > 8) return "streams=" + std::to_string(r.streams) + " is not from 1 to 8";
+  if (r.kind != Pitfall::StreamOverlap && r.streams != PitfallRequest{}.streams)
+    return std::string(name(r.kind)) + " has no streams setting (streams has)";
   return {};
 }
 
@@ -142,6 +181,10 @@ void runTransfersOnCpu(const PitfallRequest& r, PitfallResult* out) {
       // The one part of a pageable transfer this machine can measure: the host copy into the
       // runtime's staging buffer. Both buffers touched first, as the seed's data would be.
       const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+      if (std::string e = hostMemoryRefusal(2 * largest); !e.empty()) {
+        out->error = e;
+        return;
+      }
       std::unique_ptr<unsigned char[]> a(new (std::nothrow) unsigned char[largest]), b(new (std::nothrow) unsigned char[largest]);
       if (!a || !b) {
         out->error = "cannot allocate 2 x " + collective::formatBytes(largest) + " of host memory";
@@ -151,7 +194,7 @@ void runTransfersOnCpu(const PitfallRequest& r, PitfallResult* out) {
       std::memset(b.get(), 0, largest);
       for (uint64_t bytes : sizes) {
         std::vector<double> ms;
-        for (int k = 0; k < repsFor(bytes) + 1; ++k) {
+        for (int k = 0; k < transferReps(bytes) + 1; ++k) {
           const auto t0 = std::chrono::steady_clock::now();
           std::memcpy(b.get(), a.get(), bytes);
           const double d = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -161,9 +204,8 @@ void runTransfersOnCpu(const PitfallRequest& r, PitfallResult* out) {
           TransferRow row;
           row.bytes = bytes;
           row.direction = d;
-          row.reps = repsFor(bytes);
+          row.reps = transferReps(bytes);
           row.hostCopyMs = medianMs(ms);
-          row.checked = std::memcmp(a.get(), b.get(), bytes) == 0;
           t.rows.push_back(row);
         }
       }
@@ -203,7 +245,7 @@ Table transfersTable(const PitfallResult& r) {
   auto columns = [&](std::vector<std::pair<std::string, bool>> cols) {
     for (auto& [h, num] : cols) t.headers.push_back(h), t.numeric.push_back(num);
   };
-  const std::string link = x.link.known ? x.link.name + ", " + fixed(x.link.gbs, 1) + " GB/s each way" : "link unknown";
+  const std::string link = x.link.known ? x.link.name + ", " + fixed(x.link.gbs, 1) + " GB/s each way" : "not readable here";
   switch (r.kind) {
     case Pitfall::HostCopies: {
       auto linkUs = [&](uint64_t bytes) {
@@ -227,8 +269,9 @@ Table transfersTable(const PitfallResult& r) {
                    "the size / the link's theoretical rate one way"};
         break;
       }
-      t.caption = "medians, from the call to the copy's end (wall clock); the link: " + link + " (" + x.link.source +
-                  (x.link.now.empty() ? "" : "; " + x.link.now) + "); every copy compared byte for byte with its source: " +
+      t.caption = "medians, from the call to the copy's end (wall clock); the link: " + link +
+                  (x.link.known ? " (" + x.link.source + (x.link.now.empty() ? "" : "; " + x.link.now) + ")" : "") +
+                  "; every copy compared byte for byte with its source: " +
                   (allSame ? "identical" : "a copy DIFFERS");
       columns({{"size", true}, {"direction", false}, {"pageable us", true}, {"pageable GB/s", true}, {"pinned us", true},
                {"pinned GB/s", true}, {"mapped us", true}, {"mapped GB/s", true}, {"host memcpy GB/s", true},
@@ -296,53 +339,73 @@ std::vector<std::string> transfersFindings(const PitfallResult& r) {
   const std::string where = r.onGpu ? r.source.substr(r.source.find(':') == std::string::npos ? 0 : r.source.find(':') + 2) : "";
   switch (r.kind) {
     case Pitfall::HostCopies: {
-      const TransferRow* big = nullptr;  // the largest H2D
-      const TransferRow* small = nullptr;
+      // Each direction's largest and smallest row (a step may measure D2H and both only).
+      auto largest = [&](TransferDirection d) {
+        const TransferRow* b = nullptr;
+        for (const TransferRow& t : x.rows)
+          if (t.direction == d && (!b || t.bytes > b->bytes)) b = &t;
+        return b;
+      };
+      const TransferRow* h2d = largest(TransferDirection::HostToDevice);
+      const TransferRow* d2h = largest(TransferDirection::DeviceToHost);
+      const TransferRow* both = largest(TransferDirection::Both);
+      const TransferRow* one = h2d ? h2d : d2h;  // a one-way row for the rates
+      const TransferRow* smallest = nullptr;
       for (const TransferRow& t : x.rows)
-        if (t.direction == TransferDirection::HostToDevice) {
-          if (!big || t.bytes > big->bytes) big = &t;
-          if (!small || t.bytes < small->bytes) small = &t;
-        }
+        if (!smallest || t.bytes < smallest->bytes) smallest = &t;
+      const TransferRow* any = one ? one : both;
+      const std::string linkText = x.link.known ? x.link.name + "'s " + fixed(x.link.gbs, 1) + " GB/s" : "";
       if (x.modelled) {
         out.push_back("No GPU here: no transfer is measured. Over " + x.link.name + " a copy cannot beat " +
                       fixed(x.link.gbs, 1) + " GB/s each way; the seed's GPU had PCIe x16 at 4 GB/s and reached 1.5 GB/s "
                       "from pageable memory, 3 GB/s from pinned.");
-        if (big && big->hostCopyMs > 0)
+        if (any && any->hostCopyMs > 0)
           out.push_back("Pageable memory is copied twice: the runtime first copies it into a pinned staging buffer, "
-                        "which is a host memcpy, measured here at " + gbs(big->bytes, big->hostCopyMs) + " GB/s for " +
-                        collective::formatBytes(big->bytes) + ".");
+                        "which is a host memcpy, measured here at " + gbs(any->bytes, any->hostCopyMs) + " GB/s for " +
+                        collective::formatBytes(any->bytes) + ".");
         break;
       }
-      if (big && big->pinnedMs > 0)
-        out.push_back("From pinned memory, " + collective::formatBytes(big->bytes) + " goes to the GPU at " +
-                      gbs(big->bytes, big->pinnedMs) + " GB/s: " + pct(rate(big->bytes, big->pinnedMs), x.link.gbs) +
-                      " of " + x.link.name + "'s " + fixed(x.link.gbs, 1) + " GB/s (packet headers and the DMA's "
-                      "requests take the rest). From pageable memory: " + gbs(big->bytes, big->pageableMs) +
-                      " GB/s; the runtime copies it through a pinned staging buffer first (host memcpy here: " +
-                      gbs(big->bytes, big->hostCopyMs) + " GB/s).");
-      if (small && small->pinnedMs > 0)
-        out.push_back("A " + collective::formatBytes(small->bytes) + " copy takes " + us(small->pinnedMs) +
-                      " us pinned and " + us(small->pageableMs) + " us pageable: a fixed cost per call that no link "
+      if (!x.link.known)
+        out.push_back("The link's generation and width could not be read (sysfs, NVML): no theoretical rate to compare with.");
+      if (one && one->pinnedMs > 0)
+        out.push_back("From pinned memory, " + collective::formatBytes(one->bytes) +
+                      (one == h2d ? " goes to the GPU at " : " comes back from the GPU at ") + gbs(one->bytes, one->pinnedMs) +
+                      " GB/s" + (x.link.known ? ": " + pct(rate(one->bytes, one->pinnedMs), x.link.gbs) + " of " + linkText +
+                                                    " (packet headers and the DMA's requests take the rest)"
+                                              : "") +
+                      ". From pageable memory: " + gbs(one->bytes, one->pageableMs) +
+                      " GB/s; the runtime copies it through a pinned staging buffer (host memcpy here: " +
+                      gbs(one->bytes, one->hostCopyMs) + " GB/s).");
+      if (smallest && one && smallest->bytes <= (uint64_t(64) << 10) && smallest->bytes < one->bytes && smallest->pinnedMs > 0)
+        out.push_back("A " + collective::formatBytes(smallest->bytes) + " copy takes " + us(smallest->pinnedMs) +
+                      " us pinned and " + us(smallest->pageableMs) + " us pageable: a fixed cost per call that no link "
                       "speed removes. Seed 004: group many small transfers into one large one.");
-      if (big && big->mappedMs > 0)
-        out.push_back("Mapped memory needs no copy call: the kernel reads host memory over the link itself, at " +
-                      gbs(big->bytes, big->mappedMs) + " GB/s here. Worth it for data read once; data read twice "
-                      "crosses the link twice.");
-      for (const TransferRow& t : x.rows)
-        if (t.direction == TransferDirection::Both && big && t.bytes == big->bytes && t.pinnedMs > 0) {
-          out.push_back("Both directions at once (pinned, two streams): " + gbs(2 * t.bytes, t.pinnedMs) +
-                        " GB/s in all: the link carries each way independently" +
-                        (x.copyEngines > 0 ? " and the GPU has " + std::to_string(x.copyEngines) + " copy engines" : "") +
-                        ". From pageable memory: " + gbs(2 * t.bytes, t.pageableMs) + " GB/s.");
-          break;
-        }
-      out.push_back("Seed 004's GPU (PCIe x16, 4 GB/s) reached 1.5 GB/s pageable (38 %) and 3 GB/s pinned (75 %)" +
-                    (big && big->pinnedMs > 0 ? "; this " + where + ": " + pct(rate(big->bytes, big->pageableMs), x.link.gbs) +
-                                                    " and " + pct(rate(big->bytes, big->pinnedMs), x.link.gbs) + "."
-                                              : "."));
+      if (one && one->mappedMs > 0)
+        out.push_back("Mapped memory needs no copy call: the kernel " + std::string(one == h2d ? "reads" : "writes") +
+                      " host memory over the link itself, at " + gbs(one->bytes, one->mappedMs) +
+                      " GB/s here. Worth it for data used once; data read twice crosses the link twice.");
+      if (both && both->pinnedMs > 0) {
+        const double together = rate(2 * both->bytes, both->pinnedMs);
+        double alone = 0;  // the faster single direction at that size
+        for (const TransferRow& t : x.rows)
+          if (t.bytes == both->bytes && t.direction != TransferDirection::Both) alone = std::max(alone, rate(t.bytes, t.pinnedMs));
+        std::string f = "Both directions at once (pinned, two streams): " + gbs(2 * both->bytes, both->pinnedMs) + " GB/s in all";
+        if (alone > 0 && together > 1.3 * alone)
+          f += ", against " + fixed(alone, 2) + " GB/s one way: the link carries each direction on its own lanes" +
+               (x.copyEngines >= 2 ? ", and this GPU has " + std::to_string(x.copyEngines) + " copy engines to fill both" : "");
+        else if (alone > 0)
+          f += ", no more than one way (" + fixed(alone, 2) + " GB/s): the two copies did not overlap" +
+               (x.copyEngines == 1 ? " (this GPU has one copy engine)" : "");
+        out.push_back(f + ". From pageable memory: " + gbs(2 * both->bytes, both->pageableMs) + " GB/s.");
+      }
+      std::string seed = "Seed 004's GPU (PCIe x16, 4 GB/s) reached 1.5 GB/s pageable (38 %) and 3 GB/s pinned (75 %)";
+      if (one && one->pinnedMs > 0 && x.link.known)
+        seed += "; this " + where + ": " + pct(rate(one->bytes, one->pageableMs), x.link.gbs) + " and " +
+                pct(rate(one->bytes, one->pinnedMs), x.link.gbs);
+      out.push_back(seed + ".");
       bool allSame = true;
       for (const TransferRow& t : x.rows) allSame = allSame && t.checked;
-      if (!allSame) out.push_back("A copy DIFFERS from its source (see the table's last column).");
+      if (!allSame) out.push_back("A copy DIFFERS from its source.");
       break;
     }
     case Pitfall::StreamOverlap: {
@@ -360,9 +423,9 @@ std::vector<std::string> transfersFindings(const PitfallResult& r) {
                       "runs while the next chunk comes in and the previous one goes out: " + fixed(last.ms, 3) +
                       " ms, x" + fixed(one.ms / last.ms, 2) + ". No schedule beats the longest stage (" +
                       fixed(std::max({x.parts.copyInMs, x.parts.kernelMs, x.parts.copyOutMs}), 3) + " ms)" +
-                      (x.copyEngines > 0 ? "; the copies in and out overlap each other because this GPU has " +
-                                               std::to_string(x.copyEngines) + " copy engines"
-                                         : "") + ".");
+                      (x.copyEngines >= 2 ? "; with " + std::to_string(x.copyEngines) +
+                                                " copy engines, a chunk's copy in and another's copy out can run at once"
+                                          : x.copyEngines == 1 ? "; with one copy engine, copies in and out take turns" : "") + ".");
       out.push_back("Seed 004 queues every copy in, then every kernel, then every copy out (its loop, as here); the "
                     "overlap needs pinned memory (cudaMallocHost) and cudaMemcpyAsync on non-default streams.");
       break;

@@ -2,6 +2,7 @@
 // kernel_calcularMaximo) beside their fixes, with the consequence read back from the device.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -61,6 +62,50 @@ __global__ void kernel_calcularMaximo(const float* V_in, float* V_out, const int
     __syncthreads();
   }
   if (tid == 0) V_out[blockIdx.x] = sdata[0];
+}
+
+// Seed 000's float sum (each thread 8 elements, the block a tree in shared memory), and the same
+// with Kahan's compensation: each thread keeps what its additions rounded away, the tree adds the
+// (sum, compensation) pairs with TwoSum. kahanPass in pitfalls.cpp is this kernel on the CPU,
+// operation for operation.
+template <bool kCompensated>
+__global__ void floatSumPass(const float* in, float* out, unsigned long long n) {
+  __shared__ float hi[kKahanBlock], lo[kKahanBlock];
+  const unsigned int tid = threadIdx.x;
+  const unsigned long long first = (unsigned long long)blockIdx.x * kKahanBlock * 8 + tid;
+  float sum = 0, c = 0;
+  for (unsigned int k = 0; k < 8; ++k) {
+    const unsigned long long i = first + (unsigned long long)k * kKahanBlock;
+    if (i < n) {
+      if (kCompensated) {
+        const float y = in[i] - c;
+        const float t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+      } else {
+        sum += in[i];
+      }
+    }
+  }
+  hi[tid] = sum;
+  lo[tid] = kCompensated ? -c : 0.0f;
+  __syncthreads();
+  for (unsigned int stride = kKahanBlock / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) {
+      if (kCompensated) {
+        const float a = hi[tid], b = hi[tid + stride];
+        const float t = a + b;
+        const float z = t - a;
+        const float err = (a - (t - z)) + (b - z);
+        hi[tid] = t;
+        lo[tid] = lo[tid] + lo[tid + stride] + err;
+      } else {
+        hi[tid] = hi[tid] + hi[tid + stride];
+      }
+    }
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = kCompensated ? hi[0] + lo[0] : hi[0];
 }
 
 // ---- host side ----
@@ -349,6 +394,74 @@ void gpuMax(const Context& c, const std::vector<uint64_t>& sizes, PitfallResult&
   }
 }
 
+void gpuKahan(const Context& c, const std::vector<uint64_t>& sizes, PitfallResult& out) {
+  for (uint64_t n : sizes) {
+    c.cancelled();
+    std::vector<float> host(static_cast<size_t>(n));
+    uint64_t units = 0;  // the exact sum in units of 2^-24
+    for (uint64_t i = 0; i < n; ++i) {
+      host[i] = kahanData(c.r.seed, i);
+      units += uint64_t(std::ldexp(double(host[i]), 24));
+    }
+    KahanRow row;
+    row.n = n;
+    row.exact = std::ldexp(double(units), -24);
+    const uint64_t per = uint64_t(kKahanBlock) * 8;
+    Buffer in, a, b;
+    check(in.alloc(n * sizeof(float)), "allocating the data");
+    check(a.alloc(((n + per - 1) / per) * sizeof(float)), "allocating the partial sums");
+    check(b.alloc(((n + per - 1) / per) * sizeof(float)), "allocating the partial sums");
+    upload(c, in.as<float>(), host.data(), n * sizeof(float), "copying the data");
+    cudaEvent_t start = nullptr, stop = nullptr;
+    check(cudaEventCreate(&start), "event");
+    if (cudaError_t e = cudaEventCreate(&stop); e != cudaSuccess) {
+      cudaEventDestroy(start);
+      check(e, "event");
+    }
+    struct Events {
+      cudaEvent_t a, b;
+      ~Events() { cudaEventDestroy(a), cudaEventDestroy(b); }
+    } events{start, stop};
+    for (bool compensated : {false, true}) {
+      // Every pass until one value is left: the data, then the blocks' sums, ping-pong.
+      auto sumOnce = [&]() {
+        const float* from = in.as<float>();
+        float* to = a.as<float>();
+        uint64_t count = n;
+        do {
+          const uint64_t blocks = (count + per - 1) / per;
+          if (compensated) floatSumPass<true><<<unsigned(blocks), kKahanBlock, 0, c.stream>>>(from, to, count);
+          else floatSumPass<false><<<unsigned(blocks), kKahanBlock, 0, c.stream>>>(from, to, count);
+          check(cudaGetLastError(), "launching the float sum");
+          from = to;
+          to = to == a.as<float>() ? b.as<float>() : a.as<float>();
+          count = blocks;
+        } while (count > 1);
+        return from;
+      };
+      std::vector<double> ms;
+      const float* result = nullptr;
+      for (int rep = 0; rep <= 10; ++rep) {
+        c.cancelled();
+        check(cudaEventRecord(start, c.stream), "event");
+        result = sumOnce();
+        check(cudaEventRecord(stop, c.stream), "event");
+        check(cudaEventSynchronize(stop), "the float sum");
+        float e = 0;
+        check(cudaEventElapsedTime(&e, start, stop), "event time");
+        if (rep > 0) ms.push_back(double(e));
+      }
+      float sum = 0;
+      check(cudaMemcpyAsync(&sum, result, sizeof sum, cudaMemcpyDeviceToHost, c.stream), "reading the sum");
+      check(cudaStreamSynchronize(c.stream), "reading the sum");
+      (compensated ? row.treeKahanSum : row.treeSum) = sum;
+      (compensated ? row.treeKahanMs : row.treeMs) = median(ms);
+    }
+    kahanLoops(host.data(), n, &row);
+    out.kahan.push_back(row);
+  }
+}
+
 }  // namespace
 
 PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, const PitfallRequest& r,
@@ -378,6 +491,7 @@ PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, con
       case Pitfall::IntegerMean: gpuMean(c, sizes, out); break;
       case Pitfall::UndersizedPartials: gpuOverrun(c, sizes.front(), out); break;
       case Pitfall::DoubleReadMax: gpuMax(c, sizes, out); break;
+      case Pitfall::KahanSum: gpuKahan(c, sizes, out); break;
       case Pitfall::HostCopies:
       case Pitfall::StreamOverlap:
       case Pitfall::ReduceWithCopy:

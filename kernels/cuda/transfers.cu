@@ -36,9 +36,6 @@ double medianOf(std::vector<double> v) {
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
-int repsFor(uint64_t bytes) {
-  return bytes <= (uint64_t(4) << 20) ? 20 : bytes <= (uint64_t(64) << 20) ? 10 : bytes <= (uint64_t(1) << 30) ? 5 : 3;
-}
 
 // Owned memory of each kind; freed on every path out (a Failure included).
 struct DeviceMem {
@@ -56,7 +53,12 @@ struct HostMem {  // pinned (cudaHostAlloc) or pageable (new[])
     if (pin) {
       check(cudaHostAlloc(reinterpret_cast<void**>(&p), bytes, mapped ? cudaHostAllocMapped : cudaHostAllocDefault),
             "cannot allocate " + collective::formatBytes(bytes) + " of pinned host memory");
-      if (mapped) check(cudaHostGetDevicePointer(&device, p, 0), "cannot map host memory into the GPU");
+      if (mapped)
+        if (cudaError_t e = cudaHostGetDevicePointer(&device, p, 0); e != cudaSuccess) {
+          cudaFreeHost(p);  // the destructor does not run for a constructor that throws
+          p = nullptr;
+          check(e, "cannot map host memory into the GPU");
+        }
     } else {
       p = new (std::nothrow) unsigned char[bytes];
       if (!p) throw Failure{"cannot allocate " + collective::formatBytes(bytes) + " of host memory"};
@@ -75,7 +77,10 @@ struct Streams {
   explicit Streams(int n) {
     for (int i = 0; i < n; ++i) {
       cudaStream_t st = nullptr;
-      check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cannot create a stream");
+      if (cudaError_t e = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking); e != cudaSuccess) {
+        for (cudaStream_t made : s) cudaStreamDestroy(made);  // no destructor after a throwing constructor
+        check(e, "cannot create a stream");
+      }
       s.push_back(st);
     }
   }
@@ -141,49 +146,52 @@ struct Context {
     check(cudaMemsetAsync(dev, 0, bytes, stream), "clearing");
     check(cudaStreamSynchronize(stream), "clearing");
   }
-  unsigned gridFor(uint64_t items) const {
-    const uint64_t most = uint64_t(std::max(1, device.smCount)) * 16;
+  // Blocks of 256 for `items`, at most what the GPU holds at once (divided by `share` when that
+  // many kernels must run side by side).
+  unsigned gridFor(uint64_t items, int share = 1) const {
+    const uint64_t perSm = uint64_t(std::max(256, device.maxThreadsPerSM)) / 256;
+    const uint64_t most = std::max<uint64_t>(1, uint64_t(std::max(1, device.smCount)) * perSm / uint64_t(share));
     return unsigned(std::max<uint64_t>(1, std::min<uint64_t>((items + 255) / 256, most)));
   }
 };
 
-// Host memory the demonstration needs at once, against what the machine has free.
+// Host memory the demonstration holds at once, against what the machine has available.
 void checkHostMemory(uint64_t bytes) {
-  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return;
-  const uint64_t avail = uint64_t(pages) * uint64_t(page);
-  if (bytes > avail / 2)
-    throw Failure{"needs " + collective::formatBytes(bytes) + " of host memory; " + collective::formatBytes(avail) +
-                  " is free, and at most half of it is used"};
+  if (std::string e = hostMemoryRefusal(bytes); !e.empty()) throw Failure{e};
 }
 
-// The link: sysfs, else NVML's maximum generation and width (loaded at run time).
+// The link: NVML's maximum generation and width "possible with this device and system" (loaded at
+// run time), else sysfs (the device's, limited by the port above it).
 LinkInfo linkOf(const DeviceInfo& d) {
-  LinkInfo l = readPcieLinkFromSysfs(d.pciBusId);
-  if (l.known) return l;
-  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return l;
-  using InitFn = int (*)();
-  using HandleFn = int (*)(const char*, void**);
-  using ValueFn = int (*)(void*, unsigned*);
-  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
-  auto handle = reinterpret_cast<HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByUUID"));
-  auto gen = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkGeneration"));
-  auto width = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkWidth"));
-  auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
-  if (init && handle && gen && width && shutdown && init() == 0) {
-    void* dev = nullptr;
-    unsigned g = 0, w = 0;
-    if (handle(d.uuid.c_str(), &dev) == 0 && gen(dev, &g) == 0 && width(dev, &w) == 0 && pcieGBs(int(g), int(w)) > 0) {
-      l.known = true;
-      l.name = "PCIe Gen" + std::to_string(g) + " x" + std::to_string(w);
-      l.gbs = pcieGBs(int(g), int(w));
-      l.source = "NVML";
+  LinkInfo l;
+  if (void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    using InitFn = int (*)();
+    using HandleFn = int (*)(const char*, void**);
+    using ValueFn = int (*)(void*, unsigned*);
+    auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
+    auto handle = reinterpret_cast<HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByUUID"));
+    auto gen = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkGeneration"));
+    auto width = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkWidth"));
+    auto genNow = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetCurrPcieLinkGeneration"));
+    auto widthNow = reinterpret_cast<ValueFn>(dlsym(lib, "nvmlDeviceGetCurrPcieLinkWidth"));
+    auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
+    if (init && handle && gen && width && shutdown && init() == 0) {
+      void* dev = nullptr;
+      unsigned g = 0, w = 0, gn = 0, wn = 0;
+      if (handle(d.uuid.c_str(), &dev) == 0 && gen(dev, &g) == 0 && width(dev, &w) == 0 && pcieGBs(int(g), int(w)) > 0) {
+        l.known = true;
+        l.name = "PCIe Gen" + std::to_string(g) + " x" + std::to_string(w);
+        l.gbs = pcieGBs(int(g), int(w));
+        l.source = "NVML";
+        if (genNow && widthNow && genNow(dev, &gn) == 0 && widthNow(dev, &wn) == 0 && pcieGBs(int(gn), int(wn)) > 0 &&
+            (gn != g || wn != w))
+          l.now = "at Gen" + std::to_string(gn) + " x" + std::to_string(wn) + " when read (an idle link slows down)";
+      }
+      shutdown();
     }
-    shutdown();
+    dlclose(lib);
   }
-  dlclose(lib);
-  return l;
+  return l.known ? l : readPcieLinkFromSysfs(d.pciBusId);
 }
 
 // Times `enqueue` (which returns once its work is queued) to the end of the work on `streams`:
@@ -203,9 +211,27 @@ double timeWall(const Context& c, int reps, const std::vector<cudaStream_t>& str
   return medianOf(ms);
 }
 
+// The same timed by CUDA events on the engine's stream, as the streams' loop is (seed 004).
+template <class Enqueue>
+double timeEvents(const Context& c, int reps, Enqueue&& enqueue) {
+  Event start, stop;
+  std::vector<double> ms;
+  for (int k = 0; k <= reps; ++k) {
+    c.cancelled();
+    check(cudaEventRecord(start.e, c.stream), "event");
+    enqueue();
+    check(cudaEventRecord(stop.e, c.stream), "event");
+    check(cudaEventSynchronize(stop.e), "a transfer or kernel failed");
+    float e = 0;
+    check(cudaEventElapsedTime(&e, start.e, stop.e), "event time");
+    if (k > 0) ms.push_back(double(e));
+  }
+  return medianOf(ms);
+}
+
 void gpuTransfers(const Context& c, const std::vector<uint64_t>& sizes, TransferResults& out) {
   const uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
-  checkHostMemory(4 * largest);
+  checkHostMemory(2 * largest);  // one memory kind's source and destination at a time
   std::vector<TransferDirection> dirs = c.r.directions;
   if (dirs.empty()) dirs = {TransferDirection::HostToDevice, TransferDirection::DeviceToHost, TransferDirection::Both};
   DeviceMem a(largest), b(largest);  // a: what H2D writes and D2H reads; b: the other direction's
@@ -216,7 +242,7 @@ void gpuTransfers(const Context& c, const std::vector<uint64_t>& sizes, Transfer
       TransferRow row;
       row.bytes = bytes;
       row.direction = d;
-      row.reps = repsFor(bytes);
+      row.reps = transferReps(bytes);
       row.checked = true;
       out.rows.push_back(row);
     }
@@ -231,19 +257,20 @@ void gpuTransfers(const Context& c, const std::vector<uint64_t>& sizes, Transfer
     fillPattern(src.p, largest, 1);
     std::memset(dst.p, 0, largest);  // touched: a page fault is not a transfer
     for (uint64_t bytes : sizes) {
-      const int reps = repsFor(bytes);
+      const int reps = transferReps(bytes);
       // The device side starts as the source's bytes, so every D2H can be checked against it.
       c.copyNow(a.p, src.p, bytes, cudaMemcpyHostToDevice);
+      int share = 1;  // "both": the two copy kernels side by side, each on half the GPU
       auto h2d = [&](cudaStream_t s, void* to) {
         if (m == Mapped)
-          copyBytes<<<c.gridFor(bytes / 16 + 1), 256, 0, s>>>(static_cast<const unsigned char*>(src.device),
+          copyBytes<<<c.gridFor(bytes / 16 + 1, share), 256, 0, s>>>(static_cast<const unsigned char*>(src.device),
                                                              static_cast<unsigned char*>(to), bytes);
         else
           check(cudaMemcpyAsync(to, src.p, bytes, cudaMemcpyHostToDevice, s), "host to device");
       };
       auto d2h = [&](cudaStream_t s) {
         if (m == Mapped)
-          copyBytes<<<c.gridFor(bytes / 16 + 1), 256, 0, s>>>(static_cast<const unsigned char*>(a.p),
+          copyBytes<<<c.gridFor(bytes / 16 + 1, share), 256, 0, s>>>(static_cast<const unsigned char*>(a.p),
                                                              static_cast<unsigned char*>(dst.device), bytes);
         else
           check(cudaMemcpyAsync(dst.p, a.p, bytes, cudaMemcpyDeviceToHost, s), "device to host");
@@ -256,6 +283,7 @@ void gpuTransfers(const Context& c, const std::vector<uint64_t>& sizes, Transfer
       };
       for (TransferDirection d : dirs) {
         TransferRow& row = rowOf(bytes, d);
+        share = d == TransferDirection::Both ? 2 : 1;
         double ms = 0;
         bool same = false;
         switch (d) {
@@ -301,20 +329,19 @@ void gpuStreams(const Context& c, uint64_t bytes, TransferResults& out) {
   for (uint64_t i = 0; i < n; ++i) inH[i] = uint32_t(i * 2654435761u);
   Event start, stop;
   const int reps = 5;
-  const std::vector<cudaStream_t> one{c.stream};
   // Each stage alone, then the kernel's work sized so that it takes about a copy's time (where
   // streams help most; a kernel far shorter or longer than the copies hides little).
-  out.parts.copyInMs = timeWall(c, reps, one, [&] {
+  out.parts.copyInMs = timeEvents(c, reps, [&] {
     check(cudaMemcpyAsync(inD.p, in.p, bytes, cudaMemcpyHostToDevice, c.stream), "copy in");
   });
   const int probe = 64;
   const unsigned grid = c.gridFor(n);
-  const double probeMs = timeWall(c, reps, one, [&] {
+  const double probeMs = timeEvents(c, reps, [&] {
     busyKernel<<<grid, 256, 0, c.stream>>>(static_cast<const uint32_t*>(inD.p), static_cast<uint32_t*>(outD.p), n, probe);
   });
   check(cudaGetLastError(), "the kernel");
   auto kernelMs = [&](int w) {
-    const double ms = timeWall(c, reps, one, [&] {
+    const double ms = timeEvents(c, reps, [&] {
       busyKernel<<<grid, 256, 0, c.stream>>>(static_cast<const uint32_t*>(inD.p), static_cast<uint32_t*>(outD.p), n, w);
     });
     check(cudaGetLastError(), "the kernel");
@@ -329,7 +356,7 @@ void gpuStreams(const Context& c, uint64_t bytes, TransferResults& out) {
   }
   out.parts.work = work;
   out.parts.kernelMs = ms;
-  out.parts.copyOutMs = timeWall(c, reps, one, [&] {
+  out.parts.copyOutMs = timeEvents(c, reps, [&] {
     check(cudaMemcpyAsync(result.p, outD.p, bytes, cudaMemcpyDeviceToHost, c.stream), "copy out");
   });
   for (int s = 1; s <= c.r.streams; ++s) {
@@ -361,10 +388,10 @@ void gpuStreams(const Context& c, uint64_t bytes, TransferResults& out) {
         part(i, &f, &cnt);
         if (cnt) check(cudaMemcpyAsync(outH + f, static_cast<uint32_t*>(outD.p) + f, cnt * 4, cudaMemcpyDeviceToHost, st.s[size_t(i)]), "copy out");
       }
-      std::vector<Event> done(static_cast<size_t>(s));
+      std::vector<Event> done(static_cast<size_t>(s - 1));  // streams 1.. join stream 0 before the stop
       for (int i = 1; i < s; ++i) {
-        check(cudaEventRecord(done[size_t(i)].e, st.s[size_t(i)]), "event");
-        check(cudaStreamWaitEvent(st.s[0], done[size_t(i)].e, 0), "event");
+        check(cudaEventRecord(done[size_t(i - 1)].e, st.s[size_t(i)]), "event");
+        check(cudaStreamWaitEvent(st.s[0], done[size_t(i - 1)].e, 0), "event");
       }
       check(cudaEventRecord(stop.e, st.s[0]), "event");
       check(cudaEventSynchronize(stop.e), "the streams' work");
@@ -423,7 +450,7 @@ void gpuReduceWithCopy(const Context& c, const std::vector<uint64_t>& sizes, Tra
       std::memcpy(&v, result.p, sizeof v);
       return v;
     };
-    const int reps = repsFor(bytes);
+    const int reps = transferReps(bytes);
     ReduceCopyRow k{"kernel only (data already on the GPU)", n, 0, 0, exact};
     k.ms = timeWall(c, reps, one, reduce, [&] { std::memset(result.p, 0, sizeof(int64_t)); });
     k.result = resultNow();
@@ -453,7 +480,10 @@ std::string runTransfersOnGpu(const DeviceInfo& device, cudaStream_t stream, con
   const std::vector<uint64_t> sizes = r.sizes.empty() ? defaultPitfallSizes(r.kind) : r.sizes;
   TransferResults& t = out->transfers;
   t.link = linkOf(device);
-  cudaDeviceGetAttribute(&t.copyEngines, cudaDevAttrAsyncEngineCount, device.ordinal);
+  if (cudaDeviceGetAttribute(&t.copyEngines, cudaDevAttrAsyncEngineCount, device.ordinal) != cudaSuccess) {
+    t.copyEngines = 0;  // unknown; and no error left for a later check to misname
+    cudaGetLastError();
+  }
   try {
     switch (r.kind) {
       case Pitfall::HostCopies: gpuTransfers(c, sizes, t); break;

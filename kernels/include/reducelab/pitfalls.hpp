@@ -21,6 +21,7 @@ enum class Pitfall {
   IntegerMean,         // the mean as long / int
   UndersizedPartials,  // sizeof(float) x blocks allocated for long int partials
   DoubleReadMax,       // a two-per-thread max that reads V_in[i] twice
+  KahanSum,            // seed 000's float sum, and the same with Kahan's compensation (the `precision` lesson)
   // Host <-> device transfers (seeds 002-004, transfers.hpp), shown the same way:
   HostCopies,          // pageable, pinned, mapped; H2D, D2H, both; a size sweep against the link
   StreamOverlap,       // copy in, kernel, copy out on 1..4 streams (seed 004)
@@ -119,6 +120,20 @@ struct MaxRow {
   uint64_t maxIndex = 0;        // where the maximum sits (the second element of a pair)
 };
 
+// One N of the float sum, four ways on the same data: the seeds' sequential CPU loop (acc += v[i])
+// and the GPU's tree (each thread adds 8 elements, the block a tree, the next pass the blocks'
+// sums; block 256), each plain and with Kahan's compensation (TwoSum in the tree).
+struct KahanRow {
+  uint64_t n = 0;
+  double exact = 0;                     // the data's exact sum (the data are multiples of 2^-24)
+  float loopSum = 0, loopKahanSum = 0;  // the CPU loop, on this machine
+  double loopMs = 0, loopKahanMs = 0;   // its time on one core, median
+  float treeSum = 0, treeKahanSum = 0;  // the tree: the GPU's, or the CPU model's (same operations, same order)
+  double treeMs = 0, treeKahanMs = 0;   // GPU: median of every pass's kernels (CUDA events); 0 in the CPU model
+};
+// The CPU loops of a row (plain and Kahan), timed: row->loop*.
+void kahanLoops(const float* data, uint64_t n, KahanRow* row);
+
 struct PitfallResult {
   Pitfall kind = Pitfall::ClockTiming;
   std::string label;            // from the request
@@ -133,6 +148,7 @@ struct PitfallResult {
   std::vector<MeanRow> mean;
   std::optional<OverrunResult> overrun;
   std::vector<MaxRow> max;
+  std::vector<KahanRow> kahan;
   TransferResults transfers;
 };
 
@@ -148,6 +164,12 @@ uint64_t pitfallMaxIndex(uint64_t n);  // where pitfallMaxData puts the maximum
 int64_t floatTreePartial(const int32_t* values, uint64_t count, int block);
 // The seed's max kernel for one block: first = V_in[i], second = V_in[i] (seed) or V_in[i_seg].
 float seedMaxBlock(const float* data, uint64_t n, uint64_t blockIndex, uint64_t blocks, int block, bool fixed);
+// The float sum's data: k / 2^24 for a hashed 24-bit k, in [0, 1) like the `uniform` data.
+float kahanData(uint64_t seed, uint64_t i);
+// One pass of the float sum over `n` values as the GPU runs it: block `kKahanBlock`, 8 elements a
+// thread (a warp reads 32 neighbours), the block's tree; writes one float per block, returns how many.
+constexpr int kKahanBlock = 256;
+uint64_t kahanPass(const float* in, float* out, uint64_t n, bool compensated);
 // Guard-zone bookkeeping after a kernel wrote into arena = buffer + guard.
 void summarizeGuard(OverrunResult* r);
 

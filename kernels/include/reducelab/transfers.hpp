@@ -30,7 +30,8 @@ struct LinkInfo {
 // PCIe: GT/s per lane x encoding (8b/10b to Gen2, 128b/130b from Gen3) x width / 8; 0 if unknown.
 double pcieGBs(int generation, int width);
 int pcieGenerationOfSpeed(double gts);  // 2.5 -> 1, 5 -> 2, 8 -> 3, 16 -> 4, 32 -> 5, 64 -> 6; 0 otherwise
-// From /sys/bus/pci/devices/<bus id>/{max,current}_link_{speed,width}; known = false when unreadable.
+// From /sys/bus/pci/devices/<bus id>/{max,current}_link_{speed,width}, limited by the port above it
+// where that folder says; known = false when unreadable.
 LinkInfo readPcieLinkFromSysfs(const std::string& pciBusId, const std::string& sysRoot = "/sys");
 // What the CPU model assumes (an H200 on PCIe Gen5 x16), and seed 004's GPU (PCIe x16 at 4 GB/s).
 LinkInfo assumedLink();
@@ -82,8 +83,13 @@ struct TransferResults {
 // The demonstrations' defaults and limits: bytes from 1 KiB to 4 GiB.
 constexpr uint64_t kTransferMinBytes = 1024, kTransferMaxBytes = uint64_t(4) << 30;
 std::vector<uint64_t> defaultTransferSizes();  // 1 KiB, 16 KiB, 256 KiB, 4 MiB, 64 MiB, 1 GiB
-// "" or why not (sizes, streams; host memory for the largest size).
+// "" or why not: sizes (1K to 4G, each once), directions (copies only, each once), streams (1 to 8,
+// streams only).
 std::string validateTransfers(const PitfallRequest& r);
+// "" or why `bytes` of host memory cannot be used: more than half of MemAvailable.
+std::string hostMemoryRefusal(uint64_t bytes);
+// Repetitions by size: a 1 KiB copy takes microseconds, a 4 GiB one a tenth of a second.
+int transferReps(uint64_t bytes);
 // The CPU model: the host copy measured here, the GPU's times from the link's theoretical rate.
 void runTransfersOnCpu(const PitfallRequest& r, PitfallResult* out);
 Table transfersTable(const PitfallResult& r);
