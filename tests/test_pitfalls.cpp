@@ -376,3 +376,32 @@ TEST(Pitfalls, KahansSumIsWithinAFloatsSpacingWhereThePlainOneDrifts) {
   EXPECT_FALSE(pitfallFindings(res).empty());
   EXPECT_EQ(pitfallTitle(Pitfall::KahanSum), "Precision: kahan");
 }
+
+// Seed 000's nvprof row (the `occupancy` lesson's step 2): without a GPU the theoretical
+// occupancy of each launch, the seed's and ncu's figures, and no counter, said so.
+TEST(Pitfalls, AchievedOccupancyWithoutAGpuSaysNoCounterWasRead) {
+  PitfallRequest r;
+  r.kind = Pitfall::AchievedOccupancy;
+  const PitfallResult res = runPitfallOnCpu(r);
+  ASSERT_TRUE(res.ok) << res.error;
+  ASSERT_EQ(res.achieved.size(), 7u);
+  EXPECT_EQ(res.achieved[0].label, "Kernel01");
+  EXPECT_EQ(res.achieved[5].label, "Kernel06");
+  EXPECT_EQ(res.achieved[5].config.kernel, "k5");
+  EXPECT_EQ(res.achieved[5].seedNvprof, 0.754);
+  for (const AchievedRow& a : res.achieved) {
+    EXPECT_EQ(a.config.block, 512);
+    EXPECT_EQ(a.config.n, uint64_t(1) << 24);
+    EXPECT_GT(a.theoretical, 0.0);
+    EXPECT_LE(a.theoretical, 1.0);
+    EXPECT_LT(a.achieved, 0.0);
+  }
+  const Table t = pitfallTable(res);
+  EXPECT_NE(t.caption.find("CPU model"), std::string::npos);
+  for (const auto& row : t.rows)
+    for (const std::string& cell : row) EXPECT_FALSE(cell.empty());
+  ASSERT_FALSE(pitfallFindings(res).empty());
+  EXPECT_NE(pitfallFindings(res).front().find("not read"), std::string::npos);
+  r.sizes = {1024};
+  EXPECT_NE(validatePitfall(r).find("no sizes"), std::string::npos);
+}

@@ -245,7 +245,7 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
   const bool transfer = directive == "transfer";
   std::string names;
   std::vector<Pitfall> kinds = transfer ? transferDemos() : allPitfalls();
-  if (!transfer) kinds.push_back(Pitfall::KahanSum);  // seed 000's float sum beside Kahan's
+  if (!transfer) kinds.insert(kinds.end(), {Pitfall::KahanSum, Pitfall::AchievedOccupancy});  // seed 000's
   for (Pitfall p : kinds) names += (names.empty() ? "" : ", ") + std::string(name(p));
   const std::optional<Pitfall> kind = parsePitfall(which);
   if (!kind || isTransferDemo(*kind) != transfer) return directive + " '" + which + "' is not one of: " + names;

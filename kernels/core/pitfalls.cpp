@@ -8,6 +8,9 @@
 #include <ctime>
 #include <thread>
 
+#include "reducelab/lesson.hpp"
+#include "reducelab/occupancy.hpp"
+#include "reducelab/record.hpp"
 #include "reducelab/types.hpp"
 
 namespace rl {
@@ -21,6 +24,7 @@ constexpr std::pair<Pitfall, std::string_view> kNames[] = {
     {Pitfall::UndersizedPartials, "undersized-partials"},
     {Pitfall::DoubleReadMax, "double-read"},
     {Pitfall::KahanSum, "kahan"},
+    {Pitfall::AchievedOccupancy, "achieved"},
     {Pitfall::HostCopies, "copies"},
     {Pitfall::StreamOverlap, "streams"},
     {Pitfall::ReduceWithCopy, "reduce-copy"},
@@ -98,7 +102,7 @@ std::string pitfallNames() {
 std::vector<Pitfall> allPitfalls() {
   std::vector<Pitfall> out;
   for (const auto& [k, n] : kNames)
-    if (!isTransferDemo(k) && k != Pitfall::KahanSum) out.push_back(k);
+    if (!isTransferDemo(k) && k != Pitfall::KahanSum && k != Pitfall::AchievedOccupancy) out.push_back(k);
   return out;
 }
 
@@ -109,12 +113,17 @@ bool isTransferDemo(Pitfall p) {
 }
 
 std::string pitfallTitle(Pitfall p) {
-  return (isTransferDemo(p) ? "Transfers: " : p == Pitfall::KahanSum ? "Precision: " : "Pitfall: ") + std::string(name(p));
+  return (isTransferDemo(p)                    ? "Transfers: "
+          : p == Pitfall::KahanSum             ? "Precision: "
+          : p == Pitfall::AchievedOccupancy    ? "Counter: "
+                                               : "Pitfall: ") +
+         std::string(name(p));
 }
 
 std::string pitfallWindowHeading(Pitfall p) {
   return isTransferDemo(p)            ? "Host <-> device transfers (seeds 002-004)"
          : p == Pitfall::KahanSum ? "Float sums (seed 000)"
+         : p == Pitfall::AchievedOccupancy ? "Achieved occupancy (seed 000)"
                                       : "Seed 002's pitfalls";
 }
 
@@ -124,6 +133,7 @@ std::pair<std::string, std::string> pitfallCodeHeadings(Pitfall p) {
     case Pitfall::StreamOverlap: return {"One stream: copy in, kernel, copy out", "Seed 004: two streams"};
     case Pitfall::ReduceWithCopy: return {"The data copied in for each reduction", "The data kept on the GPU"};
     case Pitfall::KahanSum: return {"Seed 000: a float sum", "Kahan's compensated sum"};
+    case Pitfall::AchievedOccupancy: return {"Seed 000: nvprof", "ReduceLab: CUPTI's range profiler"};
     default: return {"As seed 002 wrote it", "The fix"};
   }
 }
@@ -137,6 +147,7 @@ std::vector<uint64_t> defaultPitfallSizes(Pitfall p) {
     case Pitfall::UndersizedPartials: return {sq(1000)};
     case Pitfall::DoubleReadMax: return {sq(1000)};
     case Pitfall::KahanSum: return {uint64_t(1) << 20, uint64_t(1) << 24, uint64_t(1) << 26};
+    case Pitfall::AchievedOccupancy: return {uint64_t(1) << 24};
     case Pitfall::HostCopies: return defaultTransferSizes();
     case Pitfall::StreamOverlap: return {uint64_t(256) << 20};
     case Pitfall::ReduceWithCopy: return {uint64_t(4) << 20, uint64_t(64) << 20, uint64_t(1) << 30};
@@ -146,6 +157,8 @@ std::vector<uint64_t> defaultPitfallSizes(Pitfall p) {
 
 std::string validatePitfall(const PitfallRequest& r) {
   if (isTransferDemo(r.kind)) return validateTransfers(r);
+  if (r.kind == Pitfall::AchievedOccupancy && !r.sizes.empty())
+    return "achieved runs the seed's seven launches (2^24 doubles): it takes no sizes";
   if (r.block < 32 || r.block > 1024 || (r.block & (r.block - 1)) != 0)
     return "block size " + std::to_string(r.block) + " is not a power of two from 32 to 1024";
   const std::vector<uint64_t> sizes = r.sizes.empty() ? defaultPitfallSizes(r.kind) : r.sizes;
@@ -403,7 +416,40 @@ void kahanLoops(const float* data, uint64_t n, KahanRow* row) {
   }
 }
 
+std::vector<AchievedRow> achievedOccupancyRuns() {
+  // The occupancy lesson's first step, as lesson text: one reading of the seed's launches.
+  static const char* kText =
+      "title: t\nstep: s\nset kernel=k1 final=cpu n=2^24 block=512 type=float64\n"
+      "run label=Kernel01\nrun label=Kernel02 gpu-passes=2\nrun label=Kernel03 kernel=k2 gpu-passes=2\n"
+      "run label=Kernel04 kernel=k3 gpu-passes=2\nrun label=Kernel05 kernel=k4 gpu-passes=2\n"
+      "run label=Kernel06 kernel=k5 gpu-passes=2\nrun label=Kernel07 kernel=k7 gpu-passes=1 grid=4096\n";
+  static const double kSeed[] = {0.971, 0.971, 0.967, 0.952, 0.949, 0.754, 0.908};
+  static const double kNcu[] = {0.942, 0.942, 0.897, 0.879, 0.887, 0.774, 0.888};
+  std::string err;
+  const std::optional<Lesson> l = parseLesson(kText, "achieved", &err);
+  std::vector<AchievedRow> out;
+  if (!l) return out;
+  for (size_t i = 0; i < l->steps[0].runs.size() && i < 7; ++i) {
+    AchievedRow row;
+    row.label = l->steps[0].runs[i].label;
+    row.config = l->steps[0].runs[i].config;
+    row.seedNvprof = kSeed[i];
+    row.ncuH200 = kNcu[i];
+    out.push_back(row);
+  }
+  return out;
+}
+
 namespace {
+void cpuAchieved(PitfallResult& out) {
+  const DeviceInfo h200 = assumedH200();
+  for (AchievedRow row : achievedOccupancyRuns()) {
+    row.theoretical = resourceUsage(row.config, h200, nullptr).occupancy;
+    row.counterError = "no GPU: no counter to read";
+    out.achieved.push_back(row);
+  }
+}
+
 void cpuKahan(const PitfallRequest& r, const std::vector<uint64_t>& sizes, PitfallResult& out) {
   for (uint64_t n : sizes) {
     std::vector<float> data(static_cast<size_t>(n)), a, b;
@@ -452,6 +498,7 @@ PitfallResult runPitfallOnCpu(const PitfallRequest& r) {
     case Pitfall::UndersizedPartials: cpuOverrun(r, sizes.front(), out); break;
     case Pitfall::DoubleReadMax: cpuMax(r, sizes, out); break;
     case Pitfall::KahanSum: cpuKahan(r, sizes, out); break;
+    case Pitfall::AchievedOccupancy: cpuAchieved(out); break;
     case Pitfall::HostCopies:
     case Pitfall::StreamOverlap:
     case Pitfall::ReduceWithCopy:
@@ -558,6 +605,21 @@ Table pitfallTable(const PitfallResult& r) {
       t.notes = {"elements", "", "the float result", "result - the exact sum (the data are multiples of 2^-24: their sum is exact in integers)",
                  "median time: the CPU loop on one core; the tree's kernels on the GPU (every pass)",
                  "Kahan's time over the plain one's, minus 1"};
+      break;
+    }
+    case Pitfall::AchievedOccupancy: {
+      t.caption = std::string(r.onGpu ? "the counter read now through CUPTI (" + r.source + "), the first kernel of each launch"
+                                      : "the CPU model: the theoretical occupancy of an H200; no counter without a GPU") +
+                  "; double, 2^24, 512 threads, final stage on the CPU";
+      columns({{"run", false}, {"kernel", false}, {"theoretical", true}, {"achieved (counter, now)", true},
+               {"seed's nvprof (K40c)", true}, {"ncu (H200, recorded)", true}, {"kernel ms", true}});
+      for (const AchievedRow& a : r.achieved)
+        t.rows.push_back({a.label, a.config.kernel, fixed(a.theoretical, 3), a.achieved >= 0 ? fixed(a.achieved, 3) : "-",
+                          fixed(a.seedNvprof, 3), fixed(a.ncuH200, 3), a.kernelMs > 0 ? fixed(a.kernelMs, 4) : "-"});
+      t.notes = {"", "", "resident warps per SM the launch allows over the SM's maximum (the occupancy calculator)",
+                 "sm__warps_active.avg.pct_of_peak_sustained_active / 100 of the first kernel, read now",
+                 "the seed's Achieved_occupancy row", "Nsight Compute's same metric, recorded once on an H200",
+                 "median kernel time, every pass"};
       break;
     }
     case Pitfall::HostCopies:
@@ -673,6 +735,25 @@ std::vector<std::string> pitfallFindings(const PitfallResult& r) {
                       "(the previous step) is exact for these data.");
       break;
     }
+    case Pitfall::AchievedOccupancy: {
+      const AchievedRow* k6 = nullptr;
+      double lo = 2, hi = -1;
+      std::string why;
+      for (const AchievedRow& a : r.achieved) {
+        if (a.achieved < 0) {
+          if (why.empty()) why = a.counterError;
+          continue;
+        }
+        if (a.label == "Kernel06") k6 = &a;
+        else lo = std::min(lo, a.achieved), hi = std::max(hi, a.achieved);
+      }
+      if (!why.empty()) out.push_back("The counter was not read: " + why + ". The recorded ncu column is the same metric on an H200.");
+      if (k6 && hi >= 0)
+        out.push_back("Read now, Kernel06 reaches " + fixed(k6->achieved, 3) + " against " + fixed(lo, 3) + " to " +
+                      fixed(hi, 3) + " for the others (the seed: 0.754 against 0.908 to 0.971), while every launch "
+                      "allows " + fixed(k6->theoretical, 2) + ": its idle warps leave early, so fewer stay resident.");
+      break;
+    }
     case Pitfall::HostCopies:
     case Pitfall::StreamOverlap:
     case Pitfall::ReduceWithCopy: break;  // transfersFindings
@@ -710,6 +791,8 @@ std::string pitfallSeedCode(Pitfall p) {
     case Pitfall::KahanSum:
       return "float sum = 0;\nfor (k = 0; k < 8; ++k) sum += in[i + k * blockDim.x];\n"
              "... sdata[tid] += sdata[tid + s];  /* the tree */";
+    case Pitfall::AchievedOccupancy:
+      return "nvprof --metrics achieved_occupancy ./reduction";
     case Pitfall::HostCopies:
       return "A = (float *) malloc(size);\nerr = cudaMemcpy(d_In_M, A, size, cudaMemcpyHostToDevice);";
     case Pitfall::StreamOverlap:
@@ -736,6 +819,9 @@ std::string pitfallFixCode(Pitfall p) {
     case Pitfall::KahanSum:
       return "float y = in[i] - c, t = sum + y;\nc = (t - sum) - y;  sum = t;  /* what the addition lost */\n"
              "... TwoSum in the tree: t = a + b; z = t - a; err = (a - (t - z)) + (b - z);";
+    case Pitfall::AchievedOccupancy:
+      return "cuptiRangeProfilerSetConfig(... CUPTI_AutoRange, CUPTI_KernelReplay ...);\n"
+             "metric: sm__warps_active.avg.pct_of_peak_sustained_active";
     case Pitfall::HostCopies:
       return "cudaMallocHost((void **) &A, size);  /* page-locked */\ncudaMemcpyAsync(d_In_M, A, size, "
              "cudaMemcpyHostToDevice, stream);";

@@ -22,6 +22,7 @@
 #include "launch.hpp"
 #include "launch_common.cuh"
 #include "timing_kernels.cuh"
+#include "cupti_occupancy.hpp"
 #include "pitfalls_gpu.hpp"
 #include "reducelab/atomic_file.hpp"
 #include "reducelab/cuda_device.hpp"
@@ -168,8 +169,10 @@ class CudaEngine final : public Engine {
   std::vector<double> readInput(const RunConfig& c, uint64_t first, uint64_t count) override;
   std::vector<double> readMatrixOutput(const RunConfig& c, uint64_t first, uint64_t count) override;
   PitfallResult runPitfall(const PitfallRequest& r, const std::function<bool()>& cancel) override {
+    if (r.kind == Pitfall::AchievedOccupancy) return runAchievedOccupancy(r, cancel);
     return runPitfallOnGpu(dev_, stream_, r, cancel);
   }
+  PitfallResult runAchievedOccupancy(const PitfallRequest& r, const std::function<bool()>& cancel);
   Stats launchFloor(TimingMode mode) override;
   PolicyTable policies() override;
   std::string tune(const TuneOptions& options, PolicyTable* out) override;
@@ -744,6 +747,53 @@ ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {
   else
     cudaGetLastError();
   return resourceUsage(c, dev_, &a);  // the same computation as the GUI and the report
+}
+
+// Seed 000's launches: each measured as a run (its theoretical occupancy and time), then launched
+// once more, untimed, under CUPTI's range profiler for the counter (cupti_occupancy.cu).
+PitfallResult CudaEngine::runAchievedOccupancy(const PitfallRequest& r, const std::function<bool()>& cancel) {
+  PitfallResult out;
+  out.kind = r.kind;
+  out.label = r.label;
+  out.block = r.block;
+  out.onGpu = true;
+  out.source = "GPU: " + dev_.name;
+  if (std::string e = validatePitfall(r); !e.empty()) {
+    out.error = e;
+    return out;
+  }
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  o.reference = false;
+  o.cancel = cancel;
+  for (AchievedRow row : achievedOccupancyRuns()) {
+    if (cancel && cancel()) {
+      out.error = "cancelled";
+      return out;
+    }
+    const Measurement m = measure(row.config, o);
+    if (!m.ok) {
+      out.error = row.label + ": " + m.error;
+      return out;
+    }
+    row.theoretical = m.resources.occupancy;
+    row.kernelMs = m.kernel.median;
+    const KernelInfo* k = nullptr;
+    Geometry g;
+    std::string err = plan(row.config, &k, &g);
+    if (err.empty()) err = prepareInput(row.config);
+    if (err.empty()) err = prepareScratch(row.config, g);
+    if (err.empty())
+      err = readAchievedOccupancy(dev_.ordinal, stream_, [&] { return launchAll(*k, row.config, g, nullptr); },
+                                  &row.achieved);
+    if (!err.empty()) {
+      row.achieved = -1;
+      row.counterError = err;
+    }
+    out.achieved.push_back(row);
+  }
+  out.ok = true;
+  return out;
 }
 
 Stats CudaEngine::launchFloor(TimingMode mode) {

@@ -492,6 +492,7 @@ PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, con
       case Pitfall::UndersizedPartials: gpuOverrun(c, sizes.front(), out); break;
       case Pitfall::DoubleReadMax: gpuMax(c, sizes, out); break;
       case Pitfall::KahanSum: gpuKahan(c, sizes, out); break;
+      case Pitfall::AchievedOccupancy: throw Failure{"the engine reads the counter (CudaEngine::runPitfall)"};
       case Pitfall::HostCopies:
       case Pitfall::StreamOverlap:
       case Pitfall::ReduceWithCopy:

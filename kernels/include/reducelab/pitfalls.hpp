@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "reducelab/config.hpp"
 #include "reducelab/table.hpp"
 #include "reducelab/transfers.hpp"
 
@@ -22,6 +23,7 @@ enum class Pitfall {
   UndersizedPartials,  // sizeof(float) x blocks allocated for long int partials
   DoubleReadMax,       // a two-per-thread max that reads V_in[i] twice
   KahanSum,            // seed 000's float sum, and the same with Kahan's compensation (the `precision` lesson)
+  AchievedOccupancy,   // seed 000's nvprof row: the counter read now (CUPTI) beside the theoretical (`occupancy` lesson)
   // Host <-> device transfers (seeds 002-004, transfers.hpp), shown the same way:
   HostCopies,          // pageable, pinned, mapped; H2D, D2H, both; a size sweep against the link
   StreamOverlap,       // copy in, kernel, copy out on 1..4 streams (seed 004)
@@ -134,6 +136,20 @@ struct KahanRow {
 // The CPU loops of a row (plain and Kahan), timed: row->loop*.
 void kahanLoops(const float* data, uint64_t n, KahanRow* row);
 
+// One of seed 000's profiled launches (Kernel01..07, double, 2^24, 512 threads).
+struct AchievedRow {
+  std::string label;            // "Kernel06"
+  RunConfig config;             // the launch, as the `occupancy` lesson runs it
+  double seedNvprof = 0;        // the seed's achieved occupancy on the K40c
+  double ncuH200 = 0;           // Nsight Compute's on an H200, recorded 2026-11-26
+  double theoretical = 0;       // the occupancy calculator, for this launch on this device (or the CPU model's H200)
+  double achieved = -1;         // the counter now, 0..1; -1: not read (counterError says why)
+  std::string counterError;
+  double kernelMs = 0;          // GPU: the run's median kernel time (every pass); 0 in the CPU model
+};
+// The seed's launches as the `occupancy` lesson runs them, with the seed's and ncu's figures.
+std::vector<AchievedRow> achievedOccupancyRuns();
+
 struct PitfallResult {
   Pitfall kind = Pitfall::ClockTiming;
   std::string label;            // from the request
@@ -149,6 +165,7 @@ struct PitfallResult {
   std::optional<OverrunResult> overrun;
   std::vector<MaxRow> max;
   std::vector<KahanRow> kahan;
+  std::vector<AchievedRow> achieved;
   TransferResults transfers;
 };
 
