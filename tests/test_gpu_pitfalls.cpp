@@ -297,7 +297,8 @@ TEST(GpuPitfalls, AchievedOccupancyIsReadFromTheCounter) {
   for (const AchievedRow& a : out.achieved) {
     ASSERT_GE(a.achieved, 0.0) << a.label << ": " << a.counterError;
     EXPECT_LE(a.achieved, a.theoretical + 0.01) << a.label;
-    EXPECT_NEAR(a.achieved, a.ncuH200, 0.08) << a.label;
+    // ncu's figures were recorded on an H200: compared only there (other GPUs: bounds and order).
+    if (out.source.find("H200") != std::string::npos) EXPECT_NEAR(a.achieved, a.ncuH200, 0.08) << a.label;
     EXPECT_GT(a.kernelMs, 0.0);
     if (a.achieved < lowest) lowest = a.achieved, lowestLabel = a.label;
     std::printf("%s %s: theoretical %.3f, achieved %.3f (ncu H200 %.3f, seed %.3f), %.4f ms\n", a.label.c_str(),

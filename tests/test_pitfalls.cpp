@@ -334,11 +334,18 @@ TEST(PitfallsLesson, WindowShowsTheFirstStepWithoutLayoutIssues) {
 // Seed 000's float sum beside Kahan's (the `precision` lesson): the CPU model adds in the kernel's
 // order (thread, then tree), and the compensated sum lands within a float's spacing of the exact.
 TEST(Pitfalls, KahansSumIsWithinAFloatsSpacingWhereThePlainOneDrifts) {
-  // The tree's order on three values: threads 0, 1, 2 hold one each; stride 2 adds 2 into 0, stride 1 adds 1.
-  const float v[3] = {1.0f, 1e-8f, 3.0f};
+  // The tree's order: threads 0..3 hold one value each; stride 2 adds 2 into 0 and 3 into 1, stride 1
+  // adds 1 into 0: (2^24 + 0) + (1 + 1) = 2^24 + 2, where a loop rounds each 1 away and stays at 2^24.
+  const float v[4] = {16777216.0f, 1.0f, 0.0f, 1.0f};
   float out = 0;
-  EXPECT_EQ(kahanPass(v, &out, 3, false), 1u);
-  EXPECT_EQ(out, (v[0] + v[2]) + v[1]);
+  EXPECT_EQ(kahanPass(v, &out, 4, false), 1u);
+  EXPECT_EQ(out, 16777218.0f);
+  // A thread's 8 elements lie blockDim apart: thread 0 adds elements 0 and 256 (1 + 1), thread 1
+  // holds element 1 (2^24); the tree's 2 + 2^24 is exact. Eight neighbours per thread would give 2^24.
+  std::vector<float> strided(257, 0.0f);
+  strided[0] = 1.0f, strided[256] = 1.0f, strided[1] = 16777216.0f;
+  EXPECT_EQ(kahanPass(strided.data(), &out, strided.size(), false), 1u);
+  EXPECT_EQ(out, 16777218.0f);
   // 8 elements a thread, blockDim apart: a block covers 2048 elements, the 2049th starts the next.
   std::vector<float> ones(2048 + 1, 1.0f);
   std::vector<float> partial(2);
@@ -404,4 +411,8 @@ TEST(Pitfalls, AchievedOccupancyWithoutAGpuSaysNoCounterWasRead) {
   EXPECT_NE(pitfallFindings(res).front().find("not read"), std::string::npos);
   r.sizes = {1024};
   EXPECT_NE(validatePitfall(r).find("no sizes"), std::string::npos);
+  std::string err;
+  for (const char* line : {"pitfall achieved block=256", "pitfall achieved sizes=1K", "pitfall kahan block=512"})
+    EXPECT_FALSE(parseLesson(std::string("title: t\nstep: s\n") + line + "\n", "t", &err)) << line;
+  EXPECT_TRUE(parseLesson("title: t\nstep: s\npitfall kahan sizes=2^20 seed=7\n", "t", &err)) << err;
 }

@@ -259,16 +259,17 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
   };
   for (auto& [k, v] : keyValues(options, &bad)) {
     std::string err;
-    if (k == "block" && !transfer) {
+    const bool seed002 = !transfer && *kind != Pitfall::KahanSum && *kind != Pitfall::AchievedOccupancy;
+    if (k == "block" && seed002) {
       const std::optional<uint64_t> b = wholeNumber(v, 1024);
       if (!b) return "block=" + v + " is not a power of two from 32 to 1024";
       r.block = int(*b);
-    } else if (k == "sizes") {
+    } else if (k == "sizes" && *kind != Pitfall::AchievedOccupancy) {
       std::istringstream list(v);
       std::string item;
       while (std::getline(list, item, ','))
         if (auto n = parseCount(item, &err)) r.sizes.push_back(*n); else return err;
-    } else if (k == "seed" && !transfer) {
+    } else if (k == "seed" && (seed002 || *kind == Pitfall::KahanSum)) {
       const std::optional<uint64_t> sd = wholeNumber(v, 1e15);
       if (!sd) return "seed=" + v + " is not a whole number";
       r.seed = *sd;
@@ -291,7 +292,9 @@ std::string parsePitfallLine(const std::string& directive, const std::string& re
       if (!n) return "streams=" + v + " is not a whole number from 1 to 8";
       r.streams = int(*n);
     } else {
-      const std::string settings = !transfer ? "block, sizes, seed"
+      const std::string settings = *kind == Pitfall::KahanSum            ? "sizes, seed"
+                                   : *kind == Pitfall::AchievedOccupancy ? "none"
+                                   : !transfer                           ? "block, sizes, seed"
                                    : r.kind == Pitfall::HostCopies ? "sizes, directions"
                                    : r.kind == Pitfall::StreamOverlap ? "sizes, streams"
                                                                       : "sizes";

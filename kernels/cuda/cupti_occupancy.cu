@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -62,8 +63,8 @@ const Cupti& cupti() {
     folders.push_back("/usr/local/cuda/lib64");
     folders.push_back("/usr/local/cuda/extras/CUPTI/lib64");
     for (const std::string& f : folders)
-      for (const char* so : {"libcupti.so.13", "libcupti.so"}) candidates.push_back(f + "/" + so);
-    for (const char* so : {"libcupti.so.13", "libcupti.so"}) candidates.push_back(so);
+      candidates.push_back(f + "/libcupti.so.13");  // the major version of the headers' structures
+    candidates.push_back("libcupti.so.13");
     void* lib = nullptr;
     for (const std::string& name : candidates)
       if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
@@ -209,6 +210,10 @@ std::string readAchievedOccupancy(int device, cudaStream_t stream, const std::fu
     set.passIndex = 0;
     set.targetNestingLevel = 1;
     ok(c.cuptiRangeProfilerSetConfig(&set), "the profiler's configuration");
+    // Auto range profiles every kernel of the context: nothing of ours may still be queued (the
+    // engine's memsets), and the engine is the process's one owner of GPU work.
+    if (cudaStreamSynchronize(stream) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+      throw Failure{"the GPU's earlier work failed"};
     CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = profiler;
     ok(c.cuptiRangeProfilerStart(&start), "starting the profiler (reading counters may need "
@@ -241,6 +246,10 @@ std::string readAchievedOccupancy(int device, cudaStream_t stream, const std::fu
     *out = value / 100.0;
   } catch (const Failure& f) {
     error = f.what;
+  } catch (const std::exception& e) {  // whatever happens, the profiler is torn down below
+    error = e.what();
+  } catch (...) {
+    error = "an unexpected error while profiling";
   }
   if (profiler) {
     CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};

@@ -752,16 +752,8 @@ ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {
 // Seed 000's launches: each measured as a run (its theoretical occupancy and time), then launched
 // once more, untimed, under CUPTI's range profiler for the counter (cupti_occupancy.cu).
 PitfallResult CudaEngine::runAchievedOccupancy(const PitfallRequest& r, const std::function<bool()>& cancel) {
-  PitfallResult out;
-  out.kind = r.kind;
-  out.label = r.label;
-  out.block = r.block;
-  out.onGpu = true;
-  out.source = "GPU: " + dev_.name;
-  if (std::string e = validatePitfall(r); !e.empty()) {
-    out.error = e;
-    return out;
-  }
+  PitfallResult out = startPitfallResult(r, "GPU: " + dev_.name, true);
+  if (!out.error.empty()) return out;
   MeasureOptions o;
   o.cpuBaseline = false;
   o.reference = false;
@@ -773,7 +765,7 @@ PitfallResult CudaEngine::runAchievedOccupancy(const PitfallRequest& r, const st
     }
     const Measurement m = measure(row.config, o);
     if (!m.ok) {
-      out.error = row.label + ": " + m.error;
+      out.error = m.error == "cancelled" ? m.error : row.label + ": " + m.error;
       return out;
     }
     row.theoretical = m.resources.occupancy;

@@ -466,16 +466,8 @@ void gpuKahan(const Context& c, const std::vector<uint64_t>& sizes, PitfallResul
 
 PitfallResult runPitfallOnGpu(const DeviceInfo& device, cudaStream_t stream, const PitfallRequest& r,
                               const std::function<bool()>& cancel) {
-  PitfallResult out;
-  out.kind = r.kind;
-  out.label = r.label;
-  out.block = r.block;
-  out.onGpu = true;
-  out.source = "GPU: " + device.name;
-  if (std::string e = validatePitfall(r); !e.empty()) {
-    out.error = e;
-    return out;
-  }
+  PitfallResult out = startPitfallResult(r, "GPU: " + device.name, true);
+  if (!out.error.empty()) return out;
   const std::vector<uint64_t> sizes = r.sizes.empty() ? defaultPitfallSizes(r.kind) : r.sizes;
   const Context c{r, stream, cancel};
   try {

@@ -190,6 +190,9 @@ uint64_t kahanPass(const float* in, float* out, uint64_t n, bool compensated);
 // Guard-zone bookkeeping after a kernel wrote into arena = buffer + guard.
 void summarizeGuard(OverrunResult* r);
 
+// A result for request r, from `source` ("CPU model", "GPU: NVIDIA H200"), with the request
+// checked: error set (and nothing else) when validatePitfall refuses it.
+PitfallResult startPitfallResult(const PitfallRequest& r, const std::string& source, bool onGpu);
 // The CPU model of a demonstration (also what a machine without a GPU shows).
 PitfallResult runPitfallOnCpu(const PitfallRequest& r);
 
