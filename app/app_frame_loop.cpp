@@ -132,6 +132,12 @@ void Application::keepStepByMeaning(uint64_t versionBefore, const trace::StepHea
   t.step = std::clamp(best, 0, steps - 1);
 }
 
+int settleFramesAfter(int settle, bool inputSeen, bool animatingBefore, bool animatingNow) {
+  if (inputSeen) return 3 - 1;                               // this frame, then 2 more
+  if (animatingBefore && !animatingNow) return std::max(settle, 3);  // checked before the frame: 3 to draw
+  return settle - 1;
+}
+
 // Frames are drawn back to back only while something moves; otherwise the loop waits for input.
 bool Application::animating() const {
   return model_.trace.playing || model_.measuring || model_.sweep.running || controller_->busy() || model_.replay.replaying() ||
@@ -214,7 +220,10 @@ int Application::run() {
     // lecture otherwise). A few frames after each event let hover and tab changes settle; the
     // timeout picks up what finishes without an event (a measurement, a sweep row).
     // (Events raised inside a frame - the resize of entering full screen - count too.)
-    if (!ctx_.headless() && frames == 0 && !animating() && settleFrames_ <= 0 && !g_inputSeen) {
+    const bool anim = animating();
+    if (wasAnimating_ && !anim) settleFrames_ = settleFramesAfter(settleFrames_, false, true, false);
+    wasAnimating_ = anim;
+    if (!ctx_.headless() && frames == 0 && !anim && settleFrames_ <= 0 && !g_inputSeen) {
       ctx_.waitEvents(0.5);
       if (pollFileDialog()) g_inputSeen = true;  // the chooser answered while the loop waited
       if (watchKernelFile()) g_inputSeen = true; // your kernel's file was saved in another editor
@@ -225,8 +234,8 @@ int Application::run() {
     } else {
       ctx_.pollEvents();
     }
-    if (g_inputSeen) settleFrames_ = 3, g_inputSeen = false;
-    --settleFrames_;
+    settleFrames_ = settleFramesAfter(settleFrames_, g_inputSeen, false, false);
+    g_inputSeen = false;
     const auto t0 = std::chrono::steady_clock::now();
     renderFrame();
     if (opt_.stats) glFinish();

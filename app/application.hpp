@@ -203,6 +203,7 @@ class Application final : public gui::UiActions {
   std::vector<gui::TextRun> textRuns_;
   KeyEventQueue keyQueue_;
   int settleFrames_ = 3;  // frames still to draw after an event before waiting (ImGui settles hover, tabs)
+  bool wasAnimating_ = false;  // animating() before the last frame: its end leaves settle frames too
   int windowedX_ = -1, windowedY_ = -1, windowedW_ = 0, windowedH_ = 0;  // the window before presentation
 };
 
