@@ -2,6 +2,7 @@
 // registry (reducelab/formats/output_formats.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -14,6 +15,7 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/formats/output_formats.hpp"
 #include "reducelab/formats/session_json.hpp"
+#include "reducelab/launch_plan.hpp"
 #include "reducelab/run_tables.hpp"
 #include "reducelab/usercode/user_kernel_backend.hpp"
 #include "reducelab/matrix.hpp"
@@ -158,6 +160,10 @@ int runBench(const BenchOptions& o) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
     return 2;
   }
+  if (o.deterministic && std::none_of(kernels.begin(), kernels.end(), [](const KernelInfo* k) { return k->dispatches; })) {
+    std::fprintf(stderr, "reducelab: error: --deterministic is a mode of auto: add auto to --kernel\n");
+    return 2;
+  }
   const OutputFormat* chosen = chosenFormat(o, &err);
   if (!chosen) {
     std::fprintf(stderr, "reducelab: error: %s\n", err.c_str());
@@ -264,6 +270,7 @@ int runBench(const BenchOptions& o) {
     RunConfig c = base;
     c.kernel = k->key;
     applyParameters(c, given);
+    if (o.deterministic && k->dispatches) c = deterministicPlan(c, nullptr);
     configs.push_back(c);
   }
   size_t started = 0;

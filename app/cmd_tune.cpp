@@ -81,7 +81,7 @@ int runTune(const TuneCommandOptions& o) {
     return 2;
   }
   t.log2Sizes.clear();
-  for (int e = log2Of(*lo); e <= log2Of(*hi); e += 2) t.log2Sizes.push_back(e);
+  for (int e = log2Of(*lo); e <= log2Of(*hi); e += o.nStep) t.log2Sizes.push_back(e);
   t.reps = o.reps;
   std::unique_ptr<Backend> gpu = makeLocalGpuBackend(0);  // this machine's GPU, through the measurement service
   if (std::string no = gpu->measuresNot(); !no.empty()) {

@@ -19,9 +19,10 @@ struct InfoOptions {
 int runInfo(const InfoOptions& options);
 
 struct TuneCommandOptions {
-  std::string types = "int32,float32,float64";
-  std::string blocks = "256,512,1024";
-  std::string nMin = "2^12", nMax = "2^30";  // every second power of two between
+  std::string types = "int32,int64,float32,float64";
+  std::string blocks = "32,64,128,256,512,1024";
+  std::string nMin = "2^4", nMax = "2^30";
+  int nStep = 2;  // every second power of two between
   int reps = 10;
   bool show = false;  // print the stored table, measure nothing
 };
@@ -34,6 +35,7 @@ struct BenchOptions {
   bool force = false;
   bool cpuOnly = false;
   bool noCpu = false;
+  bool deterministic = false;  // auto's fixed-order plan (launch_plan.hpp: deterministicPlan)
   std::string kernelFile;  // the user's kernel as one more row (docs/your-kernel.md)
   std::vector<std::string> argv;
 };

@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
   benchCmd->add_flag("--force", bench.force, "Overwrite --out if it exists");
   benchCmd->add_flag("--cpu-only", bench.cpuOnly, "Only the CPU baseline and reference (no GPU needed)");
   benchCmd->add_flag("--no-cpu", bench.noCpu, "Skip the CPU baseline (faster for large N; with --cpu-only: the exact reference alone)");
+  benchCmd->add_flag("--deterministic", bench.deterministic,
+                     "auto: the fixed-order plan, the same bits run to run and whatever --block says (k10, block 256, "
+                     "one block per tile, GPU passes)");
   benchCmd->add_option("--kernel-file", bench.kernelFile,
                        "Your own kernel (a .cu file, docs/your-kernel.md) as one more row, measured in its worker process");
   for (int i = 0; i < argc; ++i) bench.argv.push_back(argv[i]);
@@ -97,7 +100,8 @@ int main(int argc, char** argv) {
               "and store them beside the peaks ($XDG_CONFIG_HOME/reducelab/policies.json)");
   tuneCmd->add_option("--type", tune.types, "Comma list of element types")->capture_default_str();
   tuneCmd->add_option("--block", tune.blocks, "Comma list of block sizes")->capture_default_str();
-  tuneCmd->add_option("--n-min", tune.nMin, "Smallest N (every second power of two up to --n-max)")->capture_default_str();
+  tuneCmd->add_option("--n-min", tune.nMin, "Smallest N (every --n-step-th power of two up to --n-max)")->capture_default_str();
+  tuneCmd->add_option("--n-step", tune.nStep, "Powers of two between measured sizes")->capture_default_str()->check(CLI::Range(1, 8));
   tuneCmd->add_option("--n-max", tune.nMax, "Largest N (larger N use its policy)")->capture_default_str();
   tuneCmd->add_option("--reps", tune.reps, "Timed repetitions per policy")->capture_default_str()->check(CLI::Range(1, 1000));
   tuneCmd->add_flag("--show", tune.show, "Print the stored table of this device; measure nothing");

@@ -6,11 +6,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "gpu_checks.hpp"
 #include "gpu_support.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/launch_plan.hpp"
 
 using namespace rl;
 
@@ -219,3 +221,80 @@ TEST(TunedKernel, TuneStoresATableTheNextEngineUses) {
 }
 
 }  // namespace
+
+// auto (the dispatch): exact at every N from 2^4 to 2^26 and odd ones, every type and operation,
+// whatever its table picked there (one CTA, a cluster, a ticket over a wave); the record holds
+// the block that ran; and its end to end (the result written into mapped pinned host memory) is
+// the same value, within a few microseconds of the kernel at small N.
+TEST(AutoDispatch, ExactAtEveryNTypeAndOpAndTheMappedResultIsTheSame) {
+  REQUIRE_GPU();
+  ConfigHome home("reducelab-auto-test");  // no tuned table of this machine: the architecture's
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  std::vector<uint64_t> sizes;
+  for (int lg = 4; lg <= 26; lg += 2) sizes.push_back(uint64_t(1) << lg);
+  for (uint64_t odd : {uint64_t(1), uint64_t(3), uint64_t(4093), uint64_t(65541), (uint64_t(1) << 20) + 7}) sizes.push_back(odd);
+  int singleCta = 0;
+  for (uint64_t n : sizes)
+    for (ElemType t : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
+      for (Op op : {Op::Sum, Op::Min, Op::Max}) {
+        RunConfig c;
+        c.kernel = "auto";
+        c.type = t;
+        c.op = op;
+        c.n = n;
+        c.reps = 3;
+        c.warmup = 1;
+        const Measurement m = engine->measure(c, o);
+        ASSERT_TRUE(m.ok) << m.error << " (" << name(t) << " " << name(op) << " N=" << n << ")";
+        EXPECT_EQ(test::resultAgainstExact(m, engine->device().smCount), "") << name(t) << " " << name(op) << " N=" << n;
+        EXPECT_EQ(m.config.block, int(m.geometry.block)) << "the record says the block that ran";
+        // Ordered finishes give the same bits every run; the atomic finish only where the order
+        // cannot matter (integers, min, max) or is allowed to (a float sum; --deterministic fixes it).
+        if (m.geometry.final != FinalStage::Atomic || !isFloat(m.config.accType()) || op != Op::Sum)
+          EXPECT_EQ(m.distinctResults.size(), 1u) << name(t) << " " << name(op) << " N=" << n;
+        if (m.geometry.final == FinalStage::Atomic)
+          EXPECT_TRUE(op == Op::Sum || !isFloat(m.config.accType())) << "no compare-and-swap finish";
+        EXPECT_EQ(m.geometry.policySource.rfind("auto: ", 0), 0u) << m.geometry.policySource;
+        if (m.geometry.grid() == 1) ++singleCta;
+        if (n <= (uint64_t(1) << 16))  // the mapped result: no copy after the kernel
+          EXPECT_LT(m.endToEnd.median - m.kernel.median, 0.004) << name(t) << " N=" << n << ": end to end "
+                                                               << m.endToEnd.median << " ms, kernel " << m.kernel.median;
+      }
+  EXPECT_GT(singleCta, 0) << "small N runs on one CTA";
+}
+
+// auto --deterministic: the same bits for every block asked and every run, on float data whose
+// sum depends on the order (uniform values of both signs), in float32 and float64; and auto's
+// default is itself the same every run (a fixed-order finish), though not across plans.
+TEST(AutoDispatch, DeterministicGivesTheSameBitsWhateverTheBlockAndRun) {
+  REQUIRE_GPU();
+  std::string err;
+  auto engine = Engine::create(0, &err);
+  ASSERT_TRUE(engine) << err;
+  MeasureOptions o;
+  o.cpuBaseline = false;
+  for (ElemType t : {ElemType::Float32, ElemType::Float64})
+    for (uint64_t n : {uint64_t(1000), (uint64_t(1) << 20) + 3, (uint64_t(1) << 26) + 1}) {
+      std::set<std::string> bits;
+      for (int block : {64, 256, 1024}) {
+        RunConfig c;
+        c.kernel = "auto";
+        c.type = t;
+        c.n = n;
+        c.block = block;
+        c.data = DataPattern::Uniform;
+        c.reps = 4;
+        const RunConfig d = deterministicPlan(c, &err);
+        ASSERT_EQ(err, "");
+        const Measurement m = engine->measure(d, o);
+        ASSERT_TRUE(m.ok) << m.error;
+        EXPECT_EQ(test::resultAgainstExact(m, engine->device().smCount), "") << name(t) << " N=" << n;
+        for (const std::string& r : m.distinctResults) bits.insert(r);
+      }
+      EXPECT_EQ(bits.size(), 1u) << name(t) << " N=" << n << ": " << bits.size() << " distinct results over blocks and runs";
+    }
+}

@@ -2,10 +2,17 @@
 // table (read back as written, refused with a reason when it does not read).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "reducelab/config.hpp"
+#include "reducelab/family.hpp"
+#include "reducelab/launch_plan.hpp"
+#include "reducelab/occupancy.hpp"
 #include "reducelab/policy.hpp"
+#include "test_support.hpp"
 
 namespace rl {
 namespace {
@@ -127,6 +134,193 @@ TEST(PolicyTable, AFileThatDoesNotReadIsRefusedWithTheReasonAndNothingHalfRead) 
   PolicyTable out;
   EXPECT_NE(policyTableFromJson(nlohmann::json::array(), &out), "");
   EXPECT_NE(policyTableFromJson(nlohmann::json{{"policies", 3}}, &out), "");
+}
+
+
+TEST(PolicyTable, AGridCapAndTheArchitectureReadBackAndTheCapIsRefusedOutOfRange) {
+  PolicyTable t;
+  t.architecture = "sm_90";
+  t.entries[{ElemType::Float32, 256, 12}] = {4, 0, CacheHint::None, 3.5, 1};
+  t.entries[{ElemType::Float32, 512, 20}] = {2, 0, CacheHint::None, 6.1, 0, true};
+  PolicyTable back;
+  ASSERT_EQ(policyTableFromJson(policyTableJson(t), &back), "");
+  EXPECT_EQ(back.entries, t.entries);
+  EXPECT_EQ(back.architecture, "sm_90");
+  EXPECT_EQ(policyGrid(back.entries.begin()->second, 4, 528, 132, 4), 1u) << "one CTA however many it could cover";
+  EXPECT_NE(describePolicy(back.entries.begin()->second).find("one CTA"), std::string::npos);
+  EXPECT_NE(describePolicy(back.entries.rbegin()->second).find("atomic finish"), std::string::npos);
+  nlohmann::json j = policyTableJson(t);
+  j["policies"][0]["grid_cap"] = -1;
+  PolicyTable out;
+  EXPECT_NE(policyTableFromJson(j, &out).find("grid_cap"), std::string::npos);
+  j = policyTableJson(t);
+  j["policies"][1]["finish"] = "sometimes";
+  EXPECT_NE(policyTableFromJson(j, &out).find("finish"), std::string::npos);
+  // A table of an earlier version (no grid_cap, no architecture) still reads, uncapped.
+  j = policyTableJson(t);
+  j["policies"][0].erase("grid_cap");
+  j["policies"][1].erase("finish");
+  j.erase("architecture");
+  ASSERT_EQ(policyTableFromJson(j, &out), "");
+  EXPECT_EQ(out.entries.begin()->second.gridCap, 0);
+  EXPECT_FALSE(out.entries.rbegin()->second.atomicFinish);
+}
+
+// The atomic finish is auto's only, where the atomic is native, and never in a graph replay.
+TEST(AutoDispatch, TheAtomicFinishOnlyForAutoWhereTheAtomicIsNativeAndNotInAGraph) {
+  DeviceInfo h200 = assumedH200();
+  h200.uuid.clear();
+  LaunchPolicy atomic;
+  atomic.loadsInFlight = 2;
+  atomic.atomicFinish = true;
+  class Facts : public LaunchFacts {
+   public:
+    explicit Facts(PolicyTable t) : t_(std::move(t)) {}
+    int smCount() const override { return 132; }
+    int ccMajor() const override { return 9; }
+    int ccMinor() const override { return 0; }
+    int residentPerSM(const KernelInfo&, const RunConfig&, size_t) override { return 4; }
+    int largestCluster(const KernelInfo&, const RunConfig&, size_t) override { return 16; }
+    const PolicyTable& policies() override { return t_; }
+   private:
+    PolicyTable t_;
+  };
+  PolicyTable t;
+  for (ElemType type : {ElemType::Int32, ElemType::Float32})
+    for (int block : {512}) t.entries[{type, block, 20}] = atomic;
+  Facts facts(t);
+  auto plan = [&](const char* kernel, ElemType type, Op op, TimingMode timing) {
+    RunConfig c;
+    c.kernel = kernel;
+    c.type = type;
+    c.op = op;
+    c.n = uint64_t(1) << 20;
+    c.block = 512;
+    c.timing = timing;
+    Geometry g;
+    EXPECT_EQ(planLaunch(c, facts, &g), "");
+    return g;
+  };
+  EXPECT_EQ(plan("auto", ElemType::Float32, Op::Sum, TimingMode::Blocked).final, FinalStage::Atomic);
+  EXPECT_EQ(plan("auto", ElemType::Int32, Op::Max, TimingMode::Blocked).final, FinalStage::Atomic);
+  const Geometry cas = plan("auto", ElemType::Float32, Op::Max, TimingMode::Blocked);
+  EXPECT_EQ(cas.final, FinalStage::LastBlock) << "a float max would be a compare-and-swap loop";
+  EXPECT_NE(cas.policySource.find("ordered finish"), std::string::npos) << cas.policySource;
+  EXPECT_EQ(plan("auto", ElemType::Float32, Op::Sum, TimingMode::Graph).final, FinalStage::LastBlock);
+  EXPECT_EQ(plan("k13", ElemType::Float32, Op::Sum, TimingMode::Blocked).final, FinalStage::LastBlock)
+      << "k13 keeps its fixed-order finish";
+}
+
+// The tables checked into the source read (a table that does not is a build defect, which
+// architecturePolicyTable would otherwise turn silently into "no table"), and each says its
+// architecture and holds every type auto is asked for.
+TEST(PolicyTable, EveryCheckedInArchitectureTableReads) {
+  const std::filesystem::path dir = std::filesystem::path(test::sourceDir()) / "assets" / "kernels";
+  int tables = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    const std::string file = f.path().filename().string();
+    if (!file.starts_with("policies-sm") || f.path().extension() != ".json") continue;
+    ++tables;
+    std::ifstream in(f.path());
+    PolicyTable t;
+    ASSERT_EQ(policyTableFromJson(nlohmann::json::parse(in, nullptr, false), &t), "") << file;
+    std::string arch = t.architecture;  // "sm_90" -> "sm90"
+    arch.erase(std::remove(arch.begin(), arch.end(), '_'), arch.end());
+    EXPECT_EQ("policies-" + arch + ".json", file) << file;
+    const int major = std::stoi(t.architecture.substr(3, t.architecture.size() - 4));
+    const int minor = t.architecture.back() - '0';
+    EXPECT_EQ(architecturePolicyTable(major, minor).entries, t.entries) << file << ": the embedded copy differs";
+    for (ElemType type : {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64})
+      for (int lg = 4; lg <= 30; ++lg)
+        EXPECT_GT(t.bestBlock(type, uint64_t(1) << lg), 0) << file << " " << name(type) << " 2^" << lg;
+  }
+  if (tables == 0) GTEST_SKIP() << "no architecture table is checked in yet";
+  EXPECT_TRUE(architecturePolicyTable(7, 5).empty()) << "no table for Turing: the latency rule";
+}
+
+// auto: the block and the policy come from the table the device's architecture has (the CPU
+// model answers for an H200: sm_90), and the record says what ran and why.
+TEST(AutoDispatch, PicksTheBlockAndPolicyItsTableMeasuredAndSaysWhy) {
+  DeviceInfo h200 = assumedH200();
+  h200.uuid.clear();  // no tuned table of this machine's in the way
+  RunConfig c;
+  c.kernel = "auto";
+  c.type = ElemType::Float32;
+  c.block = 64;  // asked for, but auto picks
+  const PolicyTable& arch = architecturePolicyTable(h200.ccMajor, h200.ccMinor);
+  for (int lg : {4, 12, 16, 20, 24, 30, 34}) {
+    c.n = uint64_t(1) << lg;
+    std::string err;
+    const Geometry g = modelGeometry(c, h200, &err);
+    ASSERT_EQ(err, "") << lg;
+    EXPECT_EQ(g.policySource.rfind("auto: block ", 0), 0u) << g.policySource;
+    const RunConfig ran = modelDispatchedConfig(c, h200);
+    EXPECT_EQ(ran.block, int(g.block)) << "the record's block is the block that ran";
+    EXPECT_EQ(ran.kernel, "auto");
+    if (arch.empty()) {
+      EXPECT_EQ(int(g.block), kAutoDefaultBlock);
+      continue;
+    }
+    const int block = arch.bestBlock(c.type, c.n);
+    EXPECT_EQ(int(g.block), block) << lg;
+    int entry = 0;
+    const LaunchPolicy* p = arch.find(c.type, block, c.n, &entry);
+    ASSERT_NE(p, nullptr);
+    EXPECT_NE(g.policySource.find("sm_90 table"), std::string::npos) << g.policySource;
+    if (p->gridCap == 1) EXPECT_EQ(g.grid(), 1u) << lg;
+    else if (g.clusterCtas == 0) EXPECT_EQ(g.loadsInFlight, p->loadsInFlight) << lg;
+  }
+  // k13 itself does not read the architecture's table: its figures stay the latency rule's.
+  c.kernel = "k13";
+  c.block = 512;
+  c.n = uint64_t(1) << 24;
+  EXPECT_EQ(modelGeometry(c, h200).policySource.find("sm_90 table"), std::string::npos);
+}
+
+// Without any table (an architecture none was measured on), auto still plans: block 512 and the
+// latency rule, said in words.
+TEST(AutoDispatch, WithoutATableTheLatencyRuleAndBlock512) {
+  DeviceInfo turing = assumedH200();
+  turing.uuid.clear();
+  turing.ccMajor = 7;
+  turing.ccMinor = 5;
+  RunConfig c;
+  c.kernel = "auto";
+  c.n = uint64_t(1) << 20;
+  const Geometry g = modelGeometry(c, turing);
+  EXPECT_EQ(int(g.block), kAutoDefaultBlock);
+  EXPECT_NE(g.policySource.find("no table"), std::string::npos) << g.policySource;
+  EXPECT_NE(g.policySource.find("latency rule"), std::string::npos) << g.policySource;
+}
+
+// auto --deterministic: a k10 plan fixed by N and type alone (block 256, one block per tile, GPU
+// passes), whatever block was asked; other kernels are refused.
+TEST(AutoDispatch, TheDeterministicPlanIsFixedByNAndTypeAlone) {
+  RunConfig c;
+  c.kernel = "auto";
+  c.type = ElemType::Float32;
+  c.n = (uint64_t(1) << 20) + 3;
+  std::string err;
+  RunConfig first;
+  for (int block : {32, 128, 512, 1024}) {
+    c.block = block;
+    const RunConfig d = deterministicPlan(c, &err);
+    EXPECT_EQ(err, "");
+    EXPECT_EQ(d.kernel, "k10");
+    EXPECT_EQ(d.block, kDeterministicBlock);
+    EXPECT_EQ(d.final, FinalStage::Gpu);
+    EXPECT_EQ(d.n, c.n);
+    const FamilyParameter* grid = ownParameter(d, "grid");
+    ASSERT_NE(grid, nullptr);
+    EXPECT_EQ(grid->get(d), blocksToCover(*findKernel("k10"), c.n, kDeterministicBlock, c.type));
+    const Geometry g = modelGeometry(d, assumedH200());
+    EXPECT_EQ(g.passGrids.front(), grid->get(d)) << "one block per tile";
+    if (block == 32) first = d;
+    else EXPECT_EQ(modelGeometry(first, assumedH200()).passGrids, g.passGrids) << "the same tree for block " << block;
+  }
+  c.kernel = "k13";
+  deterministicPlan(c, &err);
+  EXPECT_NE(err.find("mode of auto"), std::string::npos) << err;
 }
 
 }  // namespace

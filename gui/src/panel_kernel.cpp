@@ -4,6 +4,7 @@
 
 #include "reducelab/catalogue.hpp"
 #include "reducelab/family.hpp"
+#include "reducelab/occupancy.hpp"
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
@@ -31,6 +32,11 @@ void selectKernel(Model& model, const KernelInfo& k) {
 }
 
 namespace {
+
+struct DispatchChoice {
+  std::string shortText, why;
+};
+const DispatchChoice& dispatchChoice(const Model& model, const KernelInfo& k);
 
 void drawNotes(const KernelInfo& k, const Palette& pal) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "%s", std::string(k.title).c_str());
@@ -76,6 +82,10 @@ void drawPolicy(const Model& model, const KernelInfo& k, const Palette& pal) {
                        model.policies.date.c_str(), model.policies.deviceName.c_str(), model.policies.driver.c_str());
     for (const std::string& line : describePolicyTable(model.policies)) ImGui::TextWrapped("%s", line.c_str());
   }
+  if (k.dispatches) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(pal.accent), "What auto picks now");
+    ImGui::TextWrapped("%s", dispatchChoice(model, k).why.c_str());
+  }
   for (size_t i = model.results.size(); i-- > 0;) {
     const Measurement& m = model.results[i];
     if (!m.ok || m.config.kernel != k.key) continue;
@@ -87,6 +97,32 @@ void drawPolicy(const Model& model, const KernelInfo& k, const Palette& pal) {
     break;
   }
   ImGui::Spacing();
+}
+
+// What a dispatch (auto) picks for the configuration on screen, on the GPU the screen is about:
+// "b256, 1 CTA" for the catalogue row, and the plan's reason for its tooltip. The plan reads the
+// device's tuned table from disk, so it is made again only when the question changes.
+const DispatchChoice& dispatchChoice(const Model& model, const KernelInfo& k) {
+  static std::string lastKey;
+  static DispatchChoice choice;
+  const DeviceInfo device = model.shownDevice();
+  RunConfig c = model.config;
+  c.kernel = std::string(k.key);
+  familyOf(k).normalize(k, c);
+  const std::string key = std::string(k.key) + " " + std::string(name(c.type)) + " " + std::string(name(c.op)) + " " +
+                          std::to_string(c.n) + " " + device.name + " " + device.uuid;
+  if (key != lastKey) {
+    lastKey = key;
+    const Geometry g = assumedGeometry(c, device);
+    std::string shape = g.grid() == 1 ? "1 CTA" : g.clusterCtas > 1 ? "cluster of " + std::to_string(g.clusterCtas)
+                                                                    : std::to_string(g.grid()) + " CTAs";
+    choice.shortText = "b" + std::to_string(g.block) + ", " + shape + (g.final == FinalStage::Atomic ? ", atomic" : "");
+    choice.why = "For " + std::string(name(c.type)) + ", N = " + formatCount(c.n) + " on " + device.name + ": block " +
+                 std::to_string(g.block) + ", grid " + std::to_string(g.grid()) + ", " +
+                 std::to_string(g.loadsInFlight) + " loads in flight, hint " + std::string(name(g.cacheHint)) + ".\n" +
+                 g.policySource;
+  }
+  return choice;
 }
 
 }  // namespace
@@ -116,9 +152,11 @@ void drawKernelPanel(Model& model, UiActions& actions) {
         if (!k.upc.empty()) ImGui::Text("UPC lecture %s", std::string(k.upc).c_str());
         if (k.unsafe) ImGui::TextUnformatted("Unsafe since Volta (kept for teaching)");
         if (!k.deterministic) ImGui::TextUnformatted("Float results vary run to run");
+        if (k.dispatches) ImGui::TextUnformatted(dispatchChoice(model, k).why.c_str());
         ImGui::EndTooltip();
       }
-      std::string tag;  // "H1 K01/02": Harris's number and the UPC lecture's
+      std::string tag;  // "H1 K01/02": Harris's number and the UPC lecture's; a dispatch: what it picks
+      if (k.dispatches) tag = dispatchChoice(model, k).shortText;
       if (k.harris) tag += "H" + std::to_string(k.harris);
       if (k.upc.size() > 6) tag += (tag.empty() ? "K" : " K") + std::string(k.upc.substr(6));
       const float tagX = ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(tag.c_str()).x;

@@ -2,6 +2,7 @@
 // versions; no measurement (it says why).
 #include "reducelab/backend.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/launch_plan.hpp"
 #include "reducelab/occupancy.hpp"
 
 namespace rl {
@@ -25,12 +26,13 @@ class CpuModelBackend final : public Backend {
   void queueSweep(const SweepSpec&) override { messages_.push_back("sweeps measure kernels: " + measuresNot()); }
   void cancelSweep() override {}
   void cancelRuns() override {}
-  uint64_t queueTrace(const RunConfig& c, TraceTarget) override {
+  uint64_t queueTrace(const RunConfig& asked, TraceTarget) override {
     TraceResult r;
     r.id = nextId_++;
+    const DeviceInfo& d = shape_;
+    const RunConfig c = modelDispatchedConfig(asked, d);  // auto: the block its dispatch chose
     r.config = c;
     std::string err;
-    const DeviceInfo& d = shape_;
     r.data = modelTrace(c, assumedGeometry(c, d).grid(), d.ccMajor, &err);
     r.ok = r.data.valid();
     r.error = r.ok ? "" : (err.empty() ? "no trace recorded" : err);

@@ -187,6 +187,10 @@ void MeasurementService::serviceSmallJobs(const RunConfig* duringMeasurementOf) 
       if (engine_ && !trace->buffer) d.run = engine_->runTracedToHost(trace->config, &d.hostBytes);
       else if (engine_) d.run = engine_->runTraced(trace->config, trace->buffer, trace->bytes);
       else d.run.error = engineError_;
+      // A dispatch (auto) ran the block it chose: the trace's configuration says so, so its bytes,
+      // a CPU model of it (compare, the views' labels) and the remote protocol are of that launch.
+      if (const KernelInfo* k = findKernel(d.config.kernel); k && k->dispatches && d.run.ok)
+        d.config.block = int(d.run.geometry.block);
       std::lock_guard<std::mutex> lock(mutex_);
       pending_.traces.push_back(std::move(d));
       --runningTraces_;

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "reducelab/embedded_text.hpp"
 #include "reducelab/user_dirs.hpp"
 
 namespace rl {
@@ -43,6 +46,7 @@ uint64_t policyGrid(const LaunchPolicy& p, uint64_t coverOneLoad, uint64_t resid
   uint64_t cap = std::max<uint64_t>(resident, 1);
   if (p.ctasPerSM > 0 && smCount > 0)
     cap = std::min<uint64_t>(cap, uint64_t(std::min(p.ctasPerSM, std::max(residentPerSM, 1))) * uint64_t(smCount));
+  if (p.gridCap > 0) cap = std::min<uint64_t>(cap, uint64_t(p.gridCap));
   return std::max<uint64_t>(1, std::min(std::max<uint64_t>(coverOneLoad, 1), cap));
 }
 
@@ -56,7 +60,18 @@ namespace {
 int log2Round(uint64_t n) { return n <= 1 ? 0 : int(std::lround(std::log2(double(n)))); }
 }  // namespace
 
-const LaunchPolicy* PolicyTable::find(ElemType t, int block, uint64_t n, int* log2nOut) const {
+namespace {
+// An entry as asked: the fastest, or the fastest ordered one (its own entry where the fastest is
+// ordered already).
+const LaunchPolicy& asAsked(const PolicyTable& t, const std::tuple<ElemType, int, int>& key, const LaunchPolicy& p,
+                            bool ordered) {
+  if (!ordered || !p.atomicFinish) return p;
+  const auto it = t.orderedEntries.find(key);
+  return it != t.orderedEntries.end() ? it->second : p;
+}
+}  // namespace
+
+const LaunchPolicy* PolicyTable::find(ElemType t, int block, uint64_t n, int* log2nOut, bool ordered) const {
   const int want = log2Round(n);
   const LaunchPolicy* best = nullptr;
   int bestDist = 1 << 30, bestLog = 0;
@@ -65,7 +80,7 @@ const LaunchPolicy* PolicyTable::find(ElemType t, int block, uint64_t n, int* lo
     if (type != t || b != block) continue;
     const int dist = std::abs(lg - want);
     if (dist < bestDist || (dist == bestDist && lg > bestLog)) {
-      best = &p;
+      best = &asAsked(*this, key, p, ordered);
       bestDist = dist;
       bestLog = lg;
     }
@@ -74,7 +89,7 @@ const LaunchPolicy* PolicyTable::find(ElemType t, int block, uint64_t n, int* lo
   return best;
 }
 
-int PolicyTable::bestBlock(ElemType t, uint64_t n) const {
+int PolicyTable::bestBlock(ElemType t, uint64_t n, bool ordered) const {
   const int want = log2Round(n);
   int nearest = -1;
   for (const auto& [key, p] : entries)
@@ -82,23 +97,37 @@ int PolicyTable::bestBlock(ElemType t, uint64_t n) const {
       nearest = std::get<2>(key);
   int block = 0;
   double best = 0;
-  for (const auto& [key, p] : entries)
-    if (std::get<0>(key) == t && std::get<2>(key) == nearest && p.medianUs > 0 && (block == 0 || p.medianUs < best)) {
+  for (const auto& [key, p] : entries) {
+    const LaunchPolicy& q = asAsked(*this, key, p, ordered);
+    if (std::get<0>(key) == t && std::get<2>(key) == nearest && q.medianUs > 0 && (block == 0 || q.medianUs < best)) {
       block = std::get<1>(key);
-      best = p.medianUs;
+      best = q.medianUs;
     }
+  }
   return block;
 }
 
-nlohmann::json policyTableJson(const PolicyTable& t) {
+namespace {
+nlohmann::json policyRows(const std::map<std::tuple<ElemType, int, int>, LaunchPolicy>& entries) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& [key, p] : t.entries) {
+  for (const auto& [key, p] : entries) {
     const auto& [type, block, lg] = key;
     rows.push_back({{"type", std::string(name(type))}, {"block", block}, {"log2_n", lg},
                     {"loads_in_flight", p.loadsInFlight}, {"ctas_per_sm", p.ctasPerSM},
                     {"cache_hint", std::string(name(p.hint))}, {"median_us", p.medianUs}});
+    if (p.gridCap > 0) rows.back()["grid_cap"] = p.gridCap;  // absent in tables of earlier versions
+    if (p.atomicFinish) rows.back()["finish"] = "atomic";
   }
-  return {{"device", t.deviceName}, {"uuid", t.uuid}, {"driver", t.driver}, {"date", t.date}, {"policies", rows}};
+  return rows;
+}
+}  // namespace
+
+nlohmann::json policyTableJson(const PolicyTable& t) {
+  nlohmann::json j = {{"device", t.deviceName}, {"uuid", t.uuid},          {"driver", t.driver},
+                      {"date", t.date},         {"policies", policyRows(t.entries)}};
+  if (!t.orderedEntries.empty()) j["ordered_policies"] = policyRows(t.orderedEntries);
+  if (!t.architecture.empty()) j["architecture"] = t.architecture;
+  return j;
 }
 
 std::string policyTableFromJson(const nlohmann::json& j, PolicyTable* out) {
@@ -111,11 +140,15 @@ std::string policyTableFromJson(const nlohmann::json& j, PolicyTable* out) {
     *v = it->get<std::string>();
     return true;
   };
-  if (!text("device", &t.deviceName) || !text("uuid", &t.uuid) || !text("driver", &t.driver) || !text("date", &t.date))
-    return "the policy table's device, uuid, driver or date is not text";
+  if (!text("device", &t.deviceName) || !text("uuid", &t.uuid) || !text("driver", &t.driver) || !text("date", &t.date) ||
+      !text("architecture", &t.architecture))
+    return "the policy table's device, uuid, driver, date or architecture is not text";
   const auto rows = j.find("policies");
   if (rows == j.end() || !rows->is_array()) return "the policy table has no list of policies";
-  for (const auto& r : *rows) {
+  const auto ordered = j.find("ordered_policies");
+  if (ordered != j.end() && !ordered->is_array()) return "the policy table's ordered_policies is not a list";
+  auto readRows = [&](const nlohmann::json& list, std::map<std::tuple<ElemType, int, int>, LaunchPolicy>* into) -> std::string {
+  for (const auto& r : list) {
     if (!r.is_object()) return "a policy is not an object";
     auto integer = [&](const char* key, int lo, int hi, int* v) {
       const auto it = r.find(key);
@@ -145,21 +178,39 @@ std::string policyTableFromJson(const nlohmann::json& j, PolicyTable* out) {
             std::end(kPolicyLoadsInFlight))
       return "a policy's loads_in_flight is not 1, 2, 4 or 8";
     if (!integer("ctas_per_sm", 0, 64, &p.ctasPerSM)) return "a policy's ctas_per_sm is not 0..64";
+    if (r.contains("grid_cap") && !integer("grid_cap", 0, 0x7fffffff, &p.gridCap))
+      return "a policy's grid_cap is not 0..2^31-1";
+    if (const auto f = r.find("finish"); f != r.end()) {
+      if (!f->is_string() || (*f != "atomic" && *f != "ordered")) return "a policy's finish is not \"atomic\" or \"ordered\"";
+      p.atomicFinish = *f == "atomic";
+    }
     const auto ms = r.find("median_us");
     if (ms != r.end()) {
       if (!ms->is_number() || !std::isfinite(ms->get<double>()) || ms->get<double>() < 0)
         return "a policy's median_us is not a time";
       p.medianUs = ms->get<double>();
     }
-    t.entries[{*type, block, lg}] = p;
+    (*into)[{*type, block, lg}] = p;
   }
+  return {};
+  };
+  if (std::string e = readRows(*rows, &t.entries); !e.empty()) return e;
+  if (ordered != j.end())
+    if (std::string e = readRows(*ordered, &t.orderedEntries); !e.empty()) return e;
+  for (const auto& [key, p] : t.orderedEntries)
+    if (p.atomicFinish) return "an ordered policy takes the atomic finish";
   *out = std::move(t);
   return {};
 }
 
 std::string describePolicy(const LaunchPolicy& p) {
   std::string s = std::to_string(p.loadsInFlight) + (p.loadsInFlight == 1 ? " load" : " loads") + " in flight, ";
-  s += p.ctasPerSM > 0 ? "at most " + std::to_string(p.ctasPerSM) + " CTAs/SM" : "a resident wave at most";
+  if (p.gridCap == 1)
+    s += "one CTA (it writes the result: no finish)";
+  else
+    s += p.ctasPerSM > 0 ? "at most " + std::to_string(p.ctasPerSM) + " CTAs/SM" : "a resident wave at most";
+  if (p.gridCap > 1) s += ", at most " + std::to_string(p.gridCap) + " CTAs";
+  if (p.atomicFinish) s += ", atomic finish";
   s += ", hint " + std::string(name(p.hint));
   return s;
 }
@@ -170,14 +221,34 @@ std::vector<std::string> describePolicyTable(const PolicyTable& t) {
   for (const auto& [key, p] : t.entries) {
     const auto& [type, block, lg] = key;
     char b[96];
-    std::snprintf(b, sizeof b, " 2^%d:x%d/%s/%s", lg, p.loadsInFlight,
-                  p.ctasPerSM > 0 ? (std::to_string(p.ctasPerSM) + "cta").c_str() : "wave",
-                  p.hint == CacheHint::None ? "-" : std::string(name(p.hint)).c_str());
+    std::snprintf(b, sizeof b, " 2^%d:x%d/%s/%s%s", lg, p.loadsInFlight,
+                  p.gridCap == 1 ? "1cta" : p.ctasPerSM > 0 ? (std::to_string(p.ctasPerSM) + "cta").c_str() : "wave",
+                  p.hint == CacheHint::None ? "-" : std::string(name(p.hint)).c_str(), p.atomicFinish ? "/atomic" : "");
     perTypeBlock[{type, block}] += b;
   }
   for (const auto& [tb, text] : perTypeBlock)
     lines.push_back(std::string(name(tb.first)) + " block " + std::to_string(tb.second) + ":" + text);
   return lines;
+}
+
+extern const EmbeddedText kArchitecturePolicies[];
+extern const int kArchitecturePolicies_count;
+
+const PolicyTable& architecturePolicyTable(int ccMajor, int ccMinor) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, PolicyTable> tables;
+  std::lock_guard lock(mutex);
+  auto it = tables.find({ccMajor, ccMinor});
+  if (it == tables.end()) {
+    PolicyTable t;
+    const std::string file = "policies-sm" + std::to_string(ccMajor) + std::to_string(ccMinor) + ".json";
+    const std::string_view text = findEmbedded(kArchitecturePolicies, kArchitecturePolicies_count, file);
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    // A checked-in table that does not read is a build defect (Policy.ArchitectureTablesRead).
+    if (text.empty() || !policyTableFromJson(j, &t).empty()) t = {};
+    it = tables.emplace(std::pair{ccMajor, ccMinor}, std::move(t)).first;
+  }
+  return it->second;
 }
 
 PolicyTable storedPolicyTable(const std::string& uuid, const std::string& driver) {

@@ -25,6 +25,8 @@ constexpr Missing kMissing[] = {
             "one-cluster grid come from the host, which the contract cannot express"},
     {"k14", "its bulk copies and mbarriers are inline PTX for sm_90 only, and its ring of stages needs shared memory "
             "the contract's rules cannot size per block and type; not a starter's first edit"},
+    {"auto", "a dispatch, not a kernel: it launches k13's code with the block, grid and finish its table picks "
+             "per N (k12's starter is the nearest kernel to copy)"},
     {"cub", "a library call, not a kernel to copy"},
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -132,6 +133,11 @@ struct InputKey {
 
 class DriverLaunchFacts;
 
+// auto's end to end after an atomic finish: the accumulator's bytes into mapped host memory.
+__global__ void copyResultBytes(const unsigned char* src, unsigned char* dst, int bytes) {
+  if (int(threadIdx.x) < bytes) dst[threadIdx.x] = src[threadIdx.x];
+}
+
 class CudaEngine final : public Engine {
  public:
   explicit CudaEngine(DeviceInfo d) : dev_(std::move(d)) {
@@ -157,6 +163,7 @@ class CudaEngine final : public Engine {
     cudaStreamDestroy(stream_);
     if (hostPartials_) cudaFreeHost(hostPartials_);
     if (hostFlags_) cudaFreeHost(hostFlags_);
+    if (mappedHost_) cudaFreeHost(mappedHost_);
   }
 
   const DeviceInfo& device() const override { return dev_; }
@@ -176,7 +183,8 @@ class CudaEngine final : public Engine {
   Stats launchFloor(TimingMode mode) override;
   PolicyTable policies() override;
   std::string tune(const TuneOptions& options, PolicyTable* out) override;
-  TraceRun runTracedToHost(const RunConfig& c, std::vector<uint8_t>* bytes) override {
+  TraceRun runTracedToHost(const RunConfig& asked, std::vector<uint8_t>* bytes) override {
+    const RunConfig c = dispatched(asked);  // auto: the block its dispatch chose sizes the buffer
     const size_t size = trace::bufferBytes(unsigned(c.block));
     if (cudaError_t e = traceBuf_.reserve(size); e != cudaSuccess) {
       TraceRun t;
@@ -206,6 +214,13 @@ class CudaEngine final : public Engine {
   int largestClusterFor(const KernelInfo& k, const RunConfig& c, size_t smem);
   // The device's stored policy table, read once.
   const PolicyTable& policyTable();
+  // The configuration a run launches (auto: with the block its dispatch chose).
+  RunConfig dispatched(const RunConfig& c);
+  // One more launch of a single-pass reduction, its result written into mapped pinned host
+  // memory: the end-to-end time (start event to the event after the kernel), checked against
+  // the device's result of the same run.
+  std::string timeMappedResult(const KernelInfo& k, const RunConfig& c, const Geometry& g, const Value& kernelResult,
+                               float* ms);
   friend class DriverLaunchFacts;
   // (op, input type, accumulator type, block, shared bytes): the instantiation's resources decide -> 16, 8 or 0
   std::map<std::tuple<int, int, int, int, size_t>, int> largestCluster_;
@@ -264,6 +279,7 @@ class CudaEngine final : public Engine {
     cudaGetLastError();
     if (armCounter().empty()) cudaStreamSynchronize(stream_);
     cudaGetLastError();
+    atomicAccFor_.reset();  // auto's accumulators are filled again before the next atomic launch
   }
   // Re-reads free device memory (other processes and our own buffers change it). The bytes this
   // engine would free before allocating the input count as free.
@@ -311,7 +327,61 @@ class CudaEngine final : public Engine {
   size_t hostPartialsBytes_ = 0;
   size_t cubTempBytes_ = 0;
   const void* lastOut_ = nullptr;
+  // auto's result in mapped pinned host memory: the host's address and the device's.
+  void* mappedHost_ = nullptr;
+  void* mappedDevice_ = nullptr;
+  void* mappedOut_ = nullptr;  // set while launchAll writes the single-pass result there
+  // auto's atomic finish: two accumulators (identity-filled for one operation and type) and
+  // whose turn the next launch is.
+  DeviceBuffer atomicAcc_;
+  std::optional<std::pair<Op, ElemType>> atomicAccFor_;
+  int atomicTurn_ = 0;
 };
+
+std::string CudaEngine::timeMappedResult(const KernelInfo& k, const RunConfig& c, const Geometry& g, const Value& kernelResult,
+                                         float* ms) {
+  cudaError_t e;
+  if (!mappedHost_) {
+    if ((e = cudaHostAlloc(&mappedHost_, 64, cudaHostAllocMapped)) != cudaSuccess) {
+      mappedHost_ = nullptr;
+      return "cannot allocate mapped pinned host memory for the result: " + cudaText(e);
+    }
+    if ((e = cudaHostGetDevicePointer(&mappedDevice_, mappedHost_, 0)) != cudaSuccess)
+      return "cannot map the result's host memory: " + cudaText(e);
+  }
+  std::memset(mappedHost_, 0xff, 64);  // a stale value cannot pass for this run's (NaN, or -1)
+  // An ordered finish writes its one value from one thread: straight into host memory. The atomic
+  // finish accumulates in device memory; a one-warp kernel then copies the value across (a kernel
+  // launch, not a copy-engine transfer: microseconds less).
+  const bool atomic = g.final == FinalStage::Atomic;
+  if (!c.warmL2) flushL2();
+  const bool held = c.timing != TimingMode::Events && holdStream();
+  cudaEventRecord(e0_, stream_);
+  mappedOut_ = atomic ? nullptr : mappedDevice_;
+  std::string err = launchAll(k, c, g, nullptr);
+  mappedOut_ = nullptr;
+  if (err.empty() && atomic) {
+    copyResultBytes<<<1, 32, 0, stream_>>>(static_cast<const unsigned char*>(lastOut_),
+                                           static_cast<unsigned char*>(mappedDevice_), int(elemBytes(c.accType())));
+    if (cudaError_t le = cudaGetLastError(); le != cudaSuccess) err = "copying the result to host memory: " + cudaText(le);
+  }
+  cudaEventRecord(e2_, stream_);
+  if (held) releaseStream();
+  if (!err.empty()) return err;
+  if ((e = cudaEventSynchronize(e2_)) != cudaSuccess) return cudaText(e);
+  cudaEventElapsedTime(ms, e0_, e2_);
+  const Value onHost = finishOnCpu(c.op, c.accType(), mappedHost_, 1);
+  // Bit for bit where the order cannot change the value; an atomic float sum is its own run's sum.
+  const bool orderFree = !(atomic && c.op == Op::Sum && !onHost.isInt);
+  if (orderFree && (onHost.isInt != kernelResult.isInt ||
+                    (onHost.isInt ? onHost.i != kernelResult.i
+                                  : std::memcmp(&onHost.f, &kernelResult.f, sizeof onHost.f) != 0)))
+    return "the result written to mapped host memory (" + onHost.text() + ") differs from the device's (" +
+           kernelResult.text() + ")";
+  if (!onHost.isInt && !std::isfinite(onHost.f) && std::isfinite(kernelResult.f))
+    return "no result reached mapped host memory";
+  return {};
+}
 
 uint64_t CudaEngine::residentBlocks(const KernelInfo& k, const RunConfig& c, size_t smem) {
   const KernelEntry* e = entry(k, c, c.type, false);
@@ -360,6 +430,7 @@ class DriverLaunchFacts : public LaunchFacts {
   explicit DriverLaunchFacts(CudaEngine& e) : e_(e) {}
   int smCount() const override { return e_.dev_.smCount; }
   int ccMajor() const override { return e_.dev_.ccMajor; }
+  int ccMinor() const override { return e_.dev_.ccMinor; }
   int residentPerSM(const KernelInfo& k, const RunConfig& c, size_t smem) override {
     return int(e_.residentBlocks(k, c, smem) / uint64_t(std::max(e_.dev_.smCount, 1)));
   }
@@ -382,6 +453,12 @@ std::string CudaEngine::plan(const RunConfig& c, const KernelInfo** kp, Geometry
   if (k->id != KernelId::Cub && !entry(*k, c, c.type, false))
     return "no instantiation of kernel " + std::string(k->key) + " for this configuration";
   return {};
+}
+
+RunConfig CudaEngine::dispatched(const RunConfig& c) {
+  if (forcedPolicy_) return c;  // tuning: the block under test, not the one the dispatch would pick
+  DriverLaunchFacts facts(*this);
+  return dispatchedConfig(c, facts);
 }
 
 Geometry CudaEngine::geometry(const RunConfig& c, std::string* error) {
@@ -501,6 +578,23 @@ std::string CudaEngine::prepareScratch(const RunConfig& c, const Geometry& g) {
     }
     hostPartialsBytes_ = partialBytes;
   }
+  if (g.final == FinalStage::Atomic && findKernel(c.kernel)->policyTuned &&
+      atomicAccFor_ != std::pair{c.op, c.accType()}) {
+    // Both accumulators hold the identity before the first atomic launch.
+    if ((e = atomicAcc_.reserve(16)) != cudaSuccess) return "cannot allocate the accumulators: " + cudaText(e);
+    unsigned char identity[16];
+    withOp(c.op, [&]<class O>(TypeTag<O>) {
+      withElemType(c.accType(), [&]<class T>(TypeTag<T>) {
+        const T id = O::template identity<T>();
+        std::memcpy(identity, &id, sizeof id);
+        std::memcpy(identity + sizeof id, &id, sizeof id);
+      });
+    });
+    if ((e = cudaMemcpy(atomicAcc_.get(), identity, 16, cudaMemcpyHostToDevice)) != cudaSuccess)
+      return "cannot fill the accumulators: " + cudaText(e);
+    atomicAccFor_ = std::pair{c.op, c.accType()};
+    atomicTurn_ = 0;
+  }
   if (c.kernel == "cub") {
     size_t need = 0;
     e = kernels::cubReduce(c.op, c.type, c.accumulate, input_.get(), result_.get(), c.n, nullptr,
@@ -557,7 +651,7 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
   void* outs[2] = {partialsA_.get(), partialsB_.get()};
   for (size_t p = 0; p < g.passGrids.size(); ++p) {
     const bool single = g.final == FinalStage::Atomic || g.final == FinalStage::LastBlock;
-    void* out = single ? result_.get() : outs[p % 2];
+    void* out = single ? (mappedOut_ ? mappedOut_ : result_.get()) : outs[p % 2];
     const KernelEntry* e = entry(k, c, p == 0 ? c.type : c.accType(), p == 0 && trace);
     if (!e) return "missing instantiation for pass " + std::to_string(p + 1);
     a.in = in;
@@ -572,12 +666,22 @@ std::string CudaEngine::launchAll(const KernelInfo& k, const RunConfig& c, const
     // (kLaunchClusterShift in k13_tuned_single_pass.cuh).
     a.cacheHint = int(g.cacheHint);
     if (p == 0 && g.clusterCtas > 1) a.cacheHint |= g.clusterCtas << 8;
+    if (g.final == FinalStage::Atomic && k.policyTuned) {
+      // auto's atomic finish: two accumulators take turns, each launch resetting the other for
+      // the next (both hold the identity from prepareScratch on), so no identity write is launched.
+      char* acc = static_cast<char*>(atomicAcc_.get());
+      const size_t slot = elemBytes(c.accType());
+      a.out = acc + slot * atomicTurn_;
+      a.partials = acc + slot * (1 - atomicTurn_);
+      a.cacheHint |= 1 << 16;  // kLaunchAtomicFinish in k13_tuned_single_pass.cuh
+      atomicTurn_ ^= 1;
+    }
     a.programmaticDependent = p > 0 && g.programmaticDependentLaunch;
     if (cudaError_t err = e->launch(a); err != cudaSuccess)
       return "launch of pass " + std::to_string(p + 1) + " failed: " + cudaText(err);
     in = out;
     n = g.passGrids[p];
-    lastOut_ = out;
+    lastOut_ = a.out;
   }
   return {};
 }
@@ -593,7 +697,8 @@ std::string CudaEngine::readResult(const RunConfig& c, const KernelInfo&, const 
   return {};
 }
 
-Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
+Measurement CudaEngine::measure(const RunConfig& asked, const MeasureOptions& o) {
+  const RunConfig c = dispatched(asked);  // auto: the block its dispatch chose
   Measurement m;
   m.config = c;
   const KernelInfo* k = nullptr;
@@ -665,6 +770,12 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
       std::snprintf(b, sizeof b, "%.17g", v.f);
       return std::string(b);
     }());
+    if (k->dispatches) {
+      // auto's end to end: the same launch writing its one value straight into mapped pinned
+      // host memory (no copy enqueued after it); the host reads it once the end event is done.
+      if (std::string e = timeMappedResult(*k, c, m.geometry, v, &ems); !e.empty()) return fail(e);
+      m.endToEndMs.back() = ems;
+    }
     if (o.betweenRepetitions && r + 1 < c.reps) o.betweenRepetitions();  // outside the timed region
   }
   m.kernel = Stats::of(m.kernelMs);
@@ -717,7 +828,8 @@ Measurement CudaEngine::measure(const RunConfig& c, const MeasureOptions& o) {
   return m;
 }
 
-ResourceUsage CudaEngine::resources(const RunConfig& c, std::string* error) {
+ResourceUsage CudaEngine::resources(const RunConfig& asked, std::string* error) {
+  const RunConfig c = dispatched(asked);  // auto: the block its dispatch chose
   const KernelInfo* k = findKernel(c.kernel);
   if (!k) {
     if (error) *error = "unknown kernel";
@@ -829,6 +941,7 @@ PolicyTable CudaEngine::policies() { return policyTable(); }
 
 std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   PolicyTable table;
+  table.architecture = "sm_" + std::to_string(dev_.ccMajor) + std::to_string(dev_.ccMinor);
   table.deviceName = dev_.name;
   table.uuid = dev_.uuid;
   table.driver = cudaVersionString(dev_.driverVersion);
@@ -843,7 +956,7 @@ std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   for (ElemType type : o.types)
     for (int lg : o.log2Sizes) {
       RunConfig c;
-      c.kernel = "k13";
+      c.kernel = "auto";  // k13's code; as auto, the plan may also take the atomic finish
       c.type = type;
       c.n = uint64_t(1) << lg;
       c.reps = o.reps;
@@ -857,45 +970,62 @@ std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
       mo.knownReference = &ref;
       for (int block : o.blocks) {
         c.block = block;
-        const KernelInfo& k = *findKernel("k13");
+        const KernelInfo& k = *findKernel("auto");
         const Geometry probe = planGeometry(k, c, 1);
         const uint64_t resident = residentBlocks(k, c, probe.smemBytes);
         const int perSM = int(resident / uint64_t(std::max(dev_.smCount, 1)));
         const uint64_t cover = blocksToCover(k, c.n, c.block, c.type);
-        std::optional<LaunchPolicy> best;
-        std::set<std::pair<uint64_t, int>> tried;  // (grid, effective depth): equal launches once
+        std::optional<LaunchPolicy> best, bestOrdered;  // the fastest, and the fastest without the atomic finish
+        std::set<std::tuple<uint64_t, int, bool>> tried;  // (grid, effective depth, atomic): equal launches once
         auto tryPolicy = [&](LaunchPolicy p) -> std::string {
           const uint64_t grid = policyGrid(p, cover, resident, dev_.smCount, perSM);
           const uint64_t perThread = (cover + grid - 1) / grid;  // vectors per thread
-          if (p.loadsInFlight > 1 && perThread < uint64_t(p.loadsInFlight)) return {};  // runs as a shallower depth
-          if (p.hint == CacheHint::None && !tried.insert({grid, p.loadsInFlight}).second) return {};
+          if (p.gridCap != 1 && p.loadsInFlight > 1 && perThread < uint64_t(p.loadsInFlight))
+            return {};  // runs as a shallower depth
+          if (p.atomicFinish && grid <= 1) return {};  // one CTA has no finish to choose
+          if (p.hint == CacheHint::None && !tried.insert({grid, p.loadsInFlight, p.atomicFinish}).second) return {};
           forcedPolicy_ = p;
           Measurement m = measure(c, mo);
           if (o.cancel && o.cancel()) return "cancelled";
-          if (!m.ok) return "k13 " + std::string(name(type)) + " 2^" + std::to_string(lg) + " block " +
+          if (!m.ok) return "auto (k13's code) " + std::string(name(type)) + " 2^" + std::to_string(lg) + " block " +
                             std::to_string(block) + ": " + m.error;
           if (!m.check.pass)
-            return "k13 computed a wrong result with " + describePolicy(p) + " (" + std::string(name(type)) + " 2^" +
+            return "auto (k13's code) computed a wrong result with " + describePolicy(p) + " (" + std::string(name(type)) + " 2^" +
                    std::to_string(lg) + ", block " + std::to_string(block) + ")";
           p.medianUs = m.kernel.median * 1e3;
           if (!best || p.medianUs < best->medianUs) best = p;
+          if (!p.atomicFinish && (!bestOrdered || p.medianUs < bestOrdered->medianUs)) bestOrdered = p;
           return {};
         };
         for (int depth : kPolicyLoadsInFlight)
-          for (int ctas : kPolicyCtasPerSM) {
-            LaunchPolicy p;
-            p.loadsInFlight = depth;
-            p.ctasPerSM = ctas;
-            if (std::string e = tryPolicy(p); !e.empty()) return e;
-          }
-        if (best)
+          for (int ctas : kPolicyCtasPerSM)
+            for (bool atomic : {false, true}) {
+              LaunchPolicy p;
+              p.loadsInFlight = depth;
+              p.ctasPerSM = ctas;
+              p.atomicFinish = atomic;
+              if (std::string e = tryPolicy(p); !e.empty()) return e;
+            }
+        // One CTA with every load in flight at once, where each thread has few enough of them:
+        // no finish at all (the shortest chain at small N).
+        if (cover > 1 && cover <= kSingleCtaMaxVectorsPerThread) {
+          LaunchPolicy p;
+          p.gridCap = 1;
+          p.loadsInFlight = cover <= 1 ? 1 : cover <= 2 ? 2 : cover <= 4 ? 4 : 8;
+          if (std::string e = tryPolicy(p); !e.empty()) return e;
+        }
+        for (int pass = 0; pass < 2; ++pass) {  // the hints on the fastest, then on the fastest ordered
+          const std::optional<LaunchPolicy> base = pass == 0 ? best : bestOrdered;
+          if (!base || (pass == 1 && !best->atomicFinish)) continue;
           for (CacheHint h : {CacheHint::NoAllocate, CacheHint::EvictFirst, CacheHint::Prefetch256}) {
-            LaunchPolicy p = *best;
+            LaunchPolicy p = *base;
             p.hint = h;
             if (std::string e = tryPolicy(p); !e.empty()) return e;
           }
+        }
         if (!best) continue;
         table.entries[{type, block, lg}] = *best;
+        if (best->atomicFinish && bestOrdered) table.orderedEntries[{type, block, lg}] = *bestOrdered;
         if (o.progress)
           o.progress(std::string(name(type)) + " 2^" + std::to_string(lg) + " block " + std::to_string(block) + ": " +
                      describePolicy(*best) + ", " + std::to_string(best->medianUs).substr(0, 7) + " us");
@@ -925,7 +1055,8 @@ std::string CudaEngine::tune(const TuneOptions& o, PolicyTable* out) {
   return {};
 }
 
-TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t traceBytes) {
+TraceRun CudaEngine::runTraced(const RunConfig& asked, void* traceBuffer, size_t traceBytes) {
+  const RunConfig c = dispatched(asked);  // auto: the block its dispatch chose
   TraceRun t;
   const KernelInfo* k = nullptr;
   if (std::string err = plan(c, &k, &t.geometry); !err.empty()) {
@@ -972,7 +1103,8 @@ TraceRun CudaEngine::runTraced(const RunConfig& c, void* traceBuffer, size_t tra
   return t;
 }
 
-InstrumentedRun CudaEngine::runInstrumented(const RunConfig& c, uint32_t capacity) {
+InstrumentedRun CudaEngine::runInstrumented(const RunConfig& asked, uint32_t capacity) {
+  const RunConfig c = dispatched(asked);  // auto: the block its dispatch chose
   InstrumentedRun out;
   TraceRun& t = out.run;
   const KernelInfo* k = nullptr;

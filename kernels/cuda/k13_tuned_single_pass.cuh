@@ -18,8 +18,9 @@ namespace rl::kernels {
 // Cache hints of the 16-byte loads (reducelab/policy.hpp's CacheHint, in its order).
 enum LoadHint : int { kHintNone = 0, kHintNoAllocate = 1, kHintEvictFirst = 2, kHintPrefetch256 = 3 };
 // The launch word k13 receives: bits 0-7 the cache hint; bits 8-15 the CTAs of the one thread-block
-// cluster the grid is launched as (0: no cluster). engine.cu packs it the same way.
-constexpr int kLaunchHintMask = 0xff, kLaunchClusterShift = 8;
+// cluster the grid is launched as (0: no cluster); bit 16 the atomic finish (auto's plans only).
+// engine.cu packs it the same way.
+constexpr int kLaunchHintMask = 0xff, kLaunchClusterShift = 8, kLaunchAtomicFinish = 1 << 16;
 
 // One 16-byte vector through the read-only path with the hint's qualifiers (asm volatile: the
 // loads stay where the loop issues them, all of a group before the first use).
@@ -122,10 +123,30 @@ __global__ void k13TunedSinglePass(const TIn* __restrict__ in, TAcc* __restrict_
   tr.begin(sharedArray<TAcc>(), in, n, size_t(blockIdx.x) * blockDim.x * (16 / sizeof(TIn)), sizeof(TIn),
            sizeof(TAcc));
   TAcc v = tunedThreadSum<Op, TIn, TAcc>(in, n, loadsInFlight, hint & kLaunchHintMask, tr);
-  v = blockReduce<Op>(v, tr);
+  if constexpr (!Trace::enabled) {
+    // One warp: its shuffles are the block's reduction (no shared memory, no barrier). The traced
+    // twin keeps blockReduce's steps; the value is the same (warp 0 then adds identities).
+    if (blockDim.x == 32) {
+      NoTrace none;
+      v = warpReduce<Op>(v, none);
+    } else {
+      v = blockReduce<Op>(v, tr);
+    }
+  } else {
+    v = blockReduce<Op>(v, tr);
+  }
   if constexpr (!Trace::enabled) {
     if (gridDim.x == 1) {  // one CTA: its result is the result, no ticket
       if (threadIdx.x == 0) *out = v;
+      return;
+    }
+    // The atomic finish: out holds the identity (the launcher's two accumulators take turns) and
+    // `partials` is the other one, which block 0 resets for the next launch.
+    if (hint & kLaunchAtomicFinish) {
+      if (threadIdx.x == 0) {
+        atomicCombine(Op(), out, v);
+        if (blockIdx.x == 0) *partials = Op::template identity<TAcc>();
+      }
       return;
     }
     // The whole grid is one thread-block cluster (Hopper): the CTAs' results meet in distributed
@@ -168,6 +189,25 @@ __global__ void k13TunedSinglePass(const TIn* __restrict__ in, TAcc* __restrict_
       cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).store(0u, cuda::std::memory_order_relaxed);
     }
   }
+}
+
+// The one-CTA plan (small N) as a kernel of its own: the same loads in the same order and the same
+// block reduction as k13's grid of one, without the code of the hints, the depths it does not use,
+// the ticket and the cluster. At a few thousand elements the time is the launch, one DRAM round
+// trip and the fetch of the kernel's own instructions, which the L2 flush before each repetition
+// sends back to DRAM: a short kernel is fetched sooner.
+template <class Op, class TIn, class TAcc, int U>
+__global__ void k13OneCta(const TIn* __restrict__ in, TAcc* __restrict__ out, size_t n) {
+  using Vec = typename Vec16<TIn>::type;
+  constexpr int kWidth = 16 / sizeof(TIn);
+  const size_t numVecs = n / kWidth;
+  TAcc acc = deepVectorSum<U, kHintNone, Op>(reinterpret_cast<const Vec*>(in), numVecs, threadIdx.x, blockDim.x,
+                                             Op::template identity<TAcc>());
+  const size_t tail = numVecs * kWidth + threadIdx.x;
+  if (tail < n) acc = Op()(acc, TAcc(in[tail]));
+  NoTrace none;
+  acc = blockDim.x == 32 ? warpReduce<Op>(acc, none) : blockReduce<Op>(acc, none);
+  if (threadIdx.x == 0) *out = acc;
 }
 
 }  // namespace rl::kernels

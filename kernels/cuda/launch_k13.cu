@@ -5,12 +5,29 @@
 #include "launch_common.cuh"
 
 namespace rl::kernels {
-template <> void registerKernel<KernelId::K13>(Registry& r) {
-  static_assert(!desc::K13.blockTemplated);
+namespace {
+// k13 and auto (a dispatch over k13's code) register the same instantiations under their ids.
+void registerTunedSinglePass(Registry& r, KernelId id) {
+  static_assert(!desc::K13.blockTemplated && !desc::Auto.blockTemplated);
   forEachVariant([&]<class Op_, class In_, class Acc_, class Tr_>() {
     LaunchFn fn = [](const LaunchArgs& a) -> cudaError_t {
+      if constexpr (!Tr_::enabled) {
+        if (a.grid == 1) {  // one CTA: the short kernel, the same order of operations
+          auto one = [&]<int U>() {
+            k13OneCta<Op_, In_, Acc_, U><<<1, a.block, a.smemBytes, a.stream>>>(static_cast<const In_*>(a.in),
+                                                                              static_cast<Acc_*>(a.out), a.n);
+            return cudaGetLastError();
+          };
+          switch (a.loadsInFlight) {
+            case 8: return one.template operator()<8>();
+            case 4: return one.template operator()<4>();
+            case 2: return one.template operator()<2>();
+            default: return one.template operator()<1>();
+          }
+        }
+      }
       auto* kernel = &k13TunedSinglePass<Op_, In_, Acc_, Tr_>;
-      const unsigned cluster = unsigned(a.cacheHint) >> kLaunchClusterShift;
+      const unsigned cluster = (unsigned(a.cacheHint) >> kLaunchClusterShift) & 0xffu;  // bit 16 up: other flags
       if (!Tr_::enabled && cluster > 1 && cluster == a.grid) {  // the grid as one cluster (the engine checked it fits)
         cudaLaunchConfig_t cfg{};
         cfg.gridDim = dim3(a.grid);
@@ -37,8 +54,11 @@ template <> void registerKernel<KernelId::K13>(Registry& r) {
     if (!Tr_::enabled)
       cudaFuncSetAttribute(&k13TunedSinglePass<Op_, In_, Acc_, Tr_>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     cudaGetLastError();
-    r.add(variantKey<Op_, In_, Acc_, Tr_>(KernelId::K13),
+    r.add(variantKey<Op_, In_, Acc_, Tr_>(id),
           {fn, reinterpret_cast<const void*>(&k13TunedSinglePass<Op_, In_, Acc_, Tr_>)});
   });
 }
+}  // namespace
+template <> void registerKernel<KernelId::K13>(Registry& r) { registerTunedSinglePass(r, KernelId::K13); }
+template <> void registerKernel<KernelId::Auto>(Registry& r) { registerTunedSinglePass(r, KernelId::Auto); }
 }  // namespace rl::kernels

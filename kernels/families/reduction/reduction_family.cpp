@@ -7,6 +7,7 @@
 #include "reducelab/family.hpp"
 #include "reduction/reduction_kernels.hpp"
 #include "reduction/reduction_model.hpp"
+#include "reducelab/launch_plan.hpp"
 
 namespace rl {
 namespace {
@@ -257,6 +258,25 @@ class ReductionFamily final : public KernelFamily {
 const KernelFamily& reductionFamily() {
   static const ReductionFamily f;
   return f;
+}
+
+// auto --deterministic (launch_plan.hpp): the reduction family's fixed-order plan, a k10 run.
+RunConfig deterministicPlan(const RunConfig& c, std::string* error) {
+  const KernelInfo* k = findKernel(c.kernel);
+  if (!k || !k->dispatches) {
+    if (error) *error = "--deterministic is a mode of auto (--kernel auto), not of " + c.kernel;
+    return c;
+  }
+  const KernelInfo& tiles = *findKernel("k10");
+  RunConfig d = c;
+  d.kernel = std::string(tiles.key);
+  d.block = kDeterministicBlock;
+  d.final = FinalStage::Gpu;
+  familyOf(tiles).normalize(tiles, d);
+  ParameterValues grid{{"grid", blocksToCover(tiles, c.n, kDeterministicBlock, c.type)}};
+  applyParameters(d, grid);  // one block per tile, never a grid-stride loop over tiles
+  if (error) error->clear();
+  return d;
 }
 
 }  // namespace rl

@@ -247,6 +247,21 @@ inline constexpr KernelInfo K13 = [] {
   return k;
 }();
 
+// auto: ReduceLab's own DeviceReduce. Not a new kernel but a dispatch over k13's code: the block,
+// the grid (one CTA, one cluster, or a ticket over a wave), loads in flight and cache hint come
+// per type and N from the architecture's policy table (assets/kernels/policies-sm90.json,
+// measured by `reducelab tune` on an H200), or from this device's own tuned table.
+inline constexpr KernelInfo Auto = [] {
+  KernelInfo k = K13;
+  k.id = KernelId::Auto;
+  k.key = "auto";
+  k.name = "dispatch: fastest per N";
+  k.title = "auto: block, grid and loads chosen per N, type and GPU from a checked-in policy table";
+  k.dispatches = true;
+  k.deterministic = false;  // a plan may take the atomic finish (float sums: bits vary); --deterministic fixes them
+  return k;
+}();
+
 inline constexpr KernelInfo K14 = [] {
   KernelInfo k = reductionKernel();
   k.id = KernelId::K14;

@@ -147,6 +147,10 @@ struct KernelInfo {
   // Grid, loads in flight and cache hint come from the device's tuned policy table (reducelab
   // tune), or the latency rule without one, not from the fixed shape alone.
   bool policyTuned = false;
+  // A dispatch, not a kernel of its own (auto): it picks the block and the launch policy per N,
+  // type and architecture from a table checked into the source (or this device's tuned one) and
+  // launches the tuned kernel's code with them.
+  bool dispatches = false;
   // ---- behaviour ----
   bool unsafe = false;        // relies on warp-synchronous execution (racy since Volta)
   bool deterministic = true;  // same bits every run

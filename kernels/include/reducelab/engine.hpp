@@ -39,8 +39,8 @@ inline CpuWork cpuWorkOf(const MeasureOptions& o, const std::string& what) {
 // What `reducelab tune` measures: the tuned kernel (k13) for each type x block x N, over loads in
 // flight x CTAs per SM (hint none), then every cache hint with the fastest of those.
 struct TuneOptions {
-  std::vector<ElemType> types = {ElemType::Int32, ElemType::Float32, ElemType::Float64};
-  std::vector<int> blocks = {256, 512, 1024};
+  std::vector<ElemType> types = {ElemType::Int32, ElemType::Int64, ElemType::Float32, ElemType::Float64};
+  std::vector<int> blocks = {32, 64, 128, 256, 512, 1024};
   std::vector<int> log2Sizes = {12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
   int reps = 10;
   std::function<bool()> cancel;

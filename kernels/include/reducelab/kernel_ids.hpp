@@ -26,6 +26,7 @@
   X(K12, k12_last_block, Custom, k12LastBlock)                                         \
   X(K13, k13_tuned_single_pass, Custom, k13TunedSinglePass)                            \
   X(K14, k14_bulk_copy, Custom, k14BulkCopy)                                           \
+  X(Auto, k13_tuned_single_pass, Custom, k13TunedSinglePass)                           \
   X(TrCopy, transpose, Transpose, transposeNaive)                                      \
   X(TrCopyShared, transpose, Transpose, transposeTiled)                                \
   X(TrNaive, transpose, Transpose, transposeNaive)                                     \

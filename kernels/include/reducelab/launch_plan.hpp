@@ -19,6 +19,7 @@ class LaunchFacts {
   virtual ~LaunchFacts() = default;
   virtual int smCount() const = 0;
   virtual int ccMajor() const = 0;
+  virtual int ccMinor() const = 0;
   // Blocks of the kernel's first-pass instantiation resident on one SM with `smem` bytes of
   // dynamic shared memory (at least 1).
   virtual int residentPerSM(const KernelInfo& k, const RunConfig& c, size_t smem) = 0;
@@ -33,6 +34,19 @@ class LaunchFacts {
 // tuning. Returns "" or why it cannot be planned.
 std::string planLaunch(const RunConfig& c, LaunchFacts& facts, Geometry* g,
                        const std::optional<LaunchPolicy>& forced = std::nullopt);
+
+// The configuration a run launches: a dispatch's (auto's) with the block it chose for this N,
+// type and device, so records, traces and tables say what ran; any other kernel's as it is.
+RunConfig dispatchedConfig(const RunConfig& c, LaunchFacts& facts);
+
+// `auto --deterministic` (bench's flag, and this call for a library user): the fixed-order plan.
+// The same bits run to run and whatever block was asked, because nothing in the tree comes from
+// a launch choice: tiles of 256 threads x 4 vectors of 16 bytes (k10's block), one block per tile,
+// each thread combining its 4 vectors in order, the block by warp shuffles and then warp 0, then the
+// same kernel over the tile sums, pass after pass, until one value is left (final stage gpu). A k10
+// configuration, so the record says what ran. "" in *error, or why not (another kernel than auto).
+RunConfig deterministicPlan(const RunConfig& c, std::string* error);
+constexpr int kDeterministicBlock = 256;
 
 // The kernels' resources as compiled for one architecture (registers, static shared memory,
 // local memory per thread), recorded from the driver by `reducelab info --kernel-resources` into
@@ -59,6 +73,7 @@ class ModelLaunchFacts : public LaunchFacts {
   explicit ModelLaunchFacts(const DeviceInfo& device);
   int smCount() const override { return device_.smCount; }
   int ccMajor() const override { return device_.ccMajor; }
+  int ccMinor() const override { return device_.ccMinor; }
   int residentPerSM(const KernelInfo& k, const RunConfig& c, size_t smem) override;
   int largestCluster(const KernelInfo& k, const RunConfig& c, size_t smem) override;
   const PolicyTable& policies() override { return policies_; }
@@ -70,5 +85,7 @@ class ModelLaunchFacts : public LaunchFacts {
 
 // The plan the CPU model traces for `c` on `device` ("" in *error, or why not).
 Geometry modelGeometry(const RunConfig& c, const DeviceInfo& device, std::string* error = nullptr);
+// dispatchedConfig with the CPU model's answers for `device`.
+RunConfig modelDispatchedConfig(const RunConfig& c, const DeviceInfo& device);
 
 }  // namespace rl

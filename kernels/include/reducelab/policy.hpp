@@ -33,10 +33,20 @@ struct LaunchPolicy {
   int ctasPerSM = 0;      // grid cap, CTAs per SM (0: as many as are resident)
   CacheHint hint = CacheHint::None;
   double medianUs = 0;    // what the tuner measured with it (0: not measured)
+  // CTAs of the whole grid at most (0: no cap). 1: one CTA writes the result itself, with no
+  // finish at all (no ticket, no cluster): the shortest chain where N fits one CTA's loads.
+  int gridCap = 0;
+  // The CTAs' results combined with one atomic each into the result (a dispatch only: auto; k13
+  // keeps its fixed-order finish). The shortest finish over many CTAs, but a float sum's last
+  // bits then depend on the order the CTAs finish in. Planned only where the atomic is native
+  // (sums, integer min/max) and the launch is not replayed from a graph.
+  bool atomicFinish = false;
   bool operator==(const LaunchPolicy&) const = default;
 };
 constexpr int kPolicyLoadsInFlight[] = {1, 2, 4, 8};
 constexpr int kPolicyCtasPerSM[] = {1, 2, 4, 0};
+// One CTA is tried where each thread then has at most this many 16-byte loads (all in flight).
+constexpr uint64_t kSingleCtaMaxVectorsPerThread = 8;
 
 // Without a tuned entry: enough CTAs that every SM has loads in flight (one vector per thread)
 // while the work fits in one resident wave; beyond it one wave, each thread looping with four
@@ -60,15 +70,27 @@ int clusterCtasForWork(uint64_t coverOneLoad, int largestCluster);
 
 struct PolicyTable {
   std::string deviceName, uuid, driver, date;
+  std::string architecture;  // "sm_90" (absent in tables of earlier versions)
   // (type, block, log2 N) -> the fastest policy measured there.
   std::map<std::tuple<ElemType, int, int>, LaunchPolicy> entries;
+  // Where that fastest policy takes the atomic finish: the fastest with an ordered one (k13's
+  // always; auto's where the atomic does not apply: a float min or max, a graph replay).
+  std::map<std::tuple<ElemType, int, int>, LaunchPolicy> orderedEntries;
   // The entry of the measured N nearest to n in log2 (beyond the largest: the largest), for
-  // this type and block; nullptr when the table has none for them.
-  const LaunchPolicy* find(ElemType t, int block, uint64_t n, int* log2nOut = nullptr) const;
+  // this type and block; nullptr when the table has none for them. `ordered`: the fastest
+  // policy without the atomic finish.
+  const LaunchPolicy* find(ElemType t, int block, uint64_t n, int* log2nOut = nullptr, bool ordered = false) const;
   // The fastest block size measured for this type at the measured N nearest to n (0: none).
-  int bestBlock(ElemType t, uint64_t n) const;
+  int bestBlock(ElemType t, uint64_t n, bool ordered = false) const;
   bool empty() const { return entries.empty(); }
 };
+
+// The table checked into the source for an architecture: `reducelab tune` run on a GPU of it,
+// stored as assets/kernels/policies-sm<major><minor>.json and embedded. auto uses it where this
+// device has no tuned table of its own; empty where the architecture has none.
+const PolicyTable& architecturePolicyTable(int ccMajor, int ccMinor);
+// auto's block where no table measured one.
+constexpr int kAutoDefaultBlock = 512;
 
 nlohmann::json policyTableJson(const PolicyTable& t);
 // The table `reducelab tune` stored for this device (policies.json in userConfigDir(), keyed by
