@@ -5,6 +5,7 @@
 // every reader and writer, and no code outside kernels/families/ names a family or its parameters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -31,18 +32,32 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
     EXPECT_TRUE(names.insert(f->name()).second) << "two families of one name";
     EXPECT_TRUE(lists.insert(f->listName()).second) << "two families answer --kernel " << f->listName();
     EXPECT_EQ(&familyOf(f->id()), f);
-    EXPECT_EQ(familyByListName(f->listName()), f);
+    // A family whose one kernel is the student's file is in no --kernel list; the others answer theirs.
+    EXPECT_EQ(familyByListName(f->listName()), f->listName().empty() ? nullptr : f);
+    EXPECT_EQ(f->listName().empty(), f->sourceKernel() != nullptr);
     // It sweeps some axis, and says why for each it does not.
     int swept = 0;
     for (SweepAxis a : {SweepAxis::Block, SweepAxis::N, SweepAxis::Type, SweepAxis::Kernel, SweepAxis::Tile, SweepAxis::Size})
       swept += f->sweepRefusal(a).empty();
     EXPECT_GT(swept, 0);
-    // Its kernels: at least one; each, as the GUI picks it, is a valid run with a plan, amounts
-    // and (traceable ones) a CPU-model trace.
+    // Its kernels (the catalogue's, or the one compiled from the student's file): at least one;
+    // each, as the GUI picks it, is a valid run with a plan, amounts and (traceable ones) a
+    // CPU-model trace.
+    std::vector<const KernelInfo*> own;
+    for (const KernelInfo& k : catalogue())
+      if (&familyOf(k) == f) own.push_back(&k);
+    if (const KernelInfo* k = f->sourceKernel()) {
+      EXPECT_EQ(findKernel(k->key), nullptr) << "the student's kernel is in no catalogue";
+      EXPECT_EQ(findAnyKernel(k->key), k);
+      EXPECT_TRUE(f->descriptorComplete(*k));
+      EXPECT_TRUE(runsUserSource(k->key));
+      own.push_back(k);
+    }
     int kernels = 0;
-    for (const KernelInfo& k : catalogue()) {
-      if (&familyOf(k) != f) continue;
+    for (const KernelInfo* kp : own) {
+      const KernelInfo& k = *kp;
       ++kernels;
+      EXPECT_EQ(&familyOf(k), f);
       SCOPED_TRACE(std::string(k.key));
       RunConfig c;
       c.kernel = std::string(k.key);
@@ -50,7 +65,9 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
       c.block = std::max(256, k.minBlock);
       f->adopt(k, c, nullptr);
       f->normalize(k, c);
-      ASSERT_EQ(validate(c, nullptr), "");
+      ASSERT_EQ(validateRow(c, nullptr), "");
+      EXPECT_EQ(validate(c, nullptr), f->sourceKernel() ? "unknown kernel 'yours' (known: " + kernelKeys() + ")" : "")
+          << "only the catalogue's kernels are launched by this build";
       const Geometry g = f->geometry(k, c, 132 * 4);
       EXPECT_GT(g.grid(), 0u);
       EXPECT_GT(g.block, 0u);
@@ -65,7 +82,7 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
       EXPECT_TRUE(t.valid()) << err;
       EXPECT_EQ(checkTraceContent(t), "");
     }
-    EXPECT_GT(kernels, 0) << "a family with no kernel in the catalogue";
+    EXPECT_GT(kernels, 0) << "a family with no kernel";
   }
 }
 
@@ -78,6 +95,51 @@ TEST(Families, EveryKernelBelongsToARegisteredFamilyAndHasItsSourceAndNotes) {
     EXPECT_TRUE(familyOf(k).descriptorComplete(k));
     EXPECT_FALSE(kernelSource(k).empty()) << k.sourceFile << " is not embedded (kernels/cuda/<stem>.cuh)";
     EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
+  }
+}
+
+// The student's own kernel is a family (kernels/families/yours/): the rules, amounts and shape of
+// its rows are its family's answers (the sentences the readers gave when it was a special case),
+// it has no CPU model and it is in no --kernel list, nor named among them.
+TEST(Families, TheStudentsKernelIsAFamilyInNoList) {
+  RunConfig c;
+  c.kernel = std::string(kUserKernelKey);
+  c.n = 1000, c.block = 100, c.type = ElemType::Float64;
+  const KernelFamily* f = familyOf(c);
+  ASSERT_NE(f, nullptr);
+  ASSERT_NE(f->sourceKernel(), nullptr);
+  EXPECT_EQ(f->sourceKernel()->key, kUserKernelKey);
+  EXPECT_EQ(findKernel(c.kernel), nullptr);
+  EXPECT_TRUE(runsUserSource(c.kernel));
+  EXPECT_FALSE(runsUserSource("k1"));
+  EXPECT_FALSE(runsUserSource(""));
+  EXPECT_EQ(validateRow(c, nullptr), "");  // any block of 1..1024: the file's contract claims its own
+  EXPECT_NE(validate(c, nullptr), "");     // no engine or CPU model of this build runs it
+  EXPECT_EQ(runShape(c), "N=" + formatCount(1000) + " b100");
+  EXPECT_EQ(inputElements(c), 1000u);
+  EXPECT_EQ(bytesMoved(c), 8000.0);
+  EXPECT_EQ(flopsDone(c), 0.0);
+  EXPECT_TRUE(f->scalarResult());
+  EXPECT_TRUE(f->parameters().empty());
+  EXPECT_EQ(f->sweepRefusal(SweepAxis::Block), "");
+  EXPECT_EQ(f->sweepRefusal(SweepAxis::Tile), "your kernel is swept over n, block or type; the tile axis is the catalogue's");
+  RunConfig bad = c;
+  bad.block = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "the block size must be between 1 and 1024");
+  bad = c, bad.n = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "N must be at least 1");
+  bad = c, bad.accumulate = Accumulate::Wide;
+  EXPECT_EQ(validateRow(bad, nullptr), "a kernel of your own accumulates in its element type");
+  bad = c, bad.reps = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "repetitions must be between 1 and 100000");
+  std::string why;
+  EXPECT_FALSE(f->model(*f->sourceKernel(), c, 10, 9, &why).valid());
+  EXPECT_NE(why.find("no CPU model"), std::string::npos) << why;
+  // In no --kernel list: neither its key, nor an empty list name, answers one.
+  for (const char* text : {"yours", ""}) {
+    std::string err;
+    EXPECT_TRUE(parseKernelList(text, &err).empty()) << text;
+    EXPECT_EQ(err.rfind("unknown kernel '" + std::string(text) + "' (known: all, transpose, matmul, k", 0), 0u) << err;
   }
 }
 
@@ -131,6 +193,7 @@ TEST(FamilyParameters, EachIsDeclaredWholeAndOnce) {
 TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
   int checked = 0;
   for (const KernelFamily* f : families()) {
+    if (f->parameters().empty()) continue;  // the student's kernel: N, block, type and op alone
     ASSERT_NE(traceableKernelOf(*f), nullptr) << f->name();
     for (const FamilyParameter& p : f->parameters()) {
       SCOPED_TRACE(std::string(f->name()) + " " + p.key);
