@@ -15,6 +15,7 @@
 
 #include "application.hpp"
 #include "cmd_usercode.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/usercode/battery.hpp"
@@ -468,7 +469,7 @@ void Application::updateEditor() {
     }
   }
   // The views show the user's kernel until the configuration changes (the controller then traces it).
-  e.traceInViews = !editor_->trace.empty() && model_.trace.valid && model_.trace.config.kernel == kUserKernelKey;
+  e.traceInViews = !editor_->trace.empty() && model_.trace.valid && runsUserSource(model_.trace.config.kernel);
   // A check on the remote server: its steps, as the local check's hooks would have given them.
   for (const std::shared_ptr<const uc::CheckEvent>& ev : controller_->takeCheckEvents()) {
     if (!e.checking || !editor_->remoteCheck) continue;  // a Done after Stop was handled already
@@ -676,14 +677,14 @@ void Application::loadRecordedKernel(const Recording& rec) {
   e.doc.startUnsaved(k.source, k.file);
   showNewDocument("The recording's kernel " + k.file + " (compiled for " + k.arch + " when recorded" +
                   (k.compileLog.empty() ? ", without a warning" : "; its messages are in the Log") + ")" +
-                  (std::any_of(rec.traces.begin(), rec.traces.end(), [](const RecordedTrace& t) { return t.config.kernel == kUserKernelKey; })
+                  (std::any_of(rec.traces.begin(), rec.traces.end(), [](const RecordedTrace& t) { return runsUserSource(t.config.kernel); })
                        ? "; the GPU's trace of it: Checks > Show in the views"
                        : "") +
                   ". Save (Ctrl+S) keeps a copy.");
   model_.view = view;  // the recording's views stay in front; the editor is one tab away
   if (!k.compileLog.empty()) model_.addLog(gui::LogLevel::Info, "When recorded, the compiler said of " + k.file + ":\n" + k.compileLog);
   for (const RecordedTrace& t : rec.traces) {
-    if (t.config.kernel != kUserKernelKey) continue;
+    if (!runsUserSource(t.config.kernel)) continue;
     editor_->trace = t.bytes;
     editor_->traceConfig = t.config;
     editor_->traceSource = "GPU (" + rec.device.name + "), recorded " + rec.createdUtc.substr(0, 10) + ": your kernel " + k.file +

@@ -40,16 +40,17 @@ std::string Application::openRecording(const std::string& path) {
   } else {
     if (model_.lesson.active) requestCloseLesson();
     const auto ourTrace = std::find_if(rec->traces.begin(), rec->traces.end(),
-                                       [](const RecordedTrace& t) { return t.config.kernel != kUserKernelKey; });
+                                       [](const RecordedTrace& t) { return findKernel(t.config.kernel) != nullptr; });
     if (ourTrace != rec->traces.end()) model_.config = ourTrace->config;
     else if (!rec->measurements.empty()) {
-      // The first row of ours; a row of the user's own kernel (bench --kernel-file) gives only its
-      // type, operation, N and block: its kernel is in its file, not in the catalogue to pick.
+      // The first row of a kernel of the catalogue; a row of the user's own kernel (bench
+      // --kernel-file) gives only its type, operation, N and block: its kernel is in its file,
+      // not in the catalogue to pick.
       const auto ours = std::find_if(rec->measurements.begin(), rec->measurements.end(),
-                                     [](const Measurement& m) { return m.config.kernel != kUserKernelKey; });
+                                     [](const Measurement& m) { return findKernel(m.config.kernel) != nullptr; });
       const std::string kernel = model_.config.kernel;
       model_.config = ours != rec->measurements.end() ? ours->config : rec->measurements.front().config;
-      if (model_.config.kernel == kUserKernelKey) model_.config.kernel = kernel;
+      if (!findKernel(model_.config.kernel)) model_.config.kernel = kernel;
     }
   }
   if (!rec->sweeps.empty()) model_.focusPanel = rec->sweeps.begin()->first == "kernel" ? "ladder" : rec->sweeps.begin()->first == "type" ? "types" : rec->sweeps.begin()->first;

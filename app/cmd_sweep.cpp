@@ -115,7 +115,7 @@ std::string runRemoteSweep(const SweepOptions& o, const SweepSpec& spec, const s
       RemoteEvents ev = client->poll();
       if (ev.service.peaks) *peaks = *ev.service.peaks;
       for (auto& [axis, m] : ev.service.sweepRows) {
-        if (!m.ok && m.config.kernel == kUserKernelKey) {  // said once when every row fails alike
+        if (!m.ok && m.config.kernel == mine.base.kernel) {  // your series': said once when every row fails alike
           *yoursFailed = true;
           if (m.error == lastError) std::fprintf(stderr, "[%zu/%d] yours not run: as above\n", rows->size() + 1, total);
           else progressLine(m, int(rows->size()) + 1, total);

@@ -23,8 +23,7 @@ class RemoteBackend final : public Backend {
   void queueRun(const RunConfig& c, const std::string& label, RunKind kind, const RunInputs&) override {
     // Before the hello only the device-independent rules are known; the server checks again.
     if (std::string e = measuresNot(); !e.empty()) refused_.push_back("Not run: " + e);
-    else if (std::string v = c.kernel == kUserKernelKey ? validateUserRow(c) : validate(c, device_.available ? &device_ : nullptr);
-             !v.empty())
+    else if (std::string v = validateRow(c, device_.available ? &device_ : nullptr); !v.empty())
       refused_.push_back("Not run: " + v);
     else client_->queueRun(c, label, kind);
   }

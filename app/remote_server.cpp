@@ -17,6 +17,7 @@
 
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/occupancy.hpp"
 #include "reducelab/remote_protocol.hpp"
 #include "reducelab/usercode/check_json.hpp"
@@ -297,13 +298,13 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
         if ((err = remote::decodeRunRequest(f, &c, &label, &kind)).empty()) {
           if (service.pendingJobs() >= kMaxQueuedJobs || (yours && yours->pendingJobs() >= kMaxQueuedJobs))
             err = "more than " + std::to_string(kMaxQueuedJobs) + " runs queued";
-          else if (c.kernel == kUserKernelKey) yours ? yours->queueRun(c, label, kind) : void(err = noKernelYet);
+          else if (runsUserSource(c.kernel)) yours ? yours->queueRun(c, label, kind) : void(err = noKernelYet);
           else service.queueRun(c, label, kind);
         }
       } else if (f.type == "sweep") {
         SweepSpec s;
         if ((err = remote::decodeSweepRequest(f, &s)).empty()) {
-          if (s.kernels.size() == 1 && s.kernels.front() == kUserKernelKey) yours ? yours->queueSweep(s) : void(err = noKernelYet);
+          if (s.kernels.size() == 1 && runsUserSource(s.kernels.front())) yours ? yours->queueSweep(s) : void(err = noKernelYet);
           else service.queueSweep(s);
         }
       } else if (f.type == "cancel_sweep") {
@@ -342,7 +343,7 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
         uint64_t id = 0;
         RunConfig c;
         if ((err = remote::decodeTraceRequest(f, &id, &c)).empty()) {
-          if (c.kernel == kUserKernelKey) {
+          if (runsUserSource(c.kernel)) {
             if (yours) yoursTraceIds[yours->queueTrace(c, {})] = id;
             else err = noKernelYet;
           } else if (haveEngine) {

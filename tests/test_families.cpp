@@ -5,6 +5,7 @@
 // every reader and writer, and no code outside kernels/families/ names a family or its parameters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -31,18 +32,32 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
     EXPECT_TRUE(names.insert(f->name()).second) << "two families of one name";
     EXPECT_TRUE(lists.insert(f->listName()).second) << "two families answer --kernel " << f->listName();
     EXPECT_EQ(&familyOf(f->id()), f);
-    EXPECT_EQ(familyByListName(f->listName()), f);
+    // A family whose one kernel is the student's file is in no --kernel list; the others answer theirs.
+    EXPECT_EQ(familyByListName(f->listName()), f->listName().empty() ? nullptr : f);
+    EXPECT_EQ(f->listName().empty(), f->sourceKernel() != nullptr);
     // It sweeps some axis, and says why for each it does not.
     int swept = 0;
     for (SweepAxis a : {SweepAxis::Block, SweepAxis::N, SweepAxis::Type, SweepAxis::Kernel, SweepAxis::Tile, SweepAxis::Size})
       swept += f->sweepRefusal(a).empty();
     EXPECT_GT(swept, 0);
-    // Its kernels: at least one; each, as the GUI picks it, is a valid run with a plan, amounts
-    // and (traceable ones) a CPU-model trace.
+    // Its kernels (the catalogue's, or the one compiled from the student's file): at least one;
+    // each, as the GUI picks it, is a valid run with a plan, amounts and (traceable ones) a
+    // CPU-model trace.
+    std::vector<const KernelInfo*> own;
+    for (const KernelInfo& k : catalogue())
+      if (&familyOf(k) == f) own.push_back(&k);
+    if (const KernelInfo* k = f->sourceKernel()) {
+      EXPECT_EQ(findKernel(k->key), nullptr) << "the student's kernel is in no catalogue";
+      EXPECT_EQ(findAnyKernel(k->key), k);
+      EXPECT_TRUE(f->descriptorComplete(*k));
+      EXPECT_TRUE(runsUserSource(k->key));
+      own.push_back(k);
+    }
     int kernels = 0;
-    for (const KernelInfo& k : catalogue()) {
-      if (&familyOf(k) != f) continue;
+    for (const KernelInfo* kp : own) {
+      const KernelInfo& k = *kp;
       ++kernels;
+      EXPECT_EQ(&familyOf(k), f);
       SCOPED_TRACE(std::string(k.key));
       RunConfig c;
       c.kernel = std::string(k.key);
@@ -50,7 +65,9 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
       c.block = std::max(256, k.minBlock);
       f->adopt(k, c, nullptr);
       f->normalize(k, c);
-      ASSERT_EQ(validate(c, nullptr), "");
+      ASSERT_EQ(validateRow(c, nullptr), "");
+      EXPECT_EQ(validate(c, nullptr), f->sourceKernel() ? "unknown kernel 'yours' (known: " + kernelKeys() + ")" : "")
+          << "only the catalogue's kernels are launched by this build";
       const Geometry g = f->geometry(k, c, 132 * 4);
       EXPECT_GT(g.grid(), 0u);
       EXPECT_GT(g.block, 0u);
@@ -65,7 +82,7 @@ TEST(Families, EachRegisteredFamilyHasItsPieces) {
       EXPECT_TRUE(t.valid()) << err;
       EXPECT_EQ(checkTraceContent(t), "");
     }
-    EXPECT_GT(kernels, 0) << "a family with no kernel in the catalogue";
+    EXPECT_GT(kernels, 0) << "a family with no kernel";
   }
 }
 
@@ -78,6 +95,51 @@ TEST(Families, EveryKernelBelongsToARegisteredFamilyAndHasItsSourceAndNotes) {
     EXPECT_TRUE(familyOf(k).descriptorComplete(k));
     EXPECT_FALSE(kernelSource(k).empty()) << k.sourceFile << " is not embedded (kernels/cuda/<stem>.cuh)";
     EXPECT_FALSE(kernelNotes(k).empty()) << "assets/kernels/" << k.key << ".md is missing";
+  }
+}
+
+// The student's own kernel is a family (kernels/families/yours/): the rules, amounts and shape of
+// its rows are its family's answers (the sentences the readers gave when it was a special case),
+// it has no CPU model and it is in no --kernel list, nor named among them.
+TEST(Families, TheStudentsKernelIsAFamilyInNoList) {
+  RunConfig c;
+  c.kernel = std::string(kUserKernelKey);
+  c.n = 1000, c.block = 100, c.type = ElemType::Float64;
+  const KernelFamily* f = familyOf(c);
+  ASSERT_NE(f, nullptr);
+  ASSERT_NE(f->sourceKernel(), nullptr);
+  EXPECT_EQ(f->sourceKernel()->key, kUserKernelKey);
+  EXPECT_EQ(findKernel(c.kernel), nullptr);
+  EXPECT_TRUE(runsUserSource(c.kernel));
+  EXPECT_FALSE(runsUserSource("k1"));
+  EXPECT_FALSE(runsUserSource(""));
+  EXPECT_EQ(validateRow(c, nullptr), "");  // any block of 1..1024: the file's contract claims its own
+  EXPECT_NE(validate(c, nullptr), "");     // no engine or CPU model of this build runs it
+  EXPECT_EQ(runShape(c), "N=" + formatCount(1000) + " b100");
+  EXPECT_EQ(inputElements(c), 1000u);
+  EXPECT_EQ(bytesMoved(c), 8000.0);
+  EXPECT_EQ(flopsDone(c), 0.0);
+  EXPECT_TRUE(f->scalarResult());
+  EXPECT_TRUE(f->parameters().empty());
+  EXPECT_EQ(f->sweepRefusal(SweepAxis::Block), "");
+  EXPECT_EQ(f->sweepRefusal(SweepAxis::Tile), "your kernel is swept over n, block or type; the tile axis is the catalogue's");
+  RunConfig bad = c;
+  bad.block = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "the block size must be between 1 and 1024");
+  bad = c, bad.n = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "N must be at least 1");
+  bad = c, bad.accumulate = Accumulate::Wide;
+  EXPECT_EQ(validateRow(bad, nullptr), "a kernel of your own accumulates in its element type");
+  bad = c, bad.reps = 0;
+  EXPECT_EQ(validateRow(bad, nullptr), "repetitions must be between 1 and 100000");
+  std::string why;
+  EXPECT_FALSE(f->model(*f->sourceKernel(), c, 10, 9, &why).valid());
+  EXPECT_NE(why.find("no CPU model"), std::string::npos) << why;
+  // In no --kernel list: neither its key, nor an empty list name, answers one.
+  for (const char* text : {"yours", ""}) {
+    std::string err;
+    EXPECT_TRUE(parseKernelList(text, &err).empty()) << text;
+    EXPECT_EQ(err.rfind("unknown kernel '" + std::string(text) + "' (known: all, transpose, matmul, k", 0), 0u) << err;
   }
 }
 
@@ -131,6 +193,7 @@ TEST(FamilyParameters, EachIsDeclaredWholeAndOnce) {
 TEST(FamilyParameters, EachRoundTripsThroughJsonLessonsAndTheCommandLine) {
   int checked = 0;
   for (const KernelFamily* f : families()) {
+    if (f->parameters().empty()) continue;  // the student's kernel: N, block, type and op alone
     ASSERT_NE(traceableKernelOf(*f), nullptr) << f->name();
     for (const FamilyParameter& p : f->parameters()) {
       SCOPED_TRACE(std::string(f->name()) + " " + p.key);
@@ -205,6 +268,9 @@ namespace {
 // the key is not also a sweep axis ("tile" names the tile sweep as well).
 struct FamilyNameScanner {
   std::vector<std::regex> patterns;
+  // What a line may do with a family's name all the same: make a row of the student's kernel for
+  // its backend (`c.kernel = std::string(kUserKernelKey);`): naming the kernel it runs, not a branch.
+  std::vector<std::regex> exempt;
 
   static std::string withoutComment(const std::string& line) {
     bool quoted = false;
@@ -217,7 +283,8 @@ struct FamilyNameScanner {
   }
 
   bool flags(const std::string& rawLine) const {
-    const std::string line = withoutComment(rawLine);
+    std::string line = withoutComment(rawLine);
+    for (const std::regex& r : exempt) line = std::regex_replace(line, r, "");
     for (const std::regex& r : patterns)
       if (std::regex_search(line, r)) return true;
     return false;
@@ -226,7 +293,10 @@ struct FamilyNameScanner {
 
 FamilyNameScanner familyNames() {
   FamilyNameScanner s;
-  s.patterns.emplace_back(R"(\bFamily::(Reduction|Transpose|Matmul)\b)");
+  s.patterns.emplace_back(R"(\bFamily::(Reduction|Transpose|Matmul|Yours)\b)");
+  // The student's kernel by its key: its family answers (familyOf, findAnyKernel, runsUserSource).
+  s.patterns.emplace_back(R"(\bkUserKernelKey\b|"yours"|\bvalidateUserRow\b)");
+  s.exempt.emplace_back(R"(\.kernels?\s*=\s*\{?\s*std::string\((rl::)?kUserKernelKey\)\s*\}?\s*;)");
   s.patterns.emplace_back(R"(\b(ReductionParams|TransposeParams|MatmulParams)\b)");
   s.patterns.emplace_back(R"(\bisMatrixFamily\b)");
   for (const FamilyParameter& p : allFamilyParameters()) {
@@ -242,23 +312,36 @@ FamilyNameScanner familyNames() {
 TEST(Sources, TheFamilyScannerFindsAFamilyNamedOutsideItsFolder) {
   const FamilyNameScanner s = familyNames();
   for (const char* bad : {R"(if (k.family == Family::Matmul) return c.inner;)", R"(  const bool r = f != Family::Reduction;)",
+                          R"(if (c.kernel == kUserKernelKey) yours->queueRun(c);)", R"(if (m.config.kernel != "yours") continue;)",
+                          R"(const bool user = m.config.kernel == rl::kUserKernelKey;  // no catalogue entry)",
+                          R"(if (std::find(v.begin(), v.end(), kUserKernelKey) != v.end()) return;)",
+                          R"(c.kernel = std::string(kUserKernelKey); if (x.kernel == kUserKernelKey) return;)",
+                          R"(std::string e = validateUserRow(c);)", R"(if (k.family == Family::Yours) return;)",
                           R"(const auto& p = std::get<TransposeParams>(c.params);)", R"(if (isMatrixFamily(*k)) {)",
                           R"(point.push_back({"Rows", std::to_string(r)});)", R"(cmd->add_option("--inner", t.inner);)",
                           R"(j["cols"] = c.cols;)"})
     EXPECT_TRUE(s.flags(bad)) << bad;
   for (const char* fine : {R"(for (const FamilyParameter& p : f->parameters()) j[p.key] = p.get(c);)",
                            R"(if (axis == "tile") return;  // "rows" in a comment)", R"(const std::string s = "the rows";)",
-                           R"(const Family family = k.family;)"})
+                           R"(const Family family = k.family;)", R"(  c.kernel = std::string(kUserKernelKey);)",
+                           R"(  mine.kernels = {std::string(kUserKernelKey)};)", R"(        m.config.kernel = std::string(rl::kUserKernelKey);)",
+                           R"(if (runsUserSource(c.kernel)) return;  // kernel "yours")"})
     EXPECT_FALSE(s.flags(fine)) << fine;
 }
 
 TEST(Sources, NoFamilyOrItsParametersAreNamedOutsideItsFolder) {
   namespace fs = std::filesystem;
   const FamilyNameScanner scanner = familyNames();
-  // Where a family may be named outside kernels/families/: the parameter structs' declaration, and
-  // the families' CUDA launchers (their own code, in kernels/cuda/ because nvcc builds it).
+  // Where a family may be named outside kernels/families/: the parameter structs' declaration, the
+  // student's kernel's key's (the catalogue, which keeps it out of its lists), and the families'
+  // launchers: the CUDA ones (their own code, in kernels/cuda/ because nvcc builds it) and the
+  // student's kernel's backend, which compiles its file and runs it in its worker (its check
+  // report's "yours" timing row is a field of its own format).
   const std::set<std::string> allowedFiles = {"kernels/include/reducelab/family_params.hpp",
+                                              "kernels/include/reducelab/catalogue.hpp",
                                               "kernels/cuda/launch_transpose.cuh", "kernels/cuda/launch_matmul.cuh"};
+  const std::vector<std::string> allowedFolders = {"kernels/families/", "kernels/usercode/",
+                                                   "kernels/include/reducelab/usercode/"};
   // "rows" that are not a matrix's: the layout dump's sweep rows, a multi-GPU report's rows; "grid"
   // that is a launch's grid as planned or traced, not the --grid parameter.
   const std::set<std::string> allowedLines = {
@@ -280,7 +363,9 @@ TEST(Sources, NoFamilyOrItsParametersAreNamedOutsideItsFolder) {
       const std::string ext = e.path().extension().string();
       if (!e.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".cu" && ext != ".cuh" && ext != ".h")) continue;
       const std::string rel = fs::relative(e.path(), root).string();
-      if (rel.starts_with("kernels/families/") || allowedFiles.count(rel)) continue;
+      if (allowedFiles.count(rel) ||
+          std::any_of(allowedFolders.begin(), allowedFolders.end(), [&](const std::string& d) { return rel.starts_with(d); }))
+        continue;
       ++files;
       std::ifstream in(e.path());
       int n = 0;
@@ -292,7 +377,7 @@ TEST(Sources, NoFamilyOrItsParametersAreNamedOutsideItsFolder) {
   EXPECT_GT(files, 100) << "the sources were not found under " << root;
   for (const std::string& f : found)
     ADD_FAILURE() << "a family or one of its own parameters named outside kernels/families/ (ask the family: "
-                     "familyOf(k), KernelFamily::parameters(); docs/adding-a-family.md):\n  "
+                     "familyOf(k), KernelFamily::parameters(), runsUserSource(key); docs/adding-a-family.md):\n  "
                   << f;
 }
 

@@ -58,7 +58,8 @@ std::vector<const KernelInfo*> parseKernelList(std::string_view text, std::strin
       if (error)
       {
         std::string lists;
-        for (const KernelFamily* f : families()) lists += std::string(f->listName()) + ", ";
+        for (const KernelFamily* f : families())
+          if (!f->listName().empty()) lists += std::string(f->listName()) + ", ";
         *error = "unknown kernel '" + std::string(key) + "' (known: " + lists + kernelKeys() + ")";
       }
       return {};

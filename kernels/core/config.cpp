@@ -30,26 +30,26 @@ bool programmaticDependentLaunchApplies(const RunConfig& c) {
 }
 
 std::string runShape(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? familyOf(*k).shape(*k, c) : "N=" + formatCount(c.n) + " b" + std::to_string(c.block);
 }
 
 void normalizeConfig(RunConfig& c) {
-  if (const KernelInfo* k = findKernel(c.kernel)) familyOf(*k).normalize(*k, c);
+  if (const KernelInfo* k = findAnyKernel(c.kernel)) familyOf(*k).normalize(*k, c);
 }
 
 uint64_t inputElements(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? familyOf(*k).inputElements(*k, c) : c.n;
 }
 
 double bytesMoved(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? familyOf(*k).bytesMoved(*k, c) : double(c.n) * double(elemBytes(c.type));
 }
 
 double flopsDone(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? familyOf(*k).flopsDone(*k, c) : 0;
 }
 
@@ -74,12 +74,13 @@ uint64_t sequentialChainBound(const KernelInfo& k, const Geometry& g, uint64_t n
 }
 
 uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? familyOf(*k).deviceBytesNeeded(*k, c, d) : 0;
 }
 
-std::string validate(const RunConfig& c, const DeviceInfo* device) {
-  const KernelInfo* k = findKernel(c.kernel);
+namespace {
+
+std::string validateKernel(const KernelInfo* k, const RunConfig& c, const DeviceInfo* device) {
   if (!k) return "unknown kernel '" + c.kernel + "' (known: " + kernelKeys() + ")";
   if (device && device->available && k->minCc > 0 && device->ccMajor * 10 + device->ccMinor < k->minCc)
     return "kernel " + std::string(k->key) + " needs a GPU of compute capability " + std::to_string(k->minCc / 10) +
@@ -92,20 +93,12 @@ std::string validate(const RunConfig& c, const DeviceInfo* device) {
   return familyOf(*k).validate(*k, c, device);
 }
 
-}  // namespace rl
+}  // namespace
 
-namespace rl {
+std::string validate(const RunConfig& c, const DeviceInfo* device) { return validateKernel(findKernel(c.kernel), c, device); }
 
-std::string validateUserRow(const RunConfig& c) {
-  if (c.kernel != kUserKernelKey) return "not a row of your own kernel";
-  if (c.n < 1) return "N must be at least 1";
-  if (c.block < 1 || c.block > 1024) return "the block size must be between 1 and 1024";
-  if (c.reps < 1 || c.reps > 100000) return "repetitions must be between 1 and 100000";
-  if (c.warmup < 0 || c.warmup > 10000) return "warm-up runs must be between 0 and 10000";
-  if (c.accumulate != Accumulate::Same) return "a kernel of your own accumulates in its element type";
-  if (c.data == DataPattern::IntRange && c.rangeLo > c.rangeHi)
-    return "the integer range is empty (low " + std::to_string(c.rangeLo) + " > high " + std::to_string(c.rangeHi) + ")";
-  return {};
+std::string validateRow(const RunConfig& c, const DeviceInfo* device) {
+  return validateKernel(findAnyKernel(c.kernel), c, device);
 }
 
 }  // namespace rl

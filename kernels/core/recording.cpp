@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reducelab/atomic_file.hpp"
+#include "reducelab/family.hpp"
 #include "reducelab/lesson.hpp"
 #include "reducelab/sweep.hpp"
 #include "reducelab/version.hpp"
@@ -98,13 +99,11 @@ RunConfig configFromJson(const json& j, bool userKernel) {
   c.rangeHi = integer("range_hi", INT64_MIN, INT64_MAX);
   c.tracedBlock = uint64_t(integer("traced_block", 0, int64_t(1) << 40));
   if (c.rangeLo > c.rangeHi) throw std::invalid_argument("a trace's range_lo is above its range_hi");
-  if (c.kernel == kUserKernelKey) {  // no catalogue entry: its own checks, and only beside its source
-    if (!userKernel) throw std::invalid_argument("a trace of your kernel, in a recording that holds none");
-    if (std::string e = validateUserRow(c); !e.empty()) throw std::invalid_argument("a traced configuration: " + e);
-    return c;
-  }
-  if (std::string e = validate(c, nullptr); !e.empty()) throw std::invalid_argument("a traced configuration: " + e);
-  if (!findKernel(c.kernel)->traceable) throw std::invalid_argument(c.kernel + " has no traced twin");
+  // The student's kernel (its family's sourceKernel): traced by the GPU, kept only beside its file.
+  const bool fromSource = runsUserSource(c.kernel);
+  if (fromSource && !userKernel) throw std::invalid_argument("a trace of your kernel, in a recording that holds none");
+  if (std::string e = validateRow(c, nullptr); !e.empty()) throw std::invalid_argument("a traced configuration: " + e);
+  if (!fromSource && !findKernel(c.kernel)->traceable) throw std::invalid_argument(c.kernel + " has no traced twin");
   return c;
 }
 

@@ -191,9 +191,8 @@ std::string runConfigFromJson(const json& j, RunConfig* out) {
   c.op = *o, c.type = *t, c.accumulate = *a, c.final = *fs, c.data = *d;
   for (const auto& [key, value] : own)  // as sent: block and N are the peer's, not normalized here
     if (const FamilyParameter* p = ownParameter(c, key)) p->set(c, value);
-  // The user's kernel (a row of its own, no catalogue entry): its own checks.
-  if (std::string e = c.kernel == kUserKernelKey ? validateUserRow(c) : validate(c, nullptr); !e.empty())
-    return "configuration: " + e;
+  // Its family's rules (the student's kernel: the checks that need no contract).
+  if (std::string e = validateRow(c, nullptr); !e.empty()) return "configuration: " + e;
   *out = c;
   return {};
 }
@@ -412,12 +411,11 @@ std::string decodeSweepRequest(const Frame& f, SweepSpec* out) {
   if (!kernels->is_array() || kernels->size() > kMaxSweepKernels) return "sweep: the kernels are not a short list";
   s.kernels.clear();
   for (const json& k : *kernels) {
-    if (!k.is_string() || (!findKernel(k.get<std::string>()) && k.get<std::string>() != kUserKernelKey))
-      return "sweep: a kernel of the list is unknown";
+    if (!k.is_string() || !findAnyKernel(k.get<std::string>())) return "sweep: a kernel of the list is unknown";
     s.kernels.push_back(k.get<std::string>());
   }
-  // The user's kernel is swept alone (its own worker runs it), never in a list with ours.
-  if (s.kernels.size() > 1 && std::find(s.kernels.begin(), s.kernels.end(), kUserKernelKey) != s.kernels.end())
+  // The student's kernel is swept alone (the backend that compiled it runs it), never in a list with ours.
+  if (s.kernels.size() > 1 && std::any_of(s.kernels.begin(), s.kernels.end(), [](const std::string& k) { return runsUserSource(k); }))
     return "sweep: your kernel is swept on its own, not in a list with others";
   if (s.nMin < 1 || (s.nMax != 0 && s.nMax < s.nMin)) return "sweep: the N range is empty";
   if (const auto p = f.body.find("parameters"); p != f.body.end()) {

@@ -10,9 +10,10 @@ namespace rl {
 const KernelFamily& reductionFamily();  // reduction/reduction_family.cpp
 const KernelFamily& transposeFamily();  // transpose/transpose_family.cpp
 const KernelFamily& matmulFamily();     // matmul/matmul_family.cpp
+const KernelFamily& yoursFamily();      // yours/yours_family.cpp
 
 const std::vector<const KernelFamily*>& families() {
-  static const std::vector<const KernelFamily*> all = {&reductionFamily(), &transposeFamily(), &matmulFamily()};
+  static const std::vector<const KernelFamily*> all = {&reductionFamily(), &transposeFamily(), &matmulFamily(), &yoursFamily()};
   return all;
 }
 
@@ -24,14 +25,27 @@ const KernelFamily& familyOf(Family f) {
 
 const KernelFamily& familyOf(const KernelInfo& k) { return familyOf(k.family); }
 
+const KernelInfo* findAnyKernel(std::string_view key) {
+  if (const KernelInfo* k = findKernel(key)) return k;
+  for (const KernelFamily* family : families())
+    if (const KernelInfo* k = family->sourceKernel(); k && k->key == key) return k;
+  return nullptr;
+}
+
 const KernelFamily* familyOf(const RunConfig& c) {
-  const KernelInfo* k = findKernel(c.kernel);
+  const KernelInfo* k = findAnyKernel(c.kernel);
   return k ? &familyOf(*k) : nullptr;
+}
+
+bool runsUserSource(std::string_view key) {
+  for (const KernelFamily* family : families())
+    if (const KernelInfo* k = family->sourceKernel(); k && k->key == key) return true;
+  return false;
 }
 
 const KernelFamily* familyByListName(std::string_view text) {
   for (const KernelFamily* family : families())
-    if (family->listName() == text) return family;
+    if (!family->listName().empty() && family->listName() == text) return family;
   return nullptr;
 }
 

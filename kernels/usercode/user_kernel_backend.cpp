@@ -10,6 +10,7 @@
 #include <thread>
 #include <variant>
 
+#include "reducelab/family.hpp"
 #include "reducelab/usercode/contract.hpp"
 #include "reducelab/usercode/measure.hpp"
 
@@ -67,8 +68,7 @@ std::vector<RunConfig> planUserSweep(const SweepSpec& s, const std::string& sour
     case SweepAxis::Kernel:
     case SweepAxis::Tile:
     case SweepAxis::Size:
-      if (error)
-        *error = "your kernel is swept over n, block or type; the " + std::string(rl::name(s.axis)) + " axis is the catalogue's";
+      if (error) *error = familyOf(base)->sweepRefusal(s.axis);  // its family says which axes it takes
       return {};
   }
   if (out.empty() && error && error->empty()) *error = "nothing to run: your kernel claims none of the swept values";
@@ -104,7 +104,7 @@ class UserKernelBackend final : public Backend {
   const DeviceInfo& device() const override { return shown_; }
   std::string measuresNot() const override { return {}; }  // each run says why, if it cannot
   std::string tracesNot(const RunConfig& c) const override {
-    return c.kernel == kUserKernelKey ? "" : "the " + name() + " traces only itself";
+    return runsUserSource(c.kernel) ? "" : "the " + name() + " traces only itself";
   }
 
   void queueRun(const RunConfig& c, const std::string& label, RunKind, const RunInputs& inputs) override {

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const rl::DeviceInfo device = rl::deviceFromJson(j);
   const rl::Peaks peaks = rl::peaksFromJson(j);
   if (rows.empty()) return 0;
-  // Measured records pass validate() (the user's kernel's rows: validateUserRow); skipped ones record a refused configuration of a known kernel.
+  // Measured records pass validate() (the user's kernel's rows: its family's rules); skipped ones record a refused configuration of a known kernel.
   for (const rl::Measurement& m : rows) {
     if (m.ok) RL_FUZZ_CHECK(rlFuzzValidConfig(m.config));
     else RL_FUZZ_CHECK(rl::findKernel(m.config.kernel) && m.config.block >= 1 && m.config.block <= 1024);

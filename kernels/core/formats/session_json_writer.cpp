@@ -95,7 +95,7 @@ nlohmann::json sessionJson(const SessionInfo& s, const std::vector<Measurement>&
     // What a recording needs to give back the same record (nvbench's readers ignore extra keys).
     json own = {{"label", m.label}, {"reps", c.reps}, {"warmup", c.warmup}, {"range_lo", c.rangeLo},
                 {"range_hi", c.rangeHi}, {"traced_block", c.tracedBlock}, {"enqueue_timeouts", m.enqueueTimeouts}};
-    if (c.kernel == kUserKernelKey) own["kernel_name"] = m.kernelName;  // the user's file: no catalogue to name it
+    if (runsUserSource(c.kernel)) own["kernel_name"] = m.kernelName;  // the student's file: no catalogue to name it
     if (m.haveCpu)
       own["cpu"] = {{"median_ms", m.cpu.ms.median}, {"min_ms", m.cpu.ms.min}, {"max_ms", m.cpu.ms.max},
                     {"mean_ms", m.cpu.ms.mean}, {"stddev_ms", m.cpu.ms.stddev}, {"reps", m.cpu.reps},

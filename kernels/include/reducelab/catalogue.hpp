@@ -17,9 +17,9 @@ namespace rl {
 
 
 // What a kernel computes: its family (family.hpp), with parameters of its own (family_params.hpp)
-// and its own measure (bandwidth for reduction and transpose, FLOP/s for matmul). Unset: a
-// descriptor that forgot it.
-enum class Family { Unset, Reduction, Transpose, Matmul };
+// and its own measure (bandwidth for reduction and transpose, FLOP/s for matmul). Yours: the
+// student's own kernel (kernels/families/yours/). Unset: a descriptor that forgot it.
+enum class Family { Unset, Reduction, Transpose, Matmul, Yours };
 std::string_view familyName(Family f);
 
 // How a kernel covers its input, which fixes its grid. Unset: a descriptor that forgot it
@@ -170,8 +170,10 @@ constexpr bool commonDescriptorComplete(const KernelInfo& k) {
 
 const std::vector<KernelInfo>& catalogue();
 const KernelInfo* findKernel(std::string_view key);
-// The kernel key of a row measured from the user's own kernel (usercode/measure.hpp): in no
-// catalogue, a reduction whose launch its file's contract planned.
+// The key of the student's own kernel (the yours family's one kernel, kernels/families/yours/): in
+// no catalogue, a reduction whose launch its file's contract planned. Code outside that folder
+// and the kernel's backend (kernels/usercode/) uses it only to make a row of it; what depends on
+// it is asked of its family (familyOf(c), runsUserSource(c): family.hpp).
 inline constexpr std::string_view kUserKernelKey = "yours";
 const KernelInfo& kernelInfo(KernelId id);
 // "all" (every reduction: the ladder), a family ("transpose", "matmul": its kernels), or a comma

@@ -89,12 +89,15 @@ uint64_t blocksToCover(const KernelInfo& k, uint64_t n, int block, ElemType in);
 // the grid of the grid-stride kernels.
 Geometry planGeometry(const KernelInfo& k, const RunConfig& c, uint64_t residentBlocks);
 
-// A plain sentence saying what is wrong, or "" when the run can be launched. `device` may be
-// null (CPU model): then only the device-independent rules apply.
+// A plain sentence saying what is wrong, or "" when the run can be launched: a kernel of the
+// catalogue, by its family's rules (KernelFamily::validate). `device` may be null (CPU model):
+// then only the device-independent rules apply.
 std::string validate(const RunConfig& c, const DeviceInfo* device);
-// The checks of a row of the user's own kernel (kUserKernelKey, catalogue.hpp) that need no
-// catalogue: "" or why it cannot have run.
-std::string validateUserRow(const RunConfig& c);
+// The same for a row that some backend measured, of a kernel of any family: the catalogue's, or
+// the student's own (a family's sourceKernel, family.hpp), which gets its family's checks that
+// need no contract (its worker checks the file's claims). What a session, a recording or the
+// remote protocol may hold.
+std::string validateRow(const RunConfig& c, const DeviceInfo* device);
 
 // Device bytes a run allocates (input, partials, L2 flush buffer).
 uint64_t deviceBytesNeeded(const RunConfig& c, const DeviceInfo& d);

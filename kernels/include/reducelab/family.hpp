@@ -1,6 +1,6 @@
 #pragma once
-// A family of kernels: the reductions, the transposes, the matrix products (and next the student's
-// own kernel). Everything the rest of ReduceLab asks of a run that depends on what kind of kernel
+// A family of kernels: the reductions, the transposes, the matrix products and the student's own
+// kernel. Everything the rest of ReduceLab asks of a run that depends on what kind of kernel
 // it runs goes through this interface, so code outside kernels/families/ does not branch on the
 // family (CUB's dispatch layer is the model: the dispatch does not change when an algorithm or a
 // tuning is added). A family is one folder, kernels/families/<name>/: its kernels' descriptors
@@ -70,6 +70,13 @@ class KernelFamily {
   virtual std::string_view listName() const { return name(); }
   // The catalogue's group heading: "reduction (seeds 000-002)".
   virtual std::string_view heading() const = 0;
+  // Its kernel that no build compiles: the student's own, whose code is a file compiled at run time
+  // (NVRTC) and run by the backend that compiled it (usercode::makeUserKernelBackend). It is in no
+  // catalogue and no --kernel list (listName() ""); its rows carry its key and are named by the
+  // record (Measurement::kernelName); a recording keeps its traces beside the file
+  // (Recording::userKernel); only a backend that was given the file runs or traces it. nullptr:
+  // every kernel of the family is in the catalogue.
+  virtual const KernelInfo* sourceKernel() const { return nullptr; }
 
   // ---- a run's parameters ----
   // Its own parameters, in the order records and tables list them (none for the reductions,
@@ -165,10 +172,20 @@ class KernelFamily {
 const std::vector<const KernelFamily*>& families();
 const KernelFamily& familyOf(const KernelInfo& k);
 const KernelFamily& familyOf(Family f);
-// The family of a run's kernel; nullptr when the kernel is unknown.
+// The family of a run's kernel (the catalogue's, or a family's sourceKernel); nullptr when the
+// kernel is unknown.
 const KernelFamily* familyOf(const RunConfig& c);
-// The family whose listName() is `text` ("all", "transpose", "matmul"), or nullptr.
+// The family whose listName() is `text` ("all", "transpose", "matmul"), or nullptr ("" names none).
 const KernelFamily* familyByListName(std::string_view text);
+// A kernel by key: the catalogue's (findKernel), or a family's sourceKernel ("yours"); nullptr.
+// The readers of rows (sessions, recordings, the remote protocol), the rules of a row
+// (validateRow) and its amounts (runShape, bytesMoved) take either; what launches or models a
+// kernel (validate, the engine, the CPU model) asks findKernel.
+const KernelInfo* findAnyKernel(std::string_view key);
+// Whether kernel `key` is a family's sourceKernel ("yours"): the student's file, which only the
+// backend that compiled it runs and traces (the remote server routes it there; the window's
+// editor shows its traces).
+bool runsUserSource(std::string_view key);
 
 // ---- the families' parameters, for code that handles them all ----
 // Every family's parameters, each key once: a family's in its order, a key a later family adds

@@ -64,7 +64,7 @@ struct Recording {
   std::vector<Measurement> measurements;
   std::map<std::string, std::vector<Measurement>> sweeps;
   std::vector<RecordedTrace> traces;
-  // Its rows carry kernel kUserKernelKey and its trace, if any, that key too.
+  // Its rows carry its family's kernel key (runsUserSource, family.hpp) and its trace, if any, too.
   std::optional<UserKernelRecord> userKernel;
 
   bool fromGpu() const { return device.available; }
