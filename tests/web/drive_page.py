@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Drives ReduceLab's web page in headless Chromium through the DevTools protocol (python3-websocket):
+opens the shipped H200 recording from the page's folder, steps its lesson, switches views, exports a
+view and a figure, and takes screenshots. Fails (exit 1) on a console error or an uncaught exception,
+a blank canvas, or an export that is not the figure it should be. Used by scripts/test-web.sh.
+
+usage: drive_page.py URL_OF_INDEX CHROMIUM_DEBUG_PORT OUT_DIR
+"""
+import base64
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+
+import websocket
+
+base, port, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+failures = []
+console = []
+
+
+def fail(text):
+    print("FAIL: " + text)
+    failures.append(text)
+
+
+def page_socket():
+    for _ in range(100):
+        try:
+            targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json"))
+            pages = [t for t in targets if t.get("type") == "page"]
+            if pages:
+                return websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=120)
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("chromium's DevTools endpoint did not answer")
+
+
+ws = page_socket()
+next_id = 0
+
+
+def note(msg):
+    """Console messages and exceptions, whatever call they arrive during."""
+    method, p = msg.get("method"), msg.get("params", {})
+    if method == "Runtime.consoleAPICalled":
+        text = " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", []))
+        console.append((p.get("type"), text))
+        print(f"console.{p.get('type')}: {text}")
+    elif method == "Runtime.exceptionThrown":
+        d = p.get("exceptionDetails", {})
+        text = d.get("exception", {}).get("description") or d.get("text", "")
+        console.append(("exception", text))
+        print("exception: " + text)
+    elif method == "Log.entryAdded":
+        e = p.get("entry", {})
+        console.append((e.get("level"), e.get("text", "") + " " + e.get("url", "")))
+        print(f"log.{e.get('level')}: {e.get('text')} {e.get('url', '')}")
+
+
+def call(method, **params):
+    global next_id
+    next_id += 1
+    ws.send(json.dumps({"id": next_id, "method": method, "params": params}))
+    while True:
+        msg = json.loads(ws.recv())
+        if msg.get("id") == next_id:
+            if "error" in msg:
+                raise RuntimeError(f"{method}: {msg['error']}")
+            return msg.get("result", {})
+        note(msg)
+
+
+def evaluate(expr):
+    r = call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=True)
+    if "exceptionDetails" in r:
+        raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
+    return r.get("result", {}).get("value")
+
+
+def pump(seconds):
+    """Lets the page run, reading events meanwhile."""
+    end = time.time() + seconds
+    while time.time() < end:
+        evaluate("0")
+        time.sleep(0.05)
+
+
+def wait_for(expr, seconds, what):
+    end = time.time() + seconds
+    while time.time() < end:
+        v = evaluate(expr)
+        if v:
+            return v
+        time.sleep(0.1)
+    fail(f"{what}: not within {seconds} s ({expr})")
+    return None
+
+
+def frames_after(n):
+    start = evaluate("window.reducelab ? window.reducelab.frames : 0") or 0
+    wait_for(f"window.reducelab.frames >= {start + n}", 60, f"{n} frames")
+
+
+def state():
+    evaluate("window.reducelab.command('state')")
+    frames_after(2)
+    for kind, text in reversed(console):
+        if text.startswith("reducelab-state "):
+            return json.loads(text[len("reducelab-state "):])
+    return {}
+
+
+def stddev(png):
+    r = subprocess.run(["identify", "-format", "%[fx:standard_deviation]", png], capture_output=True, text=True)
+    return float(r.stdout.strip() or 0)
+
+
+def screenshot(name):
+    data = call("Page.captureScreenshot", format="png")["data"]
+    path = f"{out}/{name}.png"
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data))
+    s = stddev(path)
+    print(f"screenshot {path}: standard deviation {s:.4f}")
+    if s < 0.02:
+        fail(f"{path} is blank (standard deviation {s:.4f})")
+    return path
+
+
+call("Runtime.enable")
+call("Log.enable")
+call("Page.enable")
+# The desktop's default window size, so that screenshots compare with its headless PNGs.
+call("Emulation.setDeviceMetricsOverride", width=1600, height=900, deviceScaleFactor=1, mobile=False)
+t0 = time.time()
+call("Page.navigate", url=f"{base}?recording=recordings/upc.reducelab")
+# The first load may install the isolation service worker and load again.
+wait_for("window.reducelab && window.reducelab.frames >= 2", 120, "the first frames")
+first = evaluate("window.reducelab.firstFrameMs")
+print(f"first frame: {first:.0f} ms after navigation (load {time.time() - t0:.1f} s wall, swiftshader)" if first else "")
+with open(f"{out}/first-frame-ms.txt", "w") as f:
+    f.write(f"{first:.0f}\n" if first else "unknown\n")
+frames_after(20)
+s = state()
+print("state after opening:", s)
+if not s.get("recording"):
+    fail("the shipped recording is not open")
+if not s.get("lesson"):
+    fail("the recording's lesson did not open")
+if not s.get("trace"):
+    fail("no trace is shown")
+screenshot("01-recording-opened")
+
+evaluate("window.reducelab.command('step 2')")
+frames_after(30)
+s = state()
+print("state after step 2:", s)
+if s.get("step") != 2:
+    fail(f"the lesson is at step {s.get('step')}, not 2")
+screenshot("02-lesson-step-3")
+
+for view in ["warp", "bank", "tree", "coalescing"]:
+    evaluate(f"window.reducelab.command('view {view}')")
+    frames_after(10)
+    s = state()
+    if s.get("view") != view:
+        fail(f"the view is {s.get('view')}, not {view}")
+    screenshot(f"03-view-{view}")
+
+evaluate("window.reducelab.command('view warp')")
+frames_after(10)
+evaluate("window.reducelab.command('export-view png')")
+evaluate("window.reducelab.command('export-figure svg')")
+frames_after(10)
+names = evaluate("Object.keys(window.reducelab.exports)") or []
+print("exports:", names)
+for name in names:
+    b64 = evaluate(f"(() => {{ const b = window.reducelab.exports['{name}']; let s = ''; "
+                   f"for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode.apply(null, b.subarray(i, i + 8192)); "
+                   f"return btoa(s); }})()")
+    with open(f"{out}/export-{name}", "wb") as f:
+        f.write(base64.b64decode(b64))
+views = [n for n in names if n.startswith("view-warp") and n.endswith(".png")]
+figures = [n for n in names if n.endswith(".svg")]
+if not views:
+    fail("the warps view was not exported as PNG")
+else:
+    path = f"{out}/export-{views[0]}"
+    if stddev(path) < 0.02:
+        fail(f"the exported view {path} is blank")
+if not figures:
+    fail("no figure was exported as SVG")
+else:
+    svg = open(f"{out}/export-{figures[0]}", encoding="utf-8").read()
+    # The lesson's bandwidth plot of the recorded H200 runs: an SVG with its title, axes and points.
+    if not svg.startswith("<?xml") or "<svg" not in svg or not svg.rstrip().endswith("</svg>"):
+        fail("the SVG figure is not an SVG document")
+    if svg.count("<polygon") + svg.count("<circle") < 3:
+        fail("the SVG figure has no data points")
+    if "GB/s" not in svg:
+        fail("the SVG figure has no bandwidth axis (GB/s)")
+
+errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
+for k, t in errors:
+    fail(f"console {k}: {t}")
+print("web test: " + ("PASS" if not failures else f"{len(failures)} failure(s)"))
+sys.exit(1 if failures else 0)
