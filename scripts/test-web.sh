@@ -9,11 +9,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 site=build-web/site out=build-web/test-out
 [ -f "$site/index.html" ] && [ -f "$site/reducelab.wasm" ] || { echo "test-web: no $site: run scripts/build-web.sh" >&2; exit 1; }
-for tool in chromium identify; do
+for tool in chromium identify compare; do
   command -v "$tool" >/dev/null || { echo "test-web: $tool not found (setup.sh installs it)" >&2; exit 1; }
 done
 /usr/bin/python3 -c 'import websocket' 2>/dev/null || { echo "test-web: python3-websocket not installed (setup.sh)" >&2; exit 1; }
 rm -rf "$out" && mkdir -p "$out"
+# The desktop's frame of the same state, when a desktop build is here (REDUCELAB_DESKTOP names another):
+# drive_page.py compares the two Views panels.
+desktop="${REDUCELAB_DESKTOP:-}"
+for b in build-ci/app/reducelab build/app/reducelab; do [ -z "$desktop" ] && [ -x "$b" ] && desktop=$b; done
+if [ -n "$desktop" ]; then
+  "$desktop" --headless --size 1600x900 --frames 10 --open assets/recordings/upc.reducelab \
+    --screenshot "$out/desktop-01.png" --dump-layout "$out/desktop-01.json" >"$out/desktop.log" 2>&1 ||
+    { echo "test-web: $desktop could not render the desktop's frame (see $out/desktop.log)" >&2; exit 1; }
+fi
 free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 http_port=$(free_port) debug_port=$(free_port)
 profile=$(mktemp -d)

@@ -68,12 +68,19 @@ void runCommand(const std::string& line) {
     const auto& rows = m.lesson.active && !m.lesson.rows.empty() ? m.results.rows() : m.results.rows();
     rl::gui::Figure fig = rl::gui::liveBandwidthFigure(rows, m.peaks, rl::TimeBasis::Kernel);
     if (f && f->render) app.requestExportFigure(fig, *f);
+  } else if (verb == "kernel") {  // a configuration of the Parameters panel (the recording may lack it: CPU model)
+    m.config.kernel = arg;
+  } else if (verb == "block") {
+    m.config.block = std::atoi(arg.c_str());
   } else if (verb == "state") {  // one JSON line on the console: what the test checks
+    const rl::gui::Rect views = m.layout.count("Views") ? m.layout.at("Views") : rl::gui::Rect{};
     std::printf("reducelab-state {\"view\":\"%s\",\"lesson\":%s,\"step\":%d,\"trace\":%s,\"steps\":%d,\"results\":%zu,"
-                "\"recording\":%s}\n",
+                "\"recording\":%s,\"kernel\":\"%s\",\"block\":%d,\"source\":\"%s\",\"views\":[%.0f,%.0f,%.0f,%.0f]}\n",
                 std::string(rl::viewInfo(m.view).name).c_str(), m.lesson.active ? "true" : "false", m.lesson.step,
                 m.trace.valid ? "true" : "false", m.trace.valid ? m.trace.data.numSteps() : 0, m.results.size(),
-                m.replay.active() ? "true" : "false");
+                m.replay.active() ? "true" : "false", m.trace.config.kernel.c_str(), m.trace.config.block,
+                m.trace.source.substr(0, m.trace.source.find(" (")).c_str(), double(views.x), double(views.y),
+                double(views.w), double(views.h));
   } else {
     std::fprintf(stderr, "reducelab: unknown page command '%s'\n", line.c_str());
   }

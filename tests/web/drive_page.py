@@ -152,6 +152,7 @@ if not s.get("lesson"):
     fail("the recording's lesson did not open")
 if not s.get("trace"):
     fail("no trace is shown")
+opened_state = s
 screenshot("01-recording-opened")
 
 evaluate("window.reducelab.command('step 2')")
@@ -200,8 +201,45 @@ else:
         fail("the SVG figure is not an SVG document")
     if svg.count("<polygon") + svg.count("<circle") < 3:
         fail("the SVG figure has no data points")
-    if "GB/s" not in svg:
-        fail("the SVG figure has no bandwidth axis (GB/s)")
+    # The recording's runs: the title, the H200's peak and the last kernels' series.
+    for text in ["Bandwidth of each run", "GB/s", "theoretical peak 4814 GB/s", "k7 float64", "k7 float32"]:
+        if text not in svg:
+            fail(f"the SVG figure lacks '{text}'")
+
+# A configuration the recording lacks: its trace comes from the CPU model (on a Web Worker).
+evaluate("window.reducelab.command('kernel k8')")
+evaluate("window.reducelab.command('block 128')")
+frames_after(20)
+wait_for("(window.reducelab.command('state'), true)", 5, "state")
+s = state()
+print("state with k8, block 128:", s)
+if s.get("kernel") != "k8" or s.get("block") != 128 or not s.get("source", "").startswith("CPU model"):
+    fail(f"k8 at block 128 is not traced by the CPU model: {s}")
+screenshot("04-cpu-model-k8-b128")
+
+# The desktop's headless frame of the same state (scripts/test-web.sh renders it when a desktop build is
+# there): the Views panel, where the trace shaders draw, must look the same.
+desktop_png, desktop_layout = f"{out}/desktop-01.png", f"{out}/desktop-01.json"
+try:
+    layout = json.load(open(desktop_layout))
+except OSError:
+    layout = None
+    print("no desktop frame to compare with (no desktop build)")
+if layout:
+    dx, dy, dw, dh = [round(v) for v in layout["panels"]["Views"]]
+    wx, wy, ww, wh = opened_state.get("views", [0, 0, 0, 0])
+    if (dw, dh) != (round(ww), round(wh)):
+        fail(f"the Views panel is {ww}x{wh} in the browser, {dw}x{dh} on the desktop")
+    else:
+        subprocess.run(["/usr/bin/convert", desktop_png, "-crop", f"{dw}x{dh}+{dx}+{dy}", "+repage", f"{out}/desktop-views.png"], check=True)
+        subprocess.run(["/usr/bin/convert", f"{out}/01-recording-opened.png", "-crop", f"{dw}x{dh}+{round(wx)}+{round(wy)}", "+repage",
+                        f"{out}/web-views.png"], check=True)
+        r = subprocess.run(["/usr/bin/compare", "-metric", "RMSE", f"{out}/desktop-views.png", f"{out}/web-views.png",
+                            f"{out}/views-difference.png"], capture_output=True, text=True)
+        rmse = float(r.stderr.split("(")[1].split(")")[0]) if "(" in r.stderr else 1.0
+        print(f"Views panel, browser against desktop: RMSE {rmse:.4f} (difference: {out}/views-difference.png)")
+        if rmse > 0.05:
+            fail(f"the browser's Views panel differs from the desktop's (RMSE {rmse:.4f} > 0.05)")
 
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
