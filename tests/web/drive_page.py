@@ -241,6 +241,15 @@ if layout:
         if rmse > 0.05:
             fail(f"the browser's Views panel differs from the desktop's (RMSE {rmse:.4f} > 0.05)")
 
+# A lesson file beside the page (the folder's lessons/), as a teacher publishes one.
+call("Page.navigate", url=f"{base}?lesson=lessons/harris.lesson")
+wait_for("window.reducelab && window.reducelab.frames >= 20", 120, "the lesson page's frames")
+s = state()
+print("state with lessons/harris.lesson:", s)
+if not s.get("lesson") or not s.get("trace"):
+    fail(f"lessons/harris.lesson did not open with a trace: {s}")
+screenshot("05-lesson-file-harris")
+
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
     fail(f"console {k}: {t}")

@@ -6,7 +6,7 @@ namespace rl::platform {
 inline constexpr bool kBrowser = true;
 inline constexpr const char* kBrowserLimits =
     "in the browser ReduceLab replays recordings and runs the CPU model: measuring, compiling and checking your "
-    "own kernel need the desktop app on a machine with an NVIDIA GPU (or its --remote)";
+    "own kernel need the desktop app on a machine with an NVIDIA GPU";
 #else
 inline constexpr bool kBrowser = false;
 inline constexpr const char* kBrowserLimits = "";
