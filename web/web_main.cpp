@@ -18,6 +18,7 @@
 #include "application.hpp"
 #include "reducelab/gui/plot.hpp"
 #include "reducelab/gui/plots.hpp"
+#include "reducelab/run_tables.hpp"
 
 namespace {
 
@@ -68,6 +69,10 @@ void runCommand(const std::string& line) {
     const auto& rows = m.lesson.active && !m.lesson.rows.empty() ? m.results.rows() : m.results.rows();
     rl::gui::Figure fig = rl::gui::liveBandwidthFigure(rows, m.peaks, rl::TimeBasis::Kernel);
     if (f && f->render) app.requestExportFigure(fig, *f);
+  } else if (verb == "export-table") {  // the results as the Results panel's Table button writes them (every table format)
+    app.requestExportTable(rl::benchTable(m.results.rows(), m.peaks), "results");
+  } else if (verb == "save-session") {  // File > Save session: a recording of what is shown, downloaded
+    app.requestSaveSession();
   } else if (verb == "kernel") {  // a configuration of the Parameters panel (the recording may lack it: CPU model)
     m.config.kernel = arg;
   } else if (verb == "block") {

@@ -175,6 +175,8 @@ evaluate("window.reducelab.command('view warp')")
 frames_after(10)
 evaluate("window.reducelab.command('export-view png')")
 evaluate("window.reducelab.command('export-figure svg')")
+evaluate("window.reducelab.command('export-table')")
+evaluate("window.reducelab.command('save-session')")
 frames_after(10)
 names = evaluate("Object.keys(window.reducelab.exports)") or []
 print("exports:", names)
@@ -205,6 +207,21 @@ else:
     for text in ["Bandwidth of each run", "GB/s", "theoretical peak 4814 GB/s", "k7 float64", "k7 float32"]:
         if text not in svg:
             fail(f"the SVG figure lacks '{text}'")
+
+# The results table in every table file format, with the recording's rows.
+for ext in ["csv", "md", "tex"]:
+    if f"results.{ext}" not in names:
+        fail(f"the results table was not exported as .{ext}")
+    else:
+        text = open(f"{out}/export-results.{ext}", encoding="utf-8").read()
+        if "k7" not in text or text.count("\n") < 5:
+            fail(f"results.{ext} does not hold the recording's runs")
+
+# The session, saved as a recording (zlib-compressed, the format's magic first).
+if "session.reducelab" not in names:
+    fail("the session was not saved")
+elif open(f"{out}/export-session.reducelab", "rb").read(6) != b"\x89RLREC":
+    fail("session.reducelab is not a ReduceLab recording")
 
 # A configuration the recording lacks: its trace comes from the CPU model (on a Web Worker).
 evaluate("window.reducelab.command('kernel k8')")
