@@ -267,6 +267,20 @@ if not s.get("lesson") or not s.get("trace"):
     fail(f"lessons/harris.lesson did not open with a trace: {s}")
 screenshot("05-lesson-file-harris")
 
+# The page's file picker (what the Open button and File > Open show): the shipped recording chosen.
+import os
+recording = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../assets/recordings/upc.reducelab"))
+root = call("DOM.getDocument")["root"]["nodeId"]
+picker = call("DOM.querySelector", nodeId=root, selector="#file")["nodeId"]
+call("DOM.setFileInputFiles", files=[recording], nodeId=picker)
+wait_for("(window.reducelab.command('state'), true)", 5, "state")
+frames_after(30)
+s = state()
+print("state after the picker:", s)
+if not s.get("recording"):
+    fail(f"the recording chosen in the page's picker did not open: {s}")
+screenshot("06-picker-recording")
+
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
     fail(f"console {k}: {t}")
