@@ -281,6 +281,16 @@ if not s.get("recording"):
     fail(f"the recording chosen in the page's picker did not open: {s}")
 screenshot("06-picker-recording")
 
+# The window made smaller: the canvas and the layout follow it (nothing drawn past the page).
+call("Emulation.setDeviceMetricsOverride", width=1280, height=720, deviceScaleFactor=1, mobile=False)
+frames_after(30)
+s = state()
+print("state at 1280x720:", s)
+vx, vy, vw, vh = s.get("views", [0, 0, 0, 0])
+if vw <= 0 or vx + vw > 1280 or vy + vh > 720:
+    fail(f"the Views panel {s.get('views')} does not fit a 1280x720 page")
+screenshot("07-resized-1280x720")
+
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
     fail(f"console {k}: {t}")
