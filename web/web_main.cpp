@@ -6,6 +6,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,8 @@ void runCommand(const std::string& line) {
     app.requestOpenLesson(arg);
   } else if (verb == "step") {
     app.requestLessonStep(std::atoi(arg.c_str()));
+  } else if (verb == "trace-step") {  // the step the views show (the |< < > >| controls)
+    if (m.trace.valid) m.trace.step = std::clamp(std::atoi(arg.c_str()), 0, m.trace.data.numSteps() - 1);
   } else if (verb == "export-view") {  // the trace view as drawn, in the figure format named (png, svg)
     const rl::gui::FigureWriter* f = rl::gui::figureFormats().find(arg.empty() ? "png" : arg);
     if (f && f->renderImage) app.requestExportView(m.viewRect, std::string("view-") + std::string(rl::viewInfo(m.view).name), *f);

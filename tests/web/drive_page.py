@@ -171,6 +171,12 @@ for view in ["warp", "bank", "tree", "coalescing"]:
         fail(f"the view is {s.get('view')}, not {view}")
     screenshot(f"03-view-{view}")
 
+# The coalescing view at the load step (global loads: the coalescing shader draws), exported as PNG.
+evaluate("window.reducelab.command('trace-step 0')")
+frames_after(10)
+screenshot("03-view-coalescing-load")
+evaluate("window.reducelab.command('export-view png')")
+frames_after(5)
 evaluate("window.reducelab.command('view warp')")
 frames_after(10)
 evaluate("window.reducelab.command('export-view png')")
@@ -186,6 +192,8 @@ for name in names:
                    f"return btoa(s); }})()")
     with open(f"{out}/export-{name}", "wb") as f:
         f.write(base64.b64decode(b64))
+if "view-coalescing.png" not in names or stddev(f"{out}/export-view-coalescing.png") < 0.02:
+    fail("the coalescing view at the load step was not exported, or is blank")
 views = [n for n in names if n.startswith("view-warp") and n.endswith(".png")]
 figures = [n for n in names if n.endswith(".svg")]
 if not views:
