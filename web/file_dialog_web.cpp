@@ -14,7 +14,7 @@ namespace rl::app {
 // reducelab.pick(): 0 while the picker is open, then 1 with the path written, or -1 when cancelled.
 EM_JS(void, webPickStart, (), { window.reducelab.pick(); });
 EM_JS(int, webPickState, (), { return window.reducelab.pickState; });
-EM_JS(char*, webPickPath, (), { return stringToNewUTF8(window.reducelab.pickPath || ''); });
+EM_JS(char*, webPickPath, (), { return stringToNewUTF8(window.reducelab.pickPath || ""); });
 
 std::vector<std::string> zenityArguments(FileDialogKind, const std::string&, const std::string&) { return {}; }
 
