@@ -19,7 +19,7 @@ rm -rf "$out" && mkdir -p "$out"
 desktop="${REDUCELAB_DESKTOP:-}"
 for b in build-ci/app/reducelab build/app/reducelab; do [ -z "$desktop" ] && [ -x "$b" ] && desktop=$b; done
 if [ -n "$desktop" ]; then
-  "$desktop" --headless --size 1600x900 --frames 10 --open assets/recordings/upc.reducelab \
+  "$desktop" --headless --size 1600x900 --frames 10 assets/recordings/upc.reducelab \
     --screenshot "$out/desktop-01.png" --dump-layout "$out/desktop-01.json" >"$out/desktop.log" 2>&1 ||
     { echo "test-web: $desktop could not render the desktop's frame (see $out/desktop.log)" >&2; exit 1; }
 fi
