@@ -14,11 +14,12 @@ for tool in chromium identify compare; do
 done
 /usr/bin/python3 -c 'import websocket' 2>/dev/null || { echo "test-web: python3-websocket not installed (setup.sh)" >&2; exit 1; }
 rm -rf "$out" && mkdir -p "$out"
-# The desktop's frame of the same state, when a desktop build is here (REDUCELAB_DESKTOP names another):
-# drive_page.py compares the two Views panels.
+# The desktop's frame of the same state, when a desktop build is here (REDUCELAB_DESKTOP names another,
+# or none): drive_page.py compares the two Views panels (without one, with tests/web/reference/).
 desktop="${REDUCELAB_DESKTOP:-}"
+[ "$desktop" = none ] && desktop=" "
 for b in build-ci/app/reducelab build/app/reducelab; do [ -z "$desktop" ] && [ -x "$b" ] && desktop=$b; done
-if [ -n "$desktop" ]; then
+if [ -n "${desktop// }" ]; then
   "$desktop" --headless --size 1600x900 --frames 10 assets/recordings/upc.reducelab \
     --screenshot "$out/desktop-01.png" --dump-layout "$out/desktop-01.json" >"$out/desktop.log" 2>&1 ||
     { echo "test-web: $desktop could not render the desktop's frame (see $out/desktop.log)" >&2; exit 1; }
