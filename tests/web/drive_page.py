@@ -20,6 +20,7 @@ import websocket
 base, port, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 failures = []
 console = []
+chooser = []  # Page.fileChooserOpened events (File > Open in the app's menu)
 
 
 def fail(text):
@@ -47,7 +48,9 @@ next_id = 0
 def note(msg):
     """Console messages and exceptions, whatever call they arrive during."""
     method, p = msg.get("method"), msg.get("params", {})
-    if method == "Runtime.consoleAPICalled":
+    if method == "Page.fileChooserOpened":
+        chooser.append(p)
+    elif method == "Runtime.consoleAPICalled":
         text = " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", []))
         console.append((p.get("type"), text))
         print(f"console.{p.get('type')}: {text}")
@@ -310,6 +313,41 @@ vx, vy, vw, vh = s.get("views", [0, 0, 0, 0])
 if vw <= 0 or vx + vw > 1280 or vy + vh > 720:
     fail(f"the Views panel {s.get('views')} does not fit a 1280x720 page")
 screenshot("07-resized-1280x720")
+
+# File > Open in the app's own menu, clicked as a user would: the browser's file chooser must open (a
+# click is the user activation browsers ask for), and the chosen file opens.
+
+
+def click(x, y):
+    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+        call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        frames_after(3)
+
+
+call("Page.setInterceptFileChooserDialog", enabled=True)
+evaluate("window.reducelab.command('view bank')")
+click(22, 11)
+screenshot("08-file-menu")
+click(90, 34)
+end = time.time() + 20
+while time.time() < end and not chooser:
+    ws.settimeout(1)
+    try:
+        msg = json.loads(ws.recv())
+    except websocket.WebSocketTimeoutException:
+        continue
+    note(msg)
+ws.settimeout(120)
+if not chooser:
+    fail("File > Open did not open the browser's file chooser")
+else:
+    call("DOM.setFileInputFiles", files=[recording], backendNodeId=chooser[0]["backendNodeId"])
+    frames_after(30)
+    s = state()
+    print("state after File > Open:", s)
+    if not s.get("recording") or s.get("view") != "warp":
+        fail(f"File > Open did not open the recording (its lesson shows the warp view): {s}")
+    screenshot("09-file-open-recording")
 
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
