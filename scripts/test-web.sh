@@ -2,9 +2,12 @@
 # Tests the web build (scripts/build-web.sh) in a real browser: serves build-web/site/ with
 # python3 -m http.server on localhost, starts headless Chromium (WebGL 2 in software: SwiftShader
 # through ANGLE) and drives the page through the DevTools protocol (tests/web/drive_page.py): the
-# shipped H200 recording opened from the folder, a lesson step, the four trace views, a view exported
-# as PNG and the bandwidth figure as SVG. Screenshots and exports go to build-web/test-out/.
-# Fails on a console error, a blank canvas or a wrong figure.
+# shipped H200 recording opened from the folder (?recording=), a lesson step, the four trace views, a
+# view exported as PNG, the bandwidth figure as SVG, the results table (CSV, Markdown, LaTeX), the
+# session; a configuration the recording lacks (the CPU model, on a worker); a .lesson file beside the
+# page; a recording dropped on the page, chosen in the page's picker and through File > Open; the page
+# resized. The Views panel is compared with the desktop's. Screenshots and exports go to
+# build-web/test-out/. Fails on a console error, a blank canvas or a wrong figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 site=build-web/site out=build-web/test-out

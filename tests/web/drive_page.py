@@ -291,8 +291,21 @@ if not s.get("lesson") or not s.get("trace"):
     fail(f"lessons/harris.lesson did not open with a trace: {s}")
 screenshot("05-lesson-file-harris")
 
-# The page's file picker (what the Open button and File > Open show): the shipped recording chosen.
+# The shipped recording dropped on the page (the lesson page has none open).
 recording = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../assets/recordings/upc.reducelab"))
+drag = {"items": [], "files": [recording], "dragOperationsMask": 1}
+for kind in ("dragEnter", "dragOver", "drop"):
+    call("Input.dispatchDragEvent", type=kind, x=700, y=400, data=drag)
+frames_after(30)
+s = state()
+print("state after the drop:", s)
+if not s.get("recording"):
+    fail(f"the recording dropped on the page did not open: {s}")
+screenshot("05b-dropped-recording")
+
+# The page's file picker (what the Open button and File > Open show): the shipped recording chosen.
+call("Page.navigate", url=f"{base}?lesson=lessons/harris.lesson")
+wait_for("window.reducelab && window.reducelab.frames >= 20", 120, "the lesson page's frames")
 root = call("DOM.getDocument")["root"]["nodeId"]
 picker = call("DOM.querySelector", nodeId=root, selector="#file")["nodeId"]
 call("DOM.setFileInputFiles", files=[recording], nodeId=picker)
