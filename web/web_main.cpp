@@ -69,8 +69,7 @@ void runCommand(const std::string& line) {
     if (f && f->renderImage) app.requestExportView(m.viewRect, std::string("view-") + std::string(rl::viewInfo(m.view).name), *f);
   } else if (verb == "export-figure") {  // the live bandwidth plot of the runs shown, as the panel's button does
     const rl::gui::FigureWriter* f = rl::gui::figureFormats().find(arg.empty() ? "svg" : arg);
-    const auto& rows = m.lesson.active && !m.lesson.rows.empty() ? m.results.rows() : m.results.rows();
-    rl::gui::Figure fig = rl::gui::liveBandwidthFigure(rows, m.peaks, rl::TimeBasis::Kernel);
+    rl::gui::Figure fig = rl::gui::liveBandwidthFigure(m.results.rows(), m.peaks, rl::TimeBasis::Kernel);
     if (f && f->render) app.requestExportFigure(fig, *f);
   } else if (verb == "export-table") {  // the results as the Results panel's Table button writes them (every table format)
     app.requestExportTable(rl::benchTable(m.results.rows(), m.peaks), "results");
