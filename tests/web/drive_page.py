@@ -362,6 +362,11 @@ else:
         fail(f"File > Open did not open the recording (its lesson shows the warp view): {s}")
     screenshot("09-file-open-recording")
 
+# The editor (your own kernel): in the browser it says in one sentence what compiling and checking need.
+evaluate("window.reducelab.command('view editor')")
+frames_after(20)
+screenshot("10-editor")
+
 errors = [(k, t) for k, t in console if k in ("error", "exception", "assert")]
 for k, t in errors:
     fail(f"console {k}: {t}")
