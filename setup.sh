@@ -14,6 +14,9 @@ packages=(
   xvfb xdotool imagemagick  # tests/xvfb: a real window driven by key presses
   ccache
   clang-14 libfuzzer-14-dev  # scripts/fuzz.sh (libFuzzer harnesses of the input parsers)
+  # The web build (scripts/build-web.sh, scripts/test-web.sh): Emscripten 3.1.6, and Chromium for the
+  # headless browser test. ImGui's and zlib's sources come from Debian's source packages (below).
+  emscripten chromium python3-websocket
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -37,3 +40,5 @@ fi
 # zenity is a run-time nicety, not a build or test need (the tests use a fake one): with it File > Open / Save and the
 # export folder use the desktop's file chooser, without it an in-app path field. The .deb recommends it.
 command -v zenity >/dev/null 2>&1 || echo "setup: optional: 'apt-get install zenity' for the desktop's file chooser"
+# The web build compiles Dear ImGui's and zlib's own sources (Debian 12's source packages, into .web-cache/).
+"$(dirname "$0")/scripts/web-sources.sh"

@@ -10,6 +10,10 @@ namespace rl::app {
 
 // The work area of the monitor that holds most of the rectangle (the primary one if none).
 void workAreaFor(int x, int y, int w, int h, int* ax, int* ay, int* aw, int* ah) {
+#ifdef __EMSCRIPTEN__  // the page's canvas is the whole work area (and GLFW 3.2's API has no work areas)
+  (void)x, (void)y;
+  *ax = 0, *ay = 0, *aw = w, *ah = h;
+#else
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);
   GLFWmonitor* best = glfwGetPrimaryMonitor();
@@ -24,6 +28,7 @@ void workAreaFor(int x, int y, int w, int h, int* ax, int* ay, int* aw, int* ah)
   *ax = 0, *ay = 0, *aw = w, *ah = h;
   if (best) glfwGetMonitorWorkarea(best, ax, ay, aw, ah);
   if (*aw <= 0 || *ah <= 0) *aw = w, *ah = h;
+#endif
 }
 
 void Application::restoreWindowGeometry(int x, int y, int w, int h) {

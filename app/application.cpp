@@ -37,7 +37,7 @@ Application::Application(GlContext& ctx, GuiOptions options) : ctx_(ctx), opt_(s
     mapHeadlessKeys(io);
   }
   releaseSpaceFromNavigation(io);
-  ImGui_ImplOpenGL3_Init("#version 430 core");
+  ImGui_ImplOpenGL3_Init(gui::kGlslVersion);
   model_.ui.uiScale = opt_.uiScale;
   std::string fontError;
   if (!ui_.init(ctx_.contentScale(), &fontError)) model_.addLog(gui::LogLevel::Warn, fontError);

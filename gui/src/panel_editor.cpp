@@ -7,6 +7,7 @@
 #include <imgui_internal.h>  // ClearActiveID: the field takes a new text only when inactive
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -16,6 +17,7 @@
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/shortcuts.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/platform.hpp"
 #include "trace_views.hpp"
 
 namespace rl::gui {
@@ -589,6 +591,11 @@ void drawKernelEditor(Model& model, UiActions& actions) {
     ImGui::TextWrapped("Write your own reduction kernel here: start from a copy of a catalogue kernel (Edit a copy of ...), "
                        "open a .cu file, or start ReduceLab with --kernel-file FILE.cu. The contract (signature, launch, "
                        "annotations) is in docs/your-kernel.md; the kernel compiles without a GPU, and Check runs it on one.");
+    if (platform::kBrowser) {  // the one sentence of what the browser cannot do, capitalised
+      const std::string limits = platform::kBrowserLimits;
+      ImGui::Spacing();
+      ImGui::TextWrapped("%c%s.", char(std::toupper(static_cast<unsigned char>(limits[0]))), limits.c_str() + 1);
+    }
     return;
   }
   // The messages and checks under the text: a quarter, between four and twelve lines; the checks

@@ -5,6 +5,7 @@
 #include "reducelab/gui/panels.hpp"
 #include "reducelab/gui/shader.hpp"
 #include "reducelab/gui/ui.hpp"
+#include "reducelab/platform.hpp"
 
 namespace rl::gui {
 namespace {
@@ -69,20 +70,22 @@ void drawStatusContents(Model& model) {
   }
   ImGui::SameLine(0, 30 * uiScale());
   ImGui::Text("GL: %s", model.glRenderer.c_str());
-  ImGui::SameLine(0, 30 * uiScale());
-  const InteropStrip& s = model.interop;
-  ImGui::Text("Interop buffer (%s):", s.ok ? s.writer.c_str() : "failed");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s",
-                      s.ok ? "A GL buffer object written directly by the writer shown, drawn by "
-                             "shaders/strip.frag: a ramp with a white marker every 512 values."
-                           : s.error.c_str());
-  ImGui::SameLine();
-  const float w = 240 * uiScale(), h = ImGui::GetFrameHeight() * 0.8f;
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (ImGui::GetFrameHeight() - h) * 0.5f);
-  ImVec2 at = ImGui::GetCursorScreenPos();
-  drawInteropStrip(s, ImVec2(w, h));
-  model.layout["interop-strip"] = {at.x, at.y, w, h};
+  if (!platform::kBrowser) {  // the browser has no CUDA-GL interop (and no shader storage buffers) to show
+    ImGui::SameLine(0, 30 * uiScale());
+    const InteropStrip& s = model.interop;
+    ImGui::Text("Interop buffer (%s):", s.ok ? s.writer.c_str() : "failed");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s",
+                        s.ok ? "A GL buffer object written directly by the writer shown, drawn by "
+                               "shaders/strip.frag: a ramp with a white marker every 512 values."
+                             : s.error.c_str());
+    ImGui::SameLine();
+    const float w = 240 * uiScale(), h = ImGui::GetFrameHeight() * 0.8f;
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + (ImGui::GetFrameHeight() - h) * 0.5f);
+    ImVec2 at = ImGui::GetCursorScreenPos();
+    drawInteropStrip(s, ImVec2(w, h));
+    model.layout["interop-strip"] = {at.x, at.y, w, h};
+  }
   if (model.ui.scaleLimited) {
     ImGui::SameLine(0, 30 * uiScale());
     ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.1f, 1), "UI scale %.2f limited to %.2f: the window is too small",

@@ -329,28 +329,7 @@ cairo_status_t appendBytes(void* closure, const unsigned char* data, unsigned in
 
 }  // namespace
 
-uint32_t paletteColor(int index) {
-  // Okabe & Ito's colour-blind-safe hues without black (invisible on the dark theme) and yellow
-  // (invisible on white), and Tol's olive: every pair apart under deutan and protan simulation.
-  static constexpr uint32_t kColors[kPaletteColors] = {
-      rgb(0x00, 0x72, 0xb2),  // blue
-      rgb(0xe6, 0x9f, 0x00),  // orange
-      rgb(0x00, 0x9e, 0x73),  // bluish green
-      rgb(0xd5, 0x5e, 0x00),  // vermillion
-      rgb(0x56, 0xb4, 0xe9),  // sky blue
-      rgb(0xcc, 0x79, 0xa7),  // reddish purple
-      rgb(0x99, 0x99, 0x33),  // olive (Tol's; Okabe & Ito's yellow does not read on white)
-  };
-  return kColors[((index % kPaletteColors) + kPaletteColors) % kPaletteColors];
-}
-
-Marker paletteMarker(int index) {
-  static constexpr Marker kMarkers[kPaletteMarkers] = {Marker::Circle, Marker::Square, Marker::TriangleUp,
-                                                       Marker::Diamond, Marker::TriangleDown};
-  return kMarkers[((index % kPaletteMarkers) + kPaletteMarkers) % kPaletteMarkers];
-}
-
-uint32_t neutralColor() { return rgb(0x7a, 0x8b, 0x99); }
+// paletteColor, paletteMarker, neutralColor: plot_layout.cpp (the browser's build has no cairo).
 
 namespace {
 

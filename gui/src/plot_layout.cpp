@@ -868,4 +868,32 @@ PlotLayout computePlotLayout(const PlotSpec& spec, float width, float height, fl
   return L;
 }
 
+// The series styles (plot.hpp), shared by the screen, cairo's figures and the browser's.
+namespace {
+constexpr uint32_t paletteRgb(uint32_t r, uint32_t g, uint32_t b) { return 0xFF000000u | (b << 16) | (g << 8) | r; }
+}  // namespace
+
+uint32_t paletteColor(int index) {
+  // Okabe & Ito's colour-blind-safe hues without black (invisible on the dark theme) and yellow
+  // (invisible on white), and Tol's olive: every pair apart under deutan and protan simulation.
+  static constexpr uint32_t kColors[kPaletteColors] = {
+      paletteRgb(0x00, 0x72, 0xb2),  // blue
+      paletteRgb(0xe6, 0x9f, 0x00),  // orange
+      paletteRgb(0x00, 0x9e, 0x73),  // bluish green
+      paletteRgb(0xd5, 0x5e, 0x00),  // vermillion
+      paletteRgb(0x56, 0xb4, 0xe9),  // sky blue
+      paletteRgb(0xcc, 0x79, 0xa7),  // reddish purple
+      paletteRgb(0x99, 0x99, 0x33),  // olive (Tol's; Okabe & Ito's yellow does not read on white)
+  };
+  return kColors[((index % kPaletteColors) + kPaletteColors) % kPaletteColors];
+}
+
+Marker paletteMarker(int index) {
+  static constexpr Marker kMarkers[kPaletteMarkers] = {Marker::Circle, Marker::Square, Marker::TriangleUp,
+                                                       Marker::Diamond, Marker::TriangleDown};
+  return kMarkers[((index % kPaletteMarkers) + kPaletteMarkers) % kPaletteMarkers];
+}
+
+uint32_t neutralColor() { return paletteRgb(0x7a, 0x8b, 0x99); }
+
 }  // namespace rl::gui

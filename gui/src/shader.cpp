@@ -39,6 +39,9 @@ GLuint compile(GLenum type, std::string_view name, std::string* log) {
     *log = "shader file not found: " + std::string(name);
     return 0;
   }
+  // The file's version line is this platform's (reducelab/gui/gl.hpp: GLSL ES 3.00 in the browser).
+  if (const std::string_view desktop = "#version 430 core\n"; src.rfind(desktop, 0) == 0 && desktop != kGlslPrelude)
+    src = kGlslPrelude + src.substr(desktop.size());
   GLuint s = glCreateShader(type);
   const char* p = src.c_str();
   glShaderSource(s, 1, &p, nullptr);

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "reducelab/gui/ui.hpp"
 #include "trace_views.hpp"
@@ -64,11 +66,36 @@ std::string shortStepLabel(const trace::StepHeader& s) {
   return "?";
 }
 
+#ifdef __EMSCRIPTEN__
+// WebGL 2: the lane records of the host copy, uploaded once per trace into an R32UI texture of
+// kLaneTextureWidth words a row (shaders/trace_common.glsl reads it with texelFetch), on unit 0.
+void bindTraceLanes(const TraceState& t) {
+  constexpr int kLaneTextureWidth = 2048;
+  static GLuint texture = 0;
+  static uint64_t uploaded = ~uint64_t(0);
+  static size_t uploadedWords = 0;
+  if (!texture) glGenTextures(1, &texture);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  const size_t words = t.data.lanes.size() * sizeof(trace::LaneRecord) / sizeof(uint32_t);
+  if (uploaded != t.version || uploadedWords != words) {
+    const int rows = int(std::max<size_t>(1, (words + kLaneTextureWidth - 1) / kLaneTextureWidth));
+    std::vector<uint32_t> texels(size_t(rows) * kLaneTextureWidth, 0u);
+    if (words) std::memcpy(texels.data(), t.data.lanes.data(), words * sizeof(uint32_t));
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32UI, kLaneTextureWidth, rows, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, texels.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    uploaded = t.version, uploadedWords = words;
+  }
+}
+#else
 void bindTraceLanes(const TraceState& t) {
   const GLsizeiptr size = GLsizeiptr(t.data.lanes.size() * sizeof(trace::LaneRecord));
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, t.buffer, GLintptr(trace::kLanesOffset),
                     size > 0 ? size : 32);
 }
+#endif
 
 std::string formatValue(double v) {
   char b[32];

@@ -4,6 +4,10 @@
 #include "reducelab/engine.hpp"
 #include "reducelab/launch_plan.hpp"
 #include "reducelab/occupancy.hpp"
+#include "reducelab/platform.hpp"
+
+#include <chrono>
+#include <future>
 
 namespace rl {
 namespace {
@@ -26,19 +30,14 @@ class CpuModelBackend final : public Backend {
   void queueSweep(const SweepSpec&) override { messages_.push_back("sweeps measure kernels: " + measuresNot()); }
   void cancelSweep() override {}
   void cancelRuns() override {}
-  uint64_t queueTrace(const RunConfig& asked, TraceTarget) override {
-    TraceResult r;
-    r.id = nextId_++;
-    const DeviceInfo& d = shape_;
-    const RunConfig c = modelDispatchedConfig(asked, d);  // auto: the block its dispatch chose
-    r.config = c;
-    std::string err;
-    r.data = modelTrace(c, assumedGeometry(c, d).grid(), d.ccMajor, &err);
-    r.ok = r.data.valid();
-    r.error = r.ok ? "" : (err.empty() ? "no trace recorded" : err);
-    r.source = "CPU model" + (why_.empty() ? "" : " (" + why_ + ")");
-    done_.push_back(std::move(r));
-    return done_.back().id;
+  uint64_t queueTrace(const RunConfig& c, TraceTarget) override {
+    const uint64_t id = nextId_++;
+    if (platform::kBrowser) {  // on a Web Worker: the page keeps drawing while a large block is modelled
+      inFlight_.push_back(std::async(std::launch::async, [this, c, id] { return trace(c, id); }));
+      return id;
+    }
+    done_.push_back(trace(c, id));
+    return id;
   }
   void queueResources(const RunConfig&) override {}  // the calculator answers at once (resourceUsage)
   void queuePeaks(bool) override {}
@@ -52,6 +51,13 @@ class CpuModelBackend final : public Backend {
   }
   BackendEvents poll() override {
     BackendEvents ev;
+    for (auto f = inFlight_.begin(); f != inFlight_.end();)
+      if (f->wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        done_.push_back(f->get());
+        f = inFlight_.erase(f);
+      } else {
+        ++f;
+      }
     if (pitfalls_) ev.service = pitfalls_->poll();
     for (std::string& m : messages_) ev.refusals.push_back(std::move(m));
     messages_.clear();
@@ -67,6 +73,20 @@ class CpuModelBackend final : public Backend {
   std::string why_;
   std::vector<std::string> messages_;
   std::vector<TraceResult> done_;
+  std::vector<std::future<TraceResult>> inFlight_;  // the browser's traces, modelled on a worker
+  TraceResult trace(const RunConfig& asked, uint64_t id) const {
+    TraceResult r;
+    r.id = id;
+    const DeviceInfo& d = shape_;
+    const RunConfig c = modelDispatchedConfig(asked, d);  // auto: the block its dispatch chose
+    r.config = c;
+    std::string err;
+    r.data = modelTrace(c, assumedGeometry(c, d).grid(), d.ccMajor, &err);
+    r.ok = r.data.valid();
+    r.error = r.ok ? "" : (err.empty() ? "no trace recorded" : err);
+    r.source = "CPU model" + (why_.empty() ? "" : " (" + why_ + ")");
+    return r;
+  }
   uint64_t nextId_ = 1;
   std::unique_ptr<MeasurementService> pitfalls_;
 };

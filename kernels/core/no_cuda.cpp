@@ -2,13 +2,14 @@
 // found): there is no device to use, and every caller already handles that case (CPU model).
 #include "reducelab/cuda_device.hpp"
 #include "reducelab/engine.hpp"
+#include "reducelab/platform.hpp"
 
 namespace rl {
 
 namespace {
-constexpr const char* kNoCuda =
-    "this build of ReduceLab has no CUDA support (built without the CUDA Toolkit); "
-    "it runs the CPU model only";
+constexpr const char* kNoCuda = platform::kBrowser ? platform::kBrowserLimits
+                                                   : "this build of ReduceLab has no CUDA support (built without the CUDA Toolkit); "
+                                                     "it runs the CPU model only";
 }  // namespace
 
 DeviceInfo queryDevice(int ordinal) {

@@ -1,5 +1,6 @@
 // dlopen / dlsym of the NVRTC functions the user-kernel compiler calls (see nvrtc.hpp).
 #include "reducelab/usercode/nvrtc.hpp"
+#include "reducelab/platform.hpp"
 
 #include <dlfcn.h>
 
@@ -49,6 +50,10 @@ std::vector<std::string> nvrtcCandidates(const NvrtcSearch& s) {
 
 NvrtcApi loadNvrtc(const NvrtcSearch& s) {
   NvrtcApi api;
+  if (platform::kBrowser) {
+    api.error = platform::kBrowserLimits;
+    return api;
+  }
   void* h = nullptr;
   std::string lastError;
   for (const std::string& file : nvrtcCandidates(s)) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "reducelab/platform.hpp"
 #include "reducelab/reference.hpp"
 #include "reducelab/usercode/worker.hpp"
 
@@ -63,6 +64,7 @@ KernelWorker::~KernelWorker() { stop(); }
 
 std::string KernelWorker::start() {
   kill();
+  if (platform::kBrowser) return platform::kBrowserLimits;
   const std::string exe = options_.executable.empty() ? selfExecutable() : options_.executable;
   if (exe.empty()) return "cannot find this program's file to start its worker";
   std::vector<std::string> args{exe};

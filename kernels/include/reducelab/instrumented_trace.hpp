@@ -40,6 +40,7 @@
 //   hand-placed tracer counts them. Local and distributed-shared accesses are counted in the
 //   report, not shown.
 #include <cstdint>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -131,7 +132,12 @@ struct AccessSignature {
   int warp = 0;
   std::vector<std::pair<int, int32_t>> lanes;  // (lane, address) of the lanes with an address
   int degree = 0, wavefronts = 0;              // shared accesses: bank conflicts
-  auto operator<=>(const AccessSignature&) const = default;
+  // Field by field, as a defaulted <=> would be (the web build's libc++ 14 has no <=> of vectors).
+  bool operator==(const AccessSignature&) const = default;
+  bool operator<(const AccessSignature& o) const {
+    return std::tie(space, access, bytes, region, warp, lanes, degree, wavefronts) <
+           std::tie(o.space, o.access, o.bytes, o.region, o.warp, o.lanes, o.degree, o.wavefronts);
+  }
 };
 struct AccessProfile {
   std::vector<AccessSignature> accesses;  // sorted
