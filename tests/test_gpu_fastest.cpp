@@ -210,13 +210,16 @@ TEST(TunedKernel, TuneStoresATableTheNextEngineUses) {
   auto next = Engine::create(0, &err);
   const PolicyTable stored = next->policies();
   EXPECT_EQ(stored.entries, t.entries);
+  EXPECT_EQ(stored.orderedEntries, t.orderedEntries);
   RunConfig c;
   c.kernel = "k13";
   c.type = ElemType::Float64;
   c.n = uint64_t(1) << 22;
   c.block = 256;
   const Geometry g = next->geometry(c, &err);
-  EXPECT_EQ(g.loadsInFlight, (t.entries.at({ElemType::Float64, 256, 22}).loadsInFlight));
+  // k13 keeps its fixed-order finish: the fastest ordered policy measured there.
+  EXPECT_EQ(g.loadsInFlight, t.find(ElemType::Float64, 256, c.n, nullptr, /*ordered=*/true)->loadsInFlight);
+  EXPECT_EQ(g.final, FinalStage::LastBlock);
   EXPECT_NE(g.policySource.find("2^22"), std::string::npos) << g.policySource;
 }
 
