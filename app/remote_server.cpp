@@ -261,7 +261,10 @@ int serveRemote(int inFd, int outFd, MeasurementService::EngineFactory makeEngin
       hello.peaks.source = "not measured";
       break;
     }
-    if (requests.ended()) return 0;  // the client left (or quit) before the peaks were known
+    // The client left (or said bye) before the peaks were known: what it asked before leaving is
+    // still answered, in order, by the loop below (a refused check's answer included), so a client
+    // that asks and quits at once is not left without its answer; the hello then has no measured peak.
+    if (requests.ended()) break;
     if (Clock::now() > helloDeadline) {
       std::fprintf(stderr, "reducelab serve: the bandwidth peaks did not arrive within 5 minutes\n");
       return 1;
